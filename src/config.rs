@@ -1,0 +1,339 @@
+//! `book.toml`: the raw, strictly parsed form and the validated [`Config`].
+//!
+//! Unknown keys and wrong types are errors naming `book.toml:line:col`. This
+//! module reads one file and knows nothing about content.
+
+use crate::error::{Diagnostic, Error, Result};
+use crate::lang::{Bi, Lang, RawBi};
+use crate::source::{decode, Source};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use toml::Spanned;
+
+/// The name of the configuration file at a site's root.
+pub const CONFIG_FILE: &str = "book.toml";
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawConfig {
+    #[serde(default)]
+    book: RawBook,
+    #[serde(default)]
+    build: RawBuild,
+    #[serde(default)]
+    output: RawOutput,
+    #[serde(default)]
+    evidence: RawEvidence,
+    #[serde(default)]
+    kinds: BTreeMap<String, Spanned<RawBi>>,
+    #[serde(default)]
+    serve: RawServe,
+}
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawBook {
+    title: Option<Spanned<RawBi>>,
+    description: Option<Spanned<RawBi>>,
+    #[serde(default)]
+    authors: Vec<String>,
+    languages: Option<Spanned<Vec<String>>>,
+}
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawBuild {
+    build_dir: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawOutput {
+    #[serde(default)]
+    html: RawHtml,
+}
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawHtml {
+    site_url: Option<String>,
+    git_repository_url: Option<String>,
+    edit_url_template: Option<String>,
+}
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawEvidence {
+    dir: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawServe {
+    port: Option<u16>,
+}
+
+/// The validated site configuration.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The site root (the directory holding `book.toml`).
+    pub root: PathBuf,
+    /// Site title in each language.
+    pub title: Bi<String>,
+    /// Site description in each language.
+    pub description: Bi<String>,
+    /// Authors, in order.
+    pub authors: Vec<String>,
+    /// Languages in order; the first is the default.
+    pub languages: [Lang; 2],
+    /// Output directory, relative to the root.
+    pub build_dir: PathBuf,
+    /// Base path of the published site, always starting and ending with `/`.
+    pub base_path: String,
+    /// Scheme and host when `site-url` is absolute, without a trailing `/`.
+    pub origin: Option<String>,
+    /// Repository link for the header.
+    pub repo_url: Option<String>,
+    /// "Edit this page" template with `{path}`.
+    pub edit_url_template: Option<String>,
+    /// Evidence directory, relative to the root.
+    pub evidence_dir: PathBuf,
+    /// Entity kinds and their labels.
+    pub kinds: BTreeMap<String, Bi<String>>,
+    /// Dev server port.
+    pub port: u16,
+}
+
+impl Config {
+    /// The default language.
+    pub fn default_lang(&self) -> Lang {
+        self.languages[0]
+    }
+
+    /// Loads and validates `book.toml` from a site root.
+    pub fn load(root: &Path) -> Result<Config> {
+        let path = root.join(CONFIG_FILE);
+        let bytes = std::fs::read(&path).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                Error::Usage(format!(
+                    "no {CONFIG_FILE} in {}; run `kansoku init DIR` to start a site, or pass --root",
+                    root.display()
+                ))
+            } else {
+                Error::io(&path, e)
+            }
+        })?;
+        let text = decode(CONFIG_FILE, &bytes).map_err(|d| Error::Content(vec![d]))?;
+        Config::parse(root, Source::new(CONFIG_FILE.to_owned(), text))
+            .map_err(Error::Content)
+    }
+
+    fn parse(root: &Path, src: Source) -> std::result::Result<Config, Vec<Diagnostic>> {
+        let raw: RawConfig =
+            toml::from_str(&src.text).map_err(|e| vec![toml_error(&src, 0, &e)])?;
+        let mut diags = Vec::new();
+        let mut bi = |field: &Option<Spanned<RawBi>>, key: &str, fallback: &str| match field {
+            None => Bi {
+                ja: fallback.to_owned(),
+                en: fallback.to_owned(),
+            },
+            Some(v) => match v.get_ref().complete() {
+                Some(b) => b,
+                None => {
+                    diags.push(missing_lang(&src, v.span(), key, &v.get_ref().missing()));
+                    Bi {
+                        ja: String::new(),
+                        en: String::new(),
+                    }
+                }
+            },
+        };
+        let title = bi(&raw.book.title, "book.title", "kansoku");
+        let description = bi(&raw.book.description, "book.description", "");
+        let mut kinds = BTreeMap::new();
+        for (name, label) in &raw.kinds {
+            match label.get_ref().complete() {
+                Some(b) => {
+                    kinds.insert(name.clone(), b);
+                }
+                None => diags.push(missing_lang(
+                    &src,
+                    label.span(),
+                    &format!("kinds.{name}"),
+                    &label.get_ref().missing(),
+                )),
+            }
+        }
+        let languages = match &raw.book.languages {
+            None => [Lang::Ja, Lang::En],
+            Some(l) => {
+                let parsed: Vec<Option<Lang>> =
+                    l.get_ref().iter().map(|c| Lang::from_code(c)).collect();
+                match parsed.as_slice() {
+                    [Some(a), Some(b)] if a != b => [*a, *b],
+                    _ => {
+                        diags.push(
+                            src.error(
+                                "E003",
+                                l.span(),
+                                "`languages` must list \"ja\" and \"en\", each once",
+                            )
+                            .with_hint("write `languages = [\"ja\", \"en\"]`; the first is the default"),
+                        );
+                        [Lang::Ja, Lang::En]
+                    }
+                }
+            }
+        };
+        let build_dir = match &raw.build.build_dir {
+            None => PathBuf::from("public"),
+            Some(d) => match safe_relative_dir(d.get_ref()) {
+                Some(p) => p,
+                None => {
+                    diags.push(
+                        src.error("E003", d.span(), "`build-dir` must be a directory inside the site")
+                            .with_hint("use a relative name such as \"public\""),
+                    );
+                    PathBuf::from("public")
+                }
+            },
+        };
+        let evidence_dir = match &raw.evidence.dir {
+            None => PathBuf::from("evidence"),
+            Some(d) => match safe_relative_dir(d.get_ref()) {
+                Some(p) => p,
+                None => {
+                    diags.push(
+                        src.error("E003", d.span(), "`evidence.dir` must be a directory inside the site")
+                            .with_hint("use a relative name such as \"evidence\""),
+                    );
+                    PathBuf::from("evidence")
+                }
+            },
+        };
+        if !diags.is_empty() {
+            return Err(diags);
+        }
+        let (origin, base_path) = split_site_url(raw.output.html.site_url.as_deref().unwrap_or("/"));
+        Ok(Config {
+            root: root.to_path_buf(),
+            title,
+            description,
+            authors: raw.book.authors,
+            languages,
+            build_dir,
+            base_path,
+            origin,
+            repo_url: raw.output.html.git_repository_url,
+            edit_url_template: raw.output.html.edit_url_template,
+            evidence_dir,
+            kinds,
+            port: raw.serve.port.unwrap_or(3000),
+        })
+    }
+}
+
+/// A relative directory that stays inside the root and is not the root itself.
+fn safe_relative_dir(s: &str) -> Option<PathBuf> {
+    let p = Path::new(s);
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            std::path::Component::Normal(n) => out.push(n),
+            std::path::Component::CurDir => {}
+            _ => return None,
+        }
+    }
+    (!out.as_os_str().is_empty()).then_some(out)
+}
+
+/// Splits `site-url` into an optional origin and a base path `/…/`.
+fn split_site_url(url: &str) -> (Option<String>, String) {
+    let (origin, path) = match url.find("://") {
+        Some(i) => {
+            let rest = &url[i + 3..];
+            let slash = rest.find('/').map_or(url.len(), |j| i + 3 + j);
+            (Some(url[..slash].to_owned()), &url[slash..])
+        }
+        None => (None, url),
+    };
+    let trimmed = path.trim_matches('/');
+    let base = if trimmed.is_empty() {
+        "/".to_owned()
+    } else {
+        format!("/{trimmed}/")
+    };
+    (origin, base)
+}
+
+fn missing_lang(src: &Source, span: std::ops::Range<usize>, key: &str, missing: &[Lang]) -> Diagnostic {
+    let langs: Vec<&str> = missing.iter().map(|l| l.code()).collect();
+    src.error(
+        "E031",
+        span,
+        format!("`{key}` lacks {}", langs.join(" and ")),
+    )
+    .with_hint("give both languages: `{ ja = \"…\", en = \"…\" }`")
+}
+
+/// Turns a TOML error into a diagnostic whose position counts in the whole
+/// file (`offset` is where the TOML text starts in it).
+pub(crate) fn toml_error(src: &Source, offset: usize, e: &toml::de::Error) -> Diagnostic {
+    let span = e.span().unwrap_or(0..0);
+    let span = span.start + offset..span.end + offset;
+    let message = e.message().trim().to_owned();
+    let (code, hint) = if message.starts_with("unknown field") {
+        ("E002", "remove the key or fix its spelling".to_owned())
+    } else if message.starts_with("missing field") {
+        ("E004", "add the field".to_owned())
+    } else if message.starts_with("invalid type") || message.starts_with("invalid value") {
+        ("E003", "give the value the type named above".to_owned())
+    } else if message.starts_with("unknown variant") {
+        ("E003", "use one of the values named above".to_owned())
+    } else {
+        ("E001", "fix the TOML syntax at this place".to_owned())
+    };
+    let message = message.lines().next().unwrap_or("").to_owned();
+    src.error(code, span, message).with_hint(hint)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> std::result::Result<Config, Vec<Diagnostic>> {
+        Config::parse(Path::new("."), Source::new("book.toml".into(), text.into()))
+    }
+
+    #[test]
+    fn unknown_key_names_line_and_col() {
+        let e = parse("[book]\ntitle = \"x\"\ntitel = \"y\"\n").expect_err("unknown key");
+        assert_eq!(e[0].location.to_string(), "book.toml:3:1");
+        assert_eq!(e[0].code, "E002");
+    }
+
+    #[test]
+    fn wrong_type_is_located() {
+        let e = parse("[serve]\nport = \"x\"\n").expect_err("wrong type");
+        assert_eq!(e[0].location.to_string(), "book.toml:2:8");
+        assert_eq!(e[0].code, "E003");
+    }
+
+    #[test]
+    fn site_url_forms() {
+        assert_eq!(split_site_url("/"), (None, "/".into()));
+        assert_eq!(split_site_url("/docs"), (None, "/docs/".into()));
+        assert_eq!(
+            split_site_url("https://example.org/rocm/"),
+            (Some("https://example.org".into()), "/rocm/".into())
+        );
+    }
+
+    #[test]
+    fn plain_string_title_is_both_languages() {
+        let c = parse("[book]\ntitle = \"ROCm-pages\"\nlanguages = [\"en\", \"ja\"]\n").expect("valid");
+        assert_eq!(c.title.ja, "ROCm-pages");
+        assert_eq!(c.default_lang(), Lang::En);
+    }
+}

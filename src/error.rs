@@ -1,0 +1,176 @@
+//! Errors and diagnostics shared by every stage.
+//!
+//! Every problem about a source file carries a [`Location`] and prints as
+//! `path:line:col: severity[CODE]: message`, so editors can jump to it. This
+//! module only describes problems; it never decides whether a build goes on.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// A place in a source file, 1-based, with the path relative to the site root.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub struct Location {
+    /// Path relative to the site root, with `/` separators.
+    pub path: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, counted in characters.
+    pub col: usize,
+}
+
+impl Location {
+    /// The start of a file: used when a problem concerns the file as a whole.
+    pub fn file(path: impl Into<String>) -> Self {
+        Location {
+            path: path.into(),
+            line: 1,
+            col: 1,
+        }
+    }
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.path, self.line, self.col)
+    }
+}
+
+/// How bad a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Stops `build` and fails `check`.
+    Error,
+    /// Reported; does not stop anything.
+    Warning,
+}
+
+/// One finding about the site's sources.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// Stable code such as `E011`.
+    pub code: &'static str,
+    /// Where it is.
+    pub location: Location,
+    /// What is wrong, one line.
+    pub message: String,
+    /// How to fix it, one line.
+    pub hint: Option<String>,
+    /// The offending source line, when known, and the width of the span under it.
+    pub snippet: Option<(String, usize)>,
+}
+
+impl Diagnostic {
+    /// An error finding.
+    pub fn error(code: &'static str, location: Location, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            code,
+            location,
+            message: message.into(),
+            hint: None,
+            snippet: None,
+        }
+    }
+
+    /// A warning finding.
+    pub fn warning(code: &'static str, location: Location, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, location, message)
+        }
+    }
+
+    /// Adds a one-line hint.
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    /// Adds the source line the finding points into and the span width.
+    pub fn with_snippet(mut self, line: impl Into<String>, width: usize) -> Self {
+        self.snippet = Some((line.into(), width.max(1)));
+        self
+    }
+
+    /// True for errors.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sev = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        write!(f, "{}: {sev}[{}]: {}", self.location, self.code, self.message)?;
+        if let Some((line, width)) = &self.snippet {
+            let num = self.location.line.to_string();
+            let pad = " ".repeat(num.len());
+            let indent: String = line
+                .chars()
+                .take(self.location.col.saturating_sub(1))
+                .map(|c| if c == '\t' { '\t' } else { ' ' })
+                .collect();
+            write!(
+                f,
+                "\n{pad} |\n{num} | {line}\n{pad} | {indent}{}",
+                "^".repeat(*width)
+            )?;
+        }
+        if let Some(hint) = &self.hint {
+            write!(f, "\n  = hint: {hint}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Everything that can stop a command.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The sources have errors; each is listed.
+    #[error("{}", render_list(.0))]
+    Content(Vec<Diagnostic>),
+    /// Reading or writing a file failed.
+    #[error("{}: {source}", .path.display())]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The underlying failure.
+        source: std::io::Error,
+    },
+    /// A command was used wrongly (bad directory, bad option value).
+    #[error("{0}")]
+    Usage(String),
+}
+
+impl Error {
+    /// Wraps an I/O failure with the path it concerns.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}
+
+fn render_list(diags: &[Diagnostic]) -> String {
+    let errors = diags.iter().filter(|d| d.is_error()).count();
+    let mut out = String::new();
+    for d in diags {
+        out.push_str(&d.to_string());
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "{errors} error{} found",
+        if errors == 1 { "" } else { "s" }
+    ));
+    out
+}
+
+/// Result alias for the library.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

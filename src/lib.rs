@@ -1,0 +1,25 @@
+//! kansoku: a static site generator for bilingual observation records.
+//!
+//! The pipeline runs one way, each stage a function over values:
+//!
+//! 1. [`config::Config::load`] reads `book.toml`.
+//! 2. [`content::load_content`] parses pages: front matter, claims, language blocks.
+//! 3. [`evidence::load_evidence`] indexes `evidence/` with headers and lines.
+//! 4. [`validate::validate`] resolves claims against evidence and each other.
+//! 5. [`render::Renderer`] turns the validated [`site::Site`] into output files.
+//! 6. [`site::output::write_atomic`] swaps the new tree in only when all succeeded.
+//!
+//! [`site::build`] runs them in order; `check` stops after step 4.
+
+pub mod config;
+pub mod content;
+pub mod error;
+pub mod evidence;
+pub mod init;
+pub mod lang;
+pub mod render;
+pub mod site;
+pub(crate) mod source;
+pub mod validate;
+
+pub use error::{Diagnostic, Error, Location, Result, Severity};
