@@ -1,0 +1,300 @@
+//! The page body: shared segments and `::: ja` / `::: en` language blocks.
+//!
+//! Fenced-div lines are recognised only outside code fences, so a `:::` in a
+//! code sample stays text. This module splits text; it renders nothing.
+
+use crate::error::Diagnostic;
+use crate::lang::Lang;
+use crate::source::Source;
+use std::ops::Range;
+
+/// A piece of Markdown and where it starts in its file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chunk {
+    /// The Markdown text.
+    pub text: String,
+    /// Byte offset of `text` in the (normalised) file.
+    pub offset: usize,
+}
+
+/// One run of the body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Segment {
+    /// Outside any language block: shown in both languages.
+    Shared(Chunk),
+    /// A `ja` block next to an `en` block.
+    Pair {
+        /// The Japanese block.
+        ja: Chunk,
+        /// The English block.
+        en: Chunk,
+    },
+    /// A language block with no partner.
+    Untranslated {
+        /// The language it is written in.
+        lang: Lang,
+        /// Its text.
+        chunk: Chunk,
+        /// Byte offset of its `::: xx` line, for diagnostics.
+        opener: usize,
+    },
+}
+
+enum Part {
+    Shared(Chunk),
+    Block { lang: Lang, chunk: Chunk, opener: usize },
+}
+
+/// A code fence being skipped: its character and length.
+struct Fence {
+    ch: char,
+    len: usize,
+}
+
+fn fence_of(line: &str) -> Option<Fence> {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    if indent > 3 {
+        return None;
+    }
+    let rest = &line[indent..];
+    let ch = rest.chars().next()?;
+    if ch != '`' && ch != '~' {
+        return None;
+    }
+    let len = rest.chars().take_while(|&c| c == ch).count();
+    (len >= 3).then_some(Fence { ch, len })
+}
+
+enum DivLine {
+    Open(Option<Lang>, String),
+    Close,
+}
+
+fn div_line(line: &str) -> Option<DivLine> {
+    let t = line.trim();
+    let rest = t.strip_prefix(":::")?;
+    let rest = rest.trim_start_matches(':').trim();
+    if rest.is_empty() {
+        return Some(DivLine::Close);
+    }
+    let name = rest.trim_start_matches('{').trim_end_matches('}').trim();
+    let name = name.strip_prefix('.').unwrap_or(name);
+    Some(DivLine::Open(Lang::from_code(name), name.to_owned()))
+}
+
+/// Splits a body into segments, pairing adjacent `ja`/`en` blocks.
+pub(crate) fn split(src: &Source, body_start: usize) -> Result<Vec<Segment>, Vec<Diagnostic>> {
+    let text = &src.text;
+    let mut parts = Vec::new();
+    let mut diags = Vec::new();
+    let mut fence: Option<Fence> = None;
+    let mut open: Option<(Lang, usize, usize)> = None; // lang, opener offset, content start
+    let mut shared_start = body_start;
+    let mut pos = body_start;
+    while pos < text.len() {
+        let end = text[pos..].find('\n').map_or(text.len(), |i| pos + i);
+        let next = (end + 1).min(text.len());
+        let line = &text[pos..end];
+        if let Some(f) = &fence {
+            if let Some(close) = fence_of(line) {
+                let bare = line.trim().trim_start_matches(f.ch).trim().is_empty();
+                if close.ch == f.ch && close.len >= f.len && bare {
+                    fence = None;
+                }
+            }
+        } else if let Some(f) = fence_of(line) {
+            fence = Some(f);
+        } else if let Some(div) = div_line(line) {
+            match (div, open) {
+                (DivLine::Open(Some(lang), _), None) => {
+                    push_shared(&mut parts, text, shared_start, pos);
+                    open = Some((lang, pos, next));
+                }
+                (DivLine::Open(Some(_), _), Some((outer, at, _))) => {
+                    diags.push(
+                        src.error("E033", pos..end, format!("language block opened inside the `::: {outer}` block that starts at line {}", src.location(at).line))
+                            .with_hint("close the outer block with a line `:::` first"),
+                    );
+                }
+                (DivLine::Open(None, name), _) => {
+                    diags.push(
+                        src.error("E033", pos..end, format!("unknown language block `::: {name}`"))
+                            .with_hint("language blocks are `::: ja` and `::: en`"),
+                    );
+                }
+                (DivLine::Close, Some((lang, opener, start))) => {
+                    parts.push(Part::Block {
+                        lang,
+                        chunk: Chunk {
+                            text: text[start..pos].to_owned(),
+                            offset: start,
+                        },
+                        opener,
+                    });
+                    open = None;
+                    shared_start = next;
+                }
+                (DivLine::Close, None) => {
+                    diags.push(
+                        src.error("E033", pos..end, "`:::` closes no open language block")
+                            .with_hint("remove this line, or open a block with `::: ja` or `::: en` above it"),
+                    );
+                }
+            }
+        }
+        pos = next;
+    }
+    if let Some((lang, opener, _)) = open {
+        let end = text[opener..].find('\n').map_or(text.len(), |i| opener + i);
+        diags.push(
+            src.error("E033", opener..end, format!("`::: {lang}` block is never closed"))
+                .with_hint("add a line `:::` where the block ends"),
+        );
+    } else {
+        push_shared(&mut parts, text, shared_start, text.len());
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    Ok(pair(parts))
+}
+
+fn push_shared(parts: &mut Vec<Part>, text: &str, start: usize, end: usize) {
+    if start < end && !text[start..end].trim().is_empty() {
+        parts.push(Part::Shared(Chunk {
+            text: text[start..end].to_owned(),
+            offset: start,
+        }));
+    }
+}
+
+fn pair(parts: Vec<Part>) -> Vec<Segment> {
+    let mut out = Vec::new();
+    let mut iter = parts.into_iter().peekable();
+    while let Some(part) = iter.next() {
+        match part {
+            Part::Shared(c) => out.push(Segment::Shared(c)),
+            Part::Block { lang, chunk, opener } => {
+                let partner = matches!(iter.peek(), Some(Part::Block { lang: l, .. }) if *l != lang);
+                if partner {
+                    let Some(Part::Block { chunk: other, .. }) = iter.next() else {
+                        unreachable!("peeked a block above")
+                    };
+                    let (ja, en) = if lang == Lang::Ja { (chunk, other) } else { (other, chunk) };
+                    out.push(Segment::Pair { ja, en });
+                } else {
+                    out.push(Segment::Untranslated { lang, chunk, opener });
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn segs(body: &str) -> Result<Vec<Segment>, Vec<Diagnostic>> {
+        split(&Source::new("p.md".into(), body.into()), 0)
+    }
+
+    #[test]
+    fn pairs_and_shared() {
+        let s = segs("intro\n\n::: ja\n日本語\n:::\n\n::: en\nEnglish\n:::\n| t |\n").expect("valid");
+        assert_eq!(s.len(), 3);
+        assert!(matches!(&s[0], Segment::Shared(c) if c.text == "intro\n\n"));
+        assert!(matches!(&s[1], Segment::Pair { ja, en } if ja.text == "日本語\n" && en.text == "English\n"));
+        assert!(matches!(&s[2], Segment::Shared(c) if c.text == "| t |\n"));
+    }
+
+    #[test]
+    fn fences_hide_div_lines() {
+        let s = segs("```\n::: ja\n```\n").expect("valid");
+        assert!(matches!(&s[..], [Segment::Shared(_)]));
+    }
+
+    #[test]
+    fn lone_block_is_untranslated() {
+        let s = segs("::: en\nonly\n:::\n").expect("valid");
+        assert!(matches!(&s[..], [Segment::Untranslated { lang: Lang::En, .. }]));
+    }
+
+    #[test]
+    fn unclosed_block_names_its_line() {
+        let e = segs("a\n::: ja\ntext\n").expect_err("unclosed");
+        assert_eq!(e[0].location.to_string(), "p.md:2:1");
+        assert_eq!(e[0].message, "`::: ja` block is never closed");
+    }
+}
+
+/// The one Markdown parser configuration used by every stage.
+pub fn parser_options() -> pulldown_cmark::Options {
+    use pulldown_cmark::Options;
+    Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_HEADING_ATTRIBUTES
+        | Options::ENABLE_WIKILINKS
+        | Options::ENABLE_TASKLISTS
+}
+
+/// A reference found in a chunk: `[[claim:ID]]` or a link to a content file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reference {
+    /// `[[claim:ID]]`, with the id.
+    Claim(String),
+    /// A link to `*.md`, resolved to a content-relative path, and its anchor.
+    Page(String, Option<String>),
+}
+
+/// Finds claim references and page links in a chunk, with file byte spans.
+pub fn scan_refs(chunk: &Chunk, page_rel: &str) -> Vec<(Reference, Range<usize>)> {
+    use pulldown_cmark::{Event, LinkType, Parser, Tag};
+    let mut out = Vec::new();
+    for (ev, range) in Parser::new_ext(&chunk.text, parser_options()).into_offset_iter() {
+        let span = chunk.offset + range.start..chunk.offset + range.end;
+        if let Event::Start(Tag::Link { link_type, dest_url, .. }) = ev {
+            if let LinkType::WikiLink { .. } = link_type {
+                if let Some(id) = dest_url.strip_prefix("claim:") {
+                    out.push((Reference::Claim(id.trim().to_owned()), span));
+                }
+            } else if let Some((path, anchor)) = resolve_page_link(&dest_url, page_rel) {
+                out.push((Reference::Page(path, anchor), span));
+            }
+        }
+    }
+    out
+}
+
+/// Resolves a link written as a content source path (`../x.md#a`,
+/// `/notes/x.md`) to a content-relative path. Other links give `None`.
+pub fn resolve_page_link(dest: &str, page_rel: &str) -> Option<(String, Option<String>)> {
+    if dest.contains("://") || dest.starts_with("mailto:") || dest.starts_with('#') {
+        return None;
+    }
+    let (path, anchor) = match dest.split_once('#') {
+        Some((p, a)) => (p, Some(a.to_owned())),
+        None => (dest, None),
+    };
+    if !path.ends_with(".md") {
+        return None;
+    }
+    let mut parts: Vec<&str> = if path.starts_with('/') {
+        Vec::new()
+    } else {
+        let mut p: Vec<&str> = page_rel.split('/').collect();
+        p.pop();
+        p
+    };
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            p => parts.push(p),
+        }
+    }
+    Some((parts.join("/"), anchor))
+}

@@ -1,0 +1,390 @@
+//! Claims, evidence classes and evidence links as declared on a page.
+//!
+//! This module turns the raw front matter into checked values: a known class,
+//! both languages, at least one well-formed link. Whether the linked file and
+//! lines exist is the evidence stage's business, not this one's.
+
+use super::front_matter::{RawClaim, RawLines, RawLink};
+use crate::error::Diagnostic;
+use crate::lang::{Bi, Lang};
+use crate::source::Source;
+use serde::Serialize;
+use std::ops::Range;
+
+/// How well a claim is known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Class {
+    /// Seen directly: live command, log, disassembly.
+    Confirmed,
+    /// Follows from confirmed facts; not seen directly.
+    Inferred,
+    /// Cannot be settled yet.
+    Unresolved,
+    /// Partly seen; a tool limit keeps it incomplete.
+    Limited,
+}
+
+impl Class {
+    /// All classes in legend order.
+    pub const ALL: [Class; 4] = [Class::Confirmed, Class::Inferred, Class::Unresolved, Class::Limited];
+
+    /// The name used in TOML, CSS classes and Fluent keys.
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Confirmed => "confirmed",
+            Class::Inferred => "inferred",
+            Class::Unresolved => "unresolved",
+            Class::Limited => "limited",
+        }
+    }
+
+    /// Parses a class name.
+    pub fn from_name(s: &str) -> Option<Class> {
+        Class::ALL.into_iter().find(|c| c.name() == s)
+    }
+}
+
+/// A link from a claim to lines of an evidence file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EvidenceLink {
+    /// Path under the evidence directory, normalised, `/`-separated.
+    pub path: String,
+    /// Inclusive 1-based line range, counted after the file's header.
+    pub lines: Option<(usize, usize)>,
+    /// Text that must occur inside the lines.
+    pub quote: Option<String>,
+    /// Where the link is written in the page.
+    pub span: Range<usize>,
+}
+
+impl EvidenceLink {
+    /// `path#L7-L12`, `path#L7` or `path`.
+    pub fn label(&self) -> String {
+        format!("{}{}", self.path, self.fragment())
+    }
+
+    /// `#L7-L12`, `#L7` or empty.
+    pub fn fragment(&self) -> String {
+        match self.lines {
+            None => String::new(),
+            Some((a, b)) if a == b => format!("#L{a}"),
+            Some((a, b)) => format!("#L{a}-L{b}"),
+        }
+    }
+}
+
+/// A claim with its class, texts and evidence.
+#[derive(Debug, Clone)]
+pub struct Claim {
+    /// Site-unique id.
+    pub id: String,
+    /// Evidence class.
+    pub class: Class,
+    /// Text in each language.
+    pub text: Bi<String>,
+    /// Evidence links, at least one.
+    pub evidence: Vec<EvidenceLink>,
+    /// Claims an inference rests on, with their spans.
+    pub from: Vec<(String, Range<usize>)>,
+    /// Entity key placing the claim in a view's row.
+    pub about: Option<String>,
+    /// Aspect placing the claim in a view's column.
+    pub aspect: Option<String>,
+    /// Free tags.
+    pub tags: Vec<String>,
+    /// Span of the id, for diagnostics.
+    pub id_span: Range<usize>,
+}
+
+/// True for ids usable as URL fragments and in `[[claim:ID]]`.
+pub(crate) fn valid_id(id: &str) -> bool {
+    !id.is_empty()
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+/// Checks one raw claim; pushes findings and returns the claim when usable.
+pub(crate) fn claim(src: &Source, raw: RawClaim, diags: &mut Vec<Diagnostic>) -> Option<Claim> {
+    let before = diags.len();
+    let id = raw.id.get_ref().clone();
+    let id_span = raw.id.span();
+    if !valid_id(&id) {
+        diags.push(
+            src.error("E017", id_span.clone(), format!("claim id `{id}` is not a valid id"))
+                .with_hint(format!("use letters, digits, `-`, `_` or `.`, e.g. `{}`", suggest_id(&id))),
+        );
+    }
+    let class = match Class::from_name(raw.class.get_ref()) {
+        Some(c) => Some(c),
+        None => {
+            let given = raw.class.get_ref();
+            let hint = match nearest(given, Class::ALL.iter().map(|c| c.name())) {
+                Some(n) => format!("did you mean `{n}`?"),
+                None => "use confirmed, inferred, unresolved or limited".to_owned(),
+            };
+            diags.push(
+                src.error("E010", raw.class.span(), format!("unknown evidence class `{given}`"))
+                    .with_hint(hint),
+            );
+            None
+        }
+    };
+    let mut text = |v: &Option<toml::Spanned<String>>, lang: Lang| -> Option<String> {
+        match v {
+            Some(s) if !s.get_ref().trim().is_empty() => Some(s.get_ref().clone()),
+            Some(s) => {
+                diags.push(
+                    src.error("E031", s.span(), format!("claim `{id}` has an empty `{lang}` text"))
+                        .with_hint(format!("write the claim in {}", lang_name(lang))),
+                );
+                None
+            }
+            None => {
+                diags.push(
+                    src.error("E031", id_span.clone(), format!("claim `{id}` lacks `{lang}`"))
+                        .with_hint(format!("add `{lang} = \"…\"` with the claim in {}", lang_name(lang))),
+                );
+                None
+            }
+        }
+    };
+    let ja = text(&raw.ja, Lang::Ja);
+    let en = text(&raw.en, Lang::En);
+    let mut evidence = Vec::new();
+    match &raw.evidence {
+        Some(list) if !list.get_ref().is_empty() => {
+            for link in list.get_ref() {
+                match parse_link(link.get_ref()) {
+                    Ok(l) => evidence.push(EvidenceLink {
+                        span: link.span(),
+                        ..l
+                    }),
+                    Err((code, msg, hint)) => diags.push(src.error(code, link.span(), msg).with_hint(hint)),
+                }
+            }
+        }
+        Some(list) => diags.push(
+            src.error("E011", list.span(), format!("claim `{id}` has no evidence link"))
+                .with_hint("add a link such as `evidence = [\"logs/run.txt#L3-L9\"]`"),
+        ),
+        None => diags.push(
+            src.error("E011", id_span.clone(), format!("claim `{id}` has no evidence link"))
+                .with_hint("add `evidence = [\"path/under/evidence.txt#L1-L5\"]`"),
+        ),
+    }
+    if diags.len() > before {
+        return None;
+    }
+    Some(Claim {
+        id,
+        class: class?,
+        text: Bi { ja: ja?, en: en? },
+        evidence,
+        from: raw.from.iter().map(|f| (f.get_ref().clone(), f.span())).collect(),
+        about: raw.about.map(|a| a.into_inner()),
+        aspect: raw.aspect.map(|a| a.into_inner()),
+        tags: raw.tags,
+        id_span,
+    })
+}
+
+fn lang_name(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Ja => "Japanese",
+        Lang::En => "English",
+    }
+}
+
+fn suggest_id(id: &str) -> String {
+    let s: String = id
+        .trim()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '_' { c.to_ascii_lowercase() } else { '-' })
+        .collect();
+    if s.trim_matches('-').is_empty() {
+        "my-claim".to_owned()
+    } else {
+        s
+    }
+}
+
+type LinkError = (&'static str, String, String);
+
+/// Parses a link's path and line range; the path is checked to stay inside
+/// the evidence directory textually (percent escapes decoded first).
+pub(crate) fn parse_link(raw: &RawLink) -> Result<EvidenceLink, LinkError> {
+    let (path, lines, quote) = match raw {
+        RawLink::Short(s) => match s.split_once('#') {
+            Some((p, frag)) => (p.to_owned(), Some(parse_fragment(frag)?), None),
+            None => (s.clone(), None, None),
+        },
+        RawLink::Full { path, lines, quote } => {
+            let lines = match lines {
+                None => None,
+                Some(RawLines::One(n)) => Some(range(*n, *n)?),
+                Some(RawLines::Range(s)) => Some(parse_range(s.trim_start_matches('L'), s)?),
+            };
+            (path.clone(), lines, quote.clone())
+        }
+    };
+    let path = normalise_path(&path)?;
+    Ok(EvidenceLink {
+        path,
+        lines,
+        quote,
+        span: 0..0,
+    })
+}
+
+fn malformed(what: &str) -> LinkError {
+    (
+        "E018",
+        format!("malformed line range `{what}`"),
+        "write `#L7` or `#L7-L12` (or `lines = \"7-12\"`), lines counted from 1".to_owned(),
+    )
+}
+
+fn parse_fragment(frag: &str) -> Result<(usize, usize), LinkError> {
+    let f = frag.strip_prefix('L').ok_or_else(|| malformed(frag))?;
+    let f = f.replacen("-L", "-", 1);
+    parse_range(&f, frag)
+}
+
+fn parse_range(s: &str, shown: &str) -> Result<(usize, usize), LinkError> {
+    let num = |t: &str| t.trim().parse::<i64>().map_err(|_| malformed(shown));
+    match s.split_once('-') {
+        Some((a, b)) => range(num(a)?, num(b.trim_start_matches('L'))?),
+        None => {
+            let n = num(s)?;
+            range(n, n)
+        }
+    }
+    .map_err(|_| malformed(shown))
+}
+
+fn range(a: i64, b: i64) -> Result<(usize, usize), LinkError> {
+    if a < 1 || b < a {
+        return Err(malformed(&format!("{a}-{b}")));
+    }
+    Ok((a as usize, b as usize))
+}
+
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            let hex = |b: u8| (b as char).to_digit(16);
+            if let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Normalises an evidence path and refuses any that could leave `evidence/`.
+pub(crate) fn normalise_path(raw: &str) -> Result<String, LinkError> {
+    let leaves = |why: &str| {
+        (
+            "E015",
+            format!("evidence path `{raw}` leaves the evidence directory ({why})"),
+            "write the path relative to `evidence/`, without `..`".to_owned(),
+        )
+    };
+    // Decode repeatedly so `%252e%252e` cannot smuggle a `..` through.
+    let mut decoded = raw.to_owned();
+    for _ in 0..3 {
+        let next = percent_decode(&decoded);
+        if next == decoded {
+            break;
+        }
+        decoded = next;
+    }
+    if decoded.trim().is_empty() {
+        return Err((
+            "E018",
+            "empty evidence path".to_owned(),
+            "name a file under `evidence/`".to_owned(),
+        ));
+    }
+    if decoded.starts_with('/') || decoded.starts_with('\\') || decoded.contains('\\') || decoded.contains(':') {
+        return Err(leaves("absolute path"));
+    }
+    let mut parts = Vec::new();
+    for part in decoded.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => return Err(leaves("`..`")),
+            p => parts.push(p),
+        }
+    }
+    Ok(parts.join("/"))
+}
+
+/// The candidate closest to `given` by edit distance, if close enough.
+pub(crate) fn nearest<'a>(given: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    candidates
+        .map(|c| (edit_distance(given, c), c))
+        .filter(|(d, c)| *d <= (c.len() / 2).max(2))
+        .min()
+        .map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn link_forms() {
+        let l = parse_link(&RawLink::Short("a/b.txt#L7-L12".into())).expect("valid");
+        assert_eq!((l.path.as_str(), l.lines), ("a/b.txt", Some((7, 12))));
+        let l = parse_link(&RawLink::Short("./a.txt#L3".into())).expect("valid");
+        assert_eq!((l.path.as_str(), l.lines), ("a.txt", Some((3, 3))));
+        let l = parse_link(&RawLink::Full { path: "a.txt".into(), lines: Some(RawLines::Range("3-9".into())), quote: None })
+            .expect("valid");
+        assert_eq!(l.lines, Some((3, 9)));
+    }
+
+    #[test]
+    fn escaping_paths_are_refused() {
+        for p in ["../x.txt", "a/../../x", "/etc/passwd", "%2e%2e/x", "%252e%252e/x", "a\\..\\x"] {
+            let e = parse_link(&RawLink::Short(p.into())).expect_err(p);
+            assert_eq!(e.0, "E015", "{p}");
+        }
+    }
+
+    #[test]
+    fn bad_ranges_are_refused() {
+        for f in ["a#L0", "a#L9-L3", "a#7", "a#Lx"] {
+            assert_eq!(parse_link(&RawLink::Short(f.into())).expect_err(f).0, "E018");
+        }
+    }
+
+    #[test]
+    fn nearest_class() {
+        assert_eq!(nearest("confimed", Class::ALL.iter().map(|c| c.name())), Some("confirmed"));
+        assert_eq!(nearest("zzz", Class::ALL.iter().map(|c| c.name())), None);
+    }
+}

@@ -1,0 +1,184 @@
+//! Front matter: splitting `+++` TOML from the body and the raw serde shapes.
+//!
+//! Offsets are kept so every TOML error is located in the whole file, not in
+//! the front matter alone (Zola #1133). Nothing here resolves references.
+
+use crate::config::toml_error;
+use crate::error::Diagnostic;
+use crate::lang::RawBi;
+use crate::source::Source;
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::Deserialize;
+use std::fmt;
+use toml::Spanned;
+
+/// Where the front matter and the body lie in a file.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Split {
+    pub(crate) fm_start: usize,
+    pub(crate) fm_end: usize,
+    pub(crate) body_start: usize,
+}
+
+/// Finds the `+++` fences. `what` names the file kind in messages.
+pub(crate) fn split(src: &Source, required: bool) -> Result<Option<Split>, Diagnostic> {
+    let text = &src.text;
+    if text.trim().is_empty() {
+        if !required {
+            return Ok(None);
+        }
+        return Err(src
+            .error("E001", 0..0, "empty file")
+            .with_hint("a page starts with `+++`, TOML front matter with a `title`, and `+++`"));
+    }
+    let first_end = text.find('\n').unwrap_or(text.len());
+    if text[..first_end].trim_end() != "+++" {
+        if !required {
+            return Ok(None);
+        }
+        return Err(src
+            .error("E001", 0..first_end, "page does not start with `+++` front matter")
+            .with_hint("put `+++` on the first line, the TOML front matter, then `+++`"));
+    }
+    let fm_start = (first_end + 1).min(text.len());
+    let mut pos = fm_start;
+    while pos < text.len() {
+        let end = text[pos..].find('\n').map_or(text.len(), |i| pos + i);
+        if text[pos..end].trim_end() == "+++" {
+            return Ok(Some(Split {
+                fm_start,
+                fm_end: pos,
+                body_start: (end + 1).min(text.len()),
+            }));
+        }
+        pos = end + 1;
+    }
+    Err(src
+        .error("E001", 0..3, "front matter opened here is never closed")
+        .with_hint("add a line `+++` after the front matter"))
+}
+
+/// Parses a TOML region of a source into `T`, locating errors in the file.
+pub(crate) fn parse<T: for<'de> Deserialize<'de>>(src: &Source, split: Split) -> Result<T, Diagnostic> {
+    // Blank out the opening fence instead of slicing it off, so every span
+    // serde reports (errors and `Spanned` values alike) is a file offset.
+    let mut text = " ".repeat(split.fm_start.saturating_sub(1));
+    text.push('\n');
+    text.push_str(&src.text[split.fm_start..split.fm_end]);
+    toml::from_str(&text).map_err(|e| toml_error(src, 0, &e))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawPage {
+    pub(crate) title: Option<Spanned<RawBi>>,
+    pub(crate) lead: Option<Spanned<RawBi>>,
+    #[serde(default)]
+    pub(crate) weight: i64,
+    pub(crate) updated: Option<toml::value::Datetime>,
+    pub(crate) layout: Option<Spanned<String>>,
+    pub(crate) entity: Option<RawEntity>,
+    #[serde(default)]
+    pub(crate) claims: Vec<RawClaim>,
+    pub(crate) scope: Option<RawScope>,
+    pub(crate) view: Option<RawView>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawEntity {
+    pub(crate) kind: Spanned<String>,
+    pub(crate) key: Spanned<String>,
+    pub(crate) name: Spanned<RawBi>,
+    pub(crate) role: Option<Spanned<RawBi>>,
+    pub(crate) status: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawClaim {
+    pub(crate) id: Spanned<String>,
+    pub(crate) class: Spanned<String>,
+    pub(crate) ja: Option<Spanned<String>>,
+    pub(crate) en: Option<Spanned<String>>,
+    pub(crate) evidence: Option<Spanned<Vec<Spanned<RawLink>>>>,
+    #[serde(default)]
+    pub(crate) from: Vec<Spanned<String>>,
+    pub(crate) about: Option<Spanned<String>>,
+    pub(crate) aspect: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(crate) tags: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawScope {
+    #[serde(default)]
+    pub(crate) can: Vec<Spanned<String>>,
+    #[serde(default)]
+    pub(crate) cannot: Vec<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawView {
+    #[serde(default)]
+    pub(crate) columns: Vec<RawColumn>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawColumn {
+    pub(crate) aspect: String,
+    pub(crate) label: Spanned<RawBi>,
+}
+
+/// An evidence link as written: `"path#L7-L12"` or `{ path, lines, quote }`.
+#[derive(Debug, Clone)]
+pub(crate) enum RawLink {
+    Short(String),
+    Full {
+        path: String,
+        lines: Option<RawLines>,
+        quote: Option<String>,
+    },
+}
+
+/// `lines = 7` or `lines = "7-12"`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub(crate) enum RawLines {
+    One(i64),
+    Range(String),
+}
+
+impl<'de> Deserialize<'de> for RawLink {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = RawLink;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an evidence link: \"path#L7-L12\" or `{ path = \"…\", lines = \"7-12\", quote = \"…\" }`")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<RawLink, E> {
+                Ok(RawLink::Short(v.to_owned()))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<RawLink, A::Error> {
+                #[derive(Deserialize)]
+                #[serde(deny_unknown_fields)]
+                struct Full {
+                    path: String,
+                    lines: Option<RawLines>,
+                    quote: Option<String>,
+                }
+                let f = Full::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                Ok(RawLink::Full {
+                    path: f.path,
+                    lines: f.lines,
+                    quote: f.quote,
+                })
+            }
+        }
+        d.deserialize_any(V)
+    }
+}

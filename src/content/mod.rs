@@ -1,0 +1,361 @@
+//! Content: pages under `content/` with their front matter, claims and body.
+//!
+//! Loading reads and checks each file on its own; references between pages
+//! and evidence are resolved later (see `crate::validate`). Nothing here
+//! renders HTML or writes files.
+
+pub mod body;
+pub mod claims;
+pub(crate) mod front_matter;
+
+pub use body::{Chunk, Segment};
+pub use claims::{Claim, Class, EvidenceLink};
+
+use crate::error::{Diagnostic, Error, Result};
+use crate::lang::{Bi, RawBi};
+use crate::source::{decode, Source};
+use front_matter::RawPage;
+use std::ops::Range;
+use std::path::Path;
+use toml::Spanned;
+
+/// The template family a page uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Layout {
+    /// An ordinary page.
+    Page,
+    /// The site's home page.
+    Home,
+    /// The component hub.
+    Hub,
+    /// The generation matrix.
+    Matrix,
+    /// The observer-blocked page.
+    Observers,
+    /// Every unresolved claim.
+    OpenQuestions,
+}
+
+impl Layout {
+    const NAMES: [(&'static str, Layout); 6] = [
+        ("page", Layout::Page),
+        ("home", Layout::Home),
+        ("hub", Layout::Hub),
+        ("matrix", Layout::Matrix),
+        ("observers", Layout::Observers),
+        ("open-questions", Layout::OpenQuestions),
+    ];
+}
+
+/// The thing a page is about.
+#[derive(Debug, Clone)]
+pub struct Entity {
+    /// A kind from `book.toml` `[kinds]`.
+    pub kind: String,
+    /// Unique within its kind.
+    pub key: String,
+    /// Display name.
+    pub name: Bi<String>,
+    /// Short role text.
+    pub role: Option<Bi<String>>,
+    /// The claim whose class colours the entity, with its span.
+    pub status: Option<(String, Range<usize>)>,
+    /// Spans of kind and key, for diagnostics.
+    pub kind_span: Range<usize>,
+    /// Span of the key.
+    pub key_span: Range<usize>,
+}
+
+/// The "can show / cannot show" table: claim ids with their spans.
+#[derive(Debug, Clone, Default)]
+pub struct Scope {
+    /// What the observations can show.
+    pub can: Vec<(String, Range<usize>)>,
+    /// What they cannot show.
+    pub cannot: Vec<(String, Range<usize>)>,
+}
+
+/// A generated view's column.
+#[derive(Debug, Clone)]
+pub struct Column {
+    /// The claim aspect shown in the column.
+    pub aspect: String,
+    /// Heading.
+    pub label: Bi<String>,
+}
+
+/// One page of content.
+#[derive(Debug, Clone)]
+pub struct Page {
+    /// Path relative to `content/`, `/`-separated.
+    pub rel: String,
+    /// URL path under a language tree: `""`, `notes/` or `notes/first/`.
+    pub url_path: String,
+    /// Title in each language.
+    pub title: Bi<String>,
+    /// "What you'll gain here".
+    pub lead: Option<Bi<String>>,
+    /// Order within its section.
+    pub weight: i64,
+    /// Last update, `YYYY-MM-DD`.
+    pub updated: Option<String>,
+    /// Which layout renders it.
+    pub layout: Layout,
+    /// The entity the page is about.
+    pub entity: Option<Entity>,
+    /// Claims declared here.
+    pub claims: Vec<Claim>,
+    /// Scope table.
+    pub scope: Option<Scope>,
+    /// Columns of a generated view.
+    pub columns: Vec<Column>,
+    /// The body.
+    pub segments: Vec<Segment>,
+    /// The decoded file, for locating later findings.
+    pub(crate) src: Source,
+}
+
+impl Page {
+    /// Path relative to the site root, as shown in diagnostics.
+    pub fn source_path(&self) -> &str {
+        &self.src.rel
+    }
+
+    /// The section directory (`""` for top level, `notes` for `notes/x.md`).
+    pub fn section(&self) -> &str {
+        let dir = self.rel.rsplit_once('/').map_or("", |(d, _)| d);
+        if self.is_section_index() {
+            dir.rsplit_once('/').map_or("", |(d, _)| d)
+        } else {
+            dir
+        }
+    }
+
+    /// True for `_index.md`.
+    pub fn is_section_index(&self) -> bool {
+        self.rel == "_index.md" || self.rel.ends_with("/_index.md")
+    }
+}
+
+/// All pages of a site, in a stable order (sorted by path).
+#[derive(Debug, Clone, Default)]
+pub struct Content {
+    /// Pages sorted by `rel`.
+    pub pages: Vec<Page>,
+}
+
+/// The URL path of a content file: `_index.md` is its directory.
+pub(crate) fn url_path(rel: &str) -> String {
+    let stem = rel.strip_suffix(".md").unwrap_or(rel);
+    if stem == "_index" {
+        return String::new();
+    }
+    if let Some(dir) = stem.strip_suffix("/_index") {
+        return format!("{dir}/");
+    }
+    format!("{stem}/")
+}
+
+/// Loads every `*.md` under `content/`, collecting all findings.
+pub fn load_content(root: &Path) -> Result<(Content, Vec<Diagnostic>)> {
+    let dir = root.join("content");
+    let mut pages = Vec::new();
+    let mut diags = Vec::new();
+    if !dir.is_dir() {
+        return Err(Error::Usage(format!(
+            "no content/ directory in {}; pages live in content/*.md",
+            root.display()
+        )));
+    }
+    for entry in walkdir::WalkDir::new(&dir).sort_by_file_name() {
+        let entry = entry.map_err(|e| {
+            let path = e.path().map(Path::to_path_buf).unwrap_or_else(|| dir.clone());
+            Error::io(path, e.into())
+        })?;
+        if !entry.file_type().is_file() || entry.path().extension().is_none_or(|e| e != "md") {
+            continue;
+        }
+        let rel = rel_path(&dir, entry.path());
+        let shown = format!("content/{rel}");
+        let bytes = std::fs::read(entry.path()).map_err(|e| Error::io(entry.path(), e))?;
+        match decode(&shown, &bytes) {
+            Ok(text) => {
+                if let Some(page) = load_page(Source::new(shown, text), &rel, &mut diags) {
+                    pages.push(page);
+                }
+            }
+            Err(d) => diags.push(d),
+        }
+    }
+    Ok((Content { pages }, diags))
+}
+
+/// A path relative to `base`, `/`-separated.
+pub(crate) fn rel_path(base: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(base).unwrap_or(path);
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// Parses one page; pushes findings and returns it if it can be rendered.
+pub(crate) fn load_page(src: Source, rel: &str, diags: &mut Vec<Diagnostic>) -> Option<Page> {
+    let split = match front_matter::split(&src, true) {
+        Ok(Some(s)) => s,
+        Ok(None) => return None,
+        Err(d) => {
+            diags.push(d);
+            return None;
+        }
+    };
+    let raw: RawPage = match front_matter::parse(&src, split) {
+        Ok(r) => r,
+        Err(d) => {
+            diags.push(d);
+            return None;
+        }
+    };
+    let before = diags.len();
+    let title = match &raw.title {
+        None => {
+            diags.push(
+                src.error("E004", split.fm_start.saturating_sub(4)..split.fm_start.saturating_sub(1), "page has no `title`")
+                    .with_hint("add `title = { ja = \"…\", en = \"…\" }` to the front matter"),
+            );
+            None
+        }
+        Some(t) => bi(&src, t, "title", diags),
+    };
+    let lead = raw.lead.as_ref().and_then(|l| bi(&src, l, "lead", diags));
+    let layout = match &raw.layout {
+        None => Layout::Page,
+        Some(l) => match Layout::NAMES.iter().find(|(n, _)| n == l.get_ref()) {
+            Some((_, layout)) => *layout,
+            None => {
+                diags.push(
+                    src.error("E003", l.span(), format!("unknown layout `{}`", l.get_ref()))
+                        .with_hint("use page, home, hub, matrix, observers or open-questions"),
+                );
+                Layout::Page
+            }
+        },
+    };
+    let entity = raw.entity.map(|e| Entity {
+        kind: e.kind.get_ref().clone(),
+        key: e.key.get_ref().clone(),
+        name: bi(&src, &e.name, "entity.name", diags).unwrap_or_else(empty_bi),
+        role: e.role.as_ref().and_then(|r| bi(&src, r, "entity.role", diags)),
+        status: e.status.map(|s| (s.get_ref().clone(), s.span())),
+        kind_span: e.kind.span(),
+        key_span: e.key.span(),
+    });
+    let mut claims = Vec::new();
+    for c in raw.claims {
+        if let Some(c) = claims::claim(&src, c, diags) {
+            claims.push(c);
+        }
+    }
+    let spanned = |v: Vec<Spanned<String>>| v.into_iter().map(|s| (s.get_ref().clone(), s.span())).collect();
+    let scope = raw.scope.map(|s| Scope {
+        can: spanned(s.can),
+        cannot: spanned(s.cannot),
+    });
+    let columns = raw
+        .view
+        .map(|v| v.columns)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|c| Column {
+            label: bi(&src, &c.label, "view.columns.label", diags).unwrap_or_else(empty_bi),
+            aspect: c.aspect,
+        })
+        .collect();
+    let segments = match body::split(&src, split.body_start) {
+        Ok(s) => s,
+        Err(d) => {
+            diags.extend(d);
+            Vec::new()
+        }
+    };
+    if diags.len() > before {
+        return None;
+    }
+    Some(Page {
+        rel: rel.to_owned(),
+        url_path: url_path(rel),
+        title: title?,
+        lead,
+        weight: raw.weight,
+        updated: raw.updated.map(|d| d.to_string()),
+        layout,
+        entity,
+        claims,
+        scope,
+        columns,
+        segments,
+        src,
+    })
+}
+
+fn empty_bi() -> Bi<String> {
+    Bi {
+        ja: String::new(),
+        en: String::new(),
+    }
+}
+
+fn bi(src: &Source, v: &Spanned<RawBi>, key: &str, diags: &mut Vec<Diagnostic>) -> Option<Bi<String>> {
+    let raw = v.get_ref();
+    match raw.complete() {
+        Some(b) => Some(b),
+        None => {
+            let langs: Vec<&str> = raw.missing().iter().map(|l| l.code()).collect();
+            diags.push(
+                src.error("E031", v.span(), format!("`{key}` lacks {}", langs.join(" and ")))
+                    .with_hint(format!("write `{key} = {{ ja = \"…\", en = \"…\" }}`")),
+            );
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn url_paths() {
+        assert_eq!(url_path("_index.md"), "");
+        assert_eq!(url_path("notes/_index.md"), "notes/");
+        assert_eq!(url_path("notes/first.md"), "notes/first/");
+    }
+
+    fn load(text: &str) -> (Option<Page>, Vec<Diagnostic>) {
+        let mut d = Vec::new();
+        let p = load_page(Source::new("content/p.md".into(), text.into()), "p.md", &mut d);
+        (p, d)
+    }
+
+    #[test]
+    fn toml_errors_count_lines_in_the_whole_file() {
+        let (_, d) = load("+++\ntitle = \"x\"\nweight = \"heavy\"\n+++\n");
+        assert_eq!(d[0].location.to_string(), "content/p.md:3:10");
+        assert_eq!(d[0].code, "E003");
+    }
+
+    #[test]
+    fn unknown_key_in_claim() {
+        let (_, d) = load("+++\ntitle = \"x\"\n[[claims]]\nid = \"a\"\nclass = \"confirmed\"\nja = \"あ\"\nen = \"a\"\nevidense = []\n+++\n");
+        assert_eq!(d[0].code, "E002");
+        assert_eq!(d[0].location.to_string(), "content/p.md:8:1");
+    }
+
+    #[test]
+    fn claim_without_evidence() {
+        let (_, d) = load("+++\ntitle = \"x\"\n[[claims]]\nid = \"a\"\nclass = \"confirmed\"\nja = \"あ\"\nen = \"a\"\n+++\n");
+        assert_eq!(d[0].code, "E011");
+        assert_eq!(d[0].location.to_string(), "content/p.md:4:6");
+    }
+}
