@@ -1,0 +1,214 @@
+//! The evidence index: every file under `evidence/`, its header and lines.
+//!
+//! Evidence files are read once; line numbers count from the first line
+//! after the optional `+++` header. This module answers "does this file and
+//! range exist"; it does not know which claims cite what.
+
+use crate::content::front_matter;
+use crate::content::rel_path;
+use crate::error::{Diagnostic, Error, Result};
+use crate::source::{decode, LineIndex, Source};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// What an evidence file is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EvidenceKind {
+    /// A capture as the tool printed it.
+    Raw,
+    /// A faithful restatement of what a record reports.
+    Transcript,
+    /// A note written by the observer.
+    Note,
+}
+
+impl EvidenceKind {
+    /// The name used in headers.
+    pub fn name(self) -> &'static str {
+        match self {
+            EvidenceKind::Raw => "raw",
+            EvidenceKind::Transcript => "transcript",
+            EvidenceKind::Note => "note",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+enum DateOrText {
+    Date(toml::value::Datetime),
+    Text(String),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawHeader {
+    kind: Option<EvidenceKind>,
+    source: Option<String>,
+    captured: Option<DateOrText>,
+    host: Option<String>,
+    phase: Option<String>,
+}
+
+/// The `+++` header of an evidence file.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Header {
+    /// raw, transcript or note.
+    pub kind: Option<EvidenceKind>,
+    /// Command or origin.
+    pub source: Option<String>,
+    /// Capture date.
+    pub captured: Option<String>,
+    /// Host it was captured on.
+    pub host: Option<String>,
+    /// Observation phase.
+    pub phase: Option<String>,
+}
+
+/// One evidence file.
+#[derive(Debug, Clone)]
+pub struct EvidenceFile {
+    /// Path under the evidence directory, `/`-separated.
+    pub path: String,
+    /// Where it is on disk (for copying the raw bytes).
+    pub disk_path: PathBuf,
+    /// Its header, if it has one.
+    pub header: Option<Header>,
+    /// Text after the header.
+    body: String,
+    index: LineIndex,
+    line_count: usize,
+}
+
+impl EvidenceFile {
+    /// Number of lines after the header.
+    pub fn line_count(&self) -> usize {
+        self.line_count
+    }
+
+    /// Line `n` (1-based) after the header.
+    pub fn line(&self, n: usize) -> &str {
+        self.index.line(&self.body, n)
+    }
+
+    /// Lines `a..=b` joined by newlines.
+    pub fn lines(&self, a: usize, b: usize) -> String {
+        (a..=b.min(self.line_count)).map(|n| self.line(n)).collect::<Vec<_>>().join("\n")
+    }
+
+    /// The whole text after the header.
+    pub fn body(&self) -> &str {
+        &self.body
+    }
+
+    /// The header's kind, if given.
+    pub fn kind(&self) -> Option<EvidenceKind> {
+        self.header.as_ref().and_then(|h| h.kind)
+    }
+}
+
+/// Every evidence file by path, and the paths that point out of the tree.
+#[derive(Debug, Clone, Default)]
+pub struct EvidenceIndex {
+    /// Files by path.
+    pub files: BTreeMap<String, EvidenceFile>,
+    /// Symlinks whose target lies outside the evidence directory.
+    pub escaping: BTreeSet<String>,
+    /// The evidence directory relative to the root, for messages.
+    pub dir_name: String,
+}
+
+/// Reads every file under the evidence directory.
+pub fn load_evidence(root: &Path, dir: &Path) -> Result<(EvidenceIndex, Vec<Diagnostic>)> {
+    let abs = root.join(dir);
+    let dir_name = rel_path(root, &abs);
+    let mut index = EvidenceIndex {
+        dir_name: dir_name.clone(),
+        ..Default::default()
+    };
+    let mut diags = Vec::new();
+    if !abs.is_dir() {
+        return Ok((index, diags));
+    }
+    let canon_dir = abs.canonicalize().map_err(|e| Error::io(&abs, e))?;
+    for entry in walkdir::WalkDir::new(&abs).sort_by_file_name() {
+        let entry = entry.map_err(|e| {
+            let path = e.path().map(Path::to_path_buf).unwrap_or_else(|| abs.clone());
+            Error::io(path, e.into())
+        })?;
+        let ft = entry.file_type();
+        if !(ft.is_file() || ft.is_symlink()) {
+            continue;
+        }
+        let rel = rel_path(&abs, entry.path());
+        if rel.split('/').any(|p| p.starts_with('.')) {
+            continue;
+        }
+        if ft.is_symlink() {
+            match entry.path().canonicalize() {
+                Ok(target) if target.starts_with(&canon_dir) && target.is_file() => {}
+                Ok(target) if target.starts_with(&canon_dir) => continue,
+                _ => {
+                    index.escaping.insert(rel);
+                    continue;
+                }
+            }
+        }
+        let shown = format!("{dir_name}/{rel}");
+        let bytes = std::fs::read(entry.path()).map_err(|e| Error::io(entry.path(), e))?;
+        let text = match decode(&shown, &bytes) {
+            Ok(t) => t,
+            Err(d) => {
+                diags.push(d);
+                continue;
+            }
+        };
+        let src = Source::new(shown, text);
+        let (header, body) = match front_matter::split(&src, false) {
+            Ok(None) => (None, src.text.clone()),
+            Ok(Some(split)) => match front_matter::parse::<RawHeader>(&src, split) {
+                Ok(h) => (
+                    Some(Header {
+                        kind: h.kind,
+                        source: h.source,
+                        captured: h.captured.map(|c| match c {
+                            DateOrText::Date(d) => d.to_string(),
+                            DateOrText::Text(t) => t,
+                        }),
+                        host: h.host,
+                        phase: h.phase,
+                    }),
+                    src.text[split.body_start..].to_owned(),
+                ),
+                Err(d) => {
+                    diags.push(d);
+                    continue;
+                }
+            },
+            Err(d) => {
+                diags.push(d);
+                continue;
+            }
+        };
+        let line_count = if body.is_empty() {
+            0
+        } else {
+            body.strip_suffix('\n').unwrap_or(&body).matches('\n').count() + 1
+        };
+        let index_lines = LineIndex::new(&body);
+        index.files.insert(
+            rel.clone(),
+            EvidenceFile {
+                path: rel,
+                disk_path: entry.path().to_path_buf(),
+                header,
+                body,
+                index: index_lines,
+                line_count,
+            },
+        );
+    }
+    Ok((index, diags))
+}
