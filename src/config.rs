@@ -125,8 +125,7 @@ impl Config {
             }
         })?;
         let text = decode(CONFIG_FILE, &bytes).map_err(|d| Error::Content(vec![d]))?;
-        Config::parse(root, Source::new(CONFIG_FILE.to_owned(), text))
-            .map_err(Error::Content)
+        Config::parse(root, Source::new(CONFIG_FILE.to_owned(), text)).map_err(Error::Content)
     }
 
     fn parse(root: &Path, src: Source) -> std::result::Result<Config, Vec<Diagnostic>> {
@@ -179,7 +178,9 @@ impl Config {
                                 l.span(),
                                 "`languages` must list \"ja\" and \"en\", each once",
                             )
-                            .with_hint("write `languages = [\"ja\", \"en\"]`; the first is the default"),
+                            .with_hint(
+                                "write `languages = [\"ja\", \"en\"]`; the first is the default",
+                            ),
                         );
                         [Lang::Ja, Lang::En]
                     }
@@ -192,8 +193,12 @@ impl Config {
                 Some(p) => p,
                 None => {
                     diags.push(
-                        src.error("E003", d.span(), "`build-dir` must be a directory inside the site")
-                            .with_hint("use a relative name such as \"public\""),
+                        src.error(
+                            "E003",
+                            d.span(),
+                            "`build-dir` must be a directory inside the site",
+                        )
+                        .with_hint("use a relative name such as \"public\""),
                     );
                     PathBuf::from("public")
                 }
@@ -205,8 +210,12 @@ impl Config {
                 Some(p) => p,
                 None => {
                     diags.push(
-                        src.error("E003", d.span(), "`evidence.dir` must be a directory inside the site")
-                            .with_hint("use a relative name such as \"evidence\""),
+                        src.error(
+                            "E003",
+                            d.span(),
+                            "`evidence.dir` must be a directory inside the site",
+                        )
+                        .with_hint("use a relative name such as \"evidence\""),
                     );
                     PathBuf::from("evidence")
                 }
@@ -215,7 +224,8 @@ impl Config {
         if !diags.is_empty() {
             return Err(diags);
         }
-        let (origin, base_path) = split_site_url(raw.output.html.site_url.as_deref().unwrap_or("/"));
+        let (origin, base_path) =
+            split_site_url(raw.output.html.site_url.as_deref().unwrap_or("/"));
         Ok(Config {
             root: root.to_path_buf(),
             title,
@@ -267,7 +277,12 @@ fn split_site_url(url: &str) -> (Option<String>, String) {
     (origin, base)
 }
 
-fn missing_lang(src: &Source, span: std::ops::Range<usize>, key: &str, missing: &[Lang]) -> Diagnostic {
+fn missing_lang(
+    src: &Source,
+    span: std::ops::Range<usize>,
+    key: &str,
+    missing: &[Lang],
+) -> Diagnostic {
     let langs: Vec<&str> = missing.iter().map(|l| l.code()).collect();
     src.error(
         "E031",
@@ -332,7 +347,8 @@ mod tests {
 
     #[test]
     fn plain_string_title_is_both_languages() {
-        let c = parse("[book]\ntitle = \"ROCm-pages\"\nlanguages = [\"en\", \"ja\"]\n").expect("valid");
+        let c =
+            parse("[book]\ntitle = \"ROCm-pages\"\nlanguages = [\"en\", \"ja\"]\n").expect("valid");
         assert_eq!(c.title.ja, "ROCm-pages");
         assert_eq!(c.default_lang(), Lang::En);
     }

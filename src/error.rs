@@ -59,7 +59,7 @@ pub struct Diagnostic {
     /// How to fix it, one line.
     pub hint: Option<String>,
     /// The offending source line, when known, and the width of the span under it.
-    pub snippet: Option<(String, usize)>,
+    pub snippet: Option<Box<(String, usize)>>,
 }
 
 impl Diagnostic {
@@ -91,7 +91,7 @@ impl Diagnostic {
 
     /// Adds the source line the finding points into and the span width.
     pub fn with_snippet(mut self, line: impl Into<String>, width: usize) -> Self {
-        self.snippet = Some((line.into(), width.max(1)));
+        self.snippet = Some(Box::new((line.into(), width.max(1))));
         self
     }
 
@@ -107,8 +107,13 @@ impl fmt::Display for Diagnostic {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        write!(f, "{}: {sev}[{}]: {}", self.location, self.code, self.message)?;
-        if let Some((line, width)) = &self.snippet {
+        write!(
+            f,
+            "{}: {sev}[{}]: {}",
+            self.location, self.code, self.message
+        )?;
+        if let Some(snippet) = &self.snippet {
+            let (line, width) = &**snippet;
             let num = self.location.line.to_string();
             let pad = " ".repeat(num.len());
             let indent: String = line

@@ -95,7 +95,10 @@ impl EvidenceFile {
 
     /// Lines `a..=b` joined by newlines.
     pub fn lines(&self, a: usize, b: usize) -> String {
-        (a..=b.min(self.line_count)).map(|n| self.line(n)).collect::<Vec<_>>().join("\n")
+        (a..=b.min(self.line_count))
+            .map(|n| self.line(n))
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     /// The whole text after the header.
@@ -135,7 +138,10 @@ pub fn load_evidence(root: &Path, dir: &Path) -> Result<(EvidenceIndex, Vec<Diag
     let canon_dir = abs.canonicalize().map_err(|e| Error::io(&abs, e))?;
     for entry in walkdir::WalkDir::new(&abs).sort_by_file_name() {
         let entry = entry.map_err(|e| {
-            let path = e.path().map(Path::to_path_buf).unwrap_or_else(|| abs.clone());
+            let path = e
+                .path()
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|| abs.clone());
             Error::io(path, e.into())
         })?;
         let ft = entry.file_type();
@@ -195,7 +201,11 @@ pub fn load_evidence(root: &Path, dir: &Path) -> Result<(EvidenceIndex, Vec<Diag
         let line_count = if body.is_empty() {
             0
         } else {
-            body.strip_suffix('\n').unwrap_or(&body).matches('\n').count() + 1
+            body.strip_suffix('\n')
+                .unwrap_or(&body)
+                .matches('\n')
+                .count()
+                + 1
         };
         let index_lines = LineIndex::new(&body);
         index.files.insert(

@@ -151,6 +151,9 @@ mod tests {
     #[test]
     fn decode_names_the_bad_byte() {
         let d = decode("a.md", b"ok\nab\xFFc").expect_err("invalid");
-        assert_eq!(d.to_string(), "a.md:2:3: error[E001]: invalid UTF-8 at byte 5\n  = hint: save the file as UTF-8");
+        assert_eq!(
+            d.to_string(),
+            "a.md:2:3: error[E001]: invalid UTF-8 at byte 5\n  = hint: save the file as UTF-8"
+        );
     }
 }

@@ -42,19 +42,34 @@ pub struct Index {
 }
 
 /// Checks the site and returns the lookups with every finding.
-pub fn validate(config: &Config, content: &Content, evidence: &EvidenceIndex, mode: Mode) -> (Index, Vec<Diagnostic>) {
+pub fn validate(
+    config: &Config,
+    content: &Content,
+    evidence: &EvidenceIndex,
+    mode: Mode,
+) -> (Index, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let mut index = Index::default();
     for (pi, page) in content.pages.iter().enumerate() {
         index.pages.insert(page.rel.clone(), pi);
         for (ci, claim) in page.claims.iter().enumerate() {
-            let at = ClaimAt { page: pi, claim: ci };
+            let at = ClaimAt {
+                page: pi,
+                claim: ci,
+            };
             if let Some(first) = index.claims.get(&claim.id) {
                 let fp = &content.pages[first.page];
                 let floc = fp.src.location(fp.claims[first.claim].id_span.start);
                 diags.push(
                     page.src
-                        .error("E016", claim.id_span.clone(), format!("duplicate claim id `{}` (first defined at {floc})", claim.id))
+                        .error(
+                            "E016",
+                            claim.id_span.clone(),
+                            format!(
+                                "duplicate claim id `{}` (first defined at {floc})",
+                                claim.id
+                            ),
+                        )
                         .with_hint("claim ids are unique on the whole site; rename one of them"),
                 );
             } else {
@@ -73,13 +88,21 @@ pub fn validate(config: &Config, content: &Content, evidence: &EvidenceIndex, mo
                 Some(n) => format!("did you mean `{n}`?"),
                 None => "define the claim in some page's `[[claims]]`".to_owned(),
             };
-            src.error("E020", span, format!("unknown claim `{id}` in {what}")).with_hint(hint)
+            src.error("E020", span, format!("unknown claim `{id}` in {what}"))
+                .with_hint(hint)
         };
         for (ci, claim) in page.claims.iter().enumerate() {
-            let at = ClaimAt { page: pi, claim: ci };
+            let at = ClaimAt {
+                page: pi,
+                claim: ci,
+            };
             let mut kinds = Vec::new();
             for link in &claim.evidence {
-                index.cited_by.entry(link.path.clone()).or_default().push(at);
+                index
+                    .cited_by
+                    .entry(link.path.clone())
+                    .or_default()
+                    .push(at);
                 cited.insert(link.path.as_str());
                 if evidence.escaping.contains(&link.path) {
                     diags.push(
@@ -89,13 +112,21 @@ pub fn validate(config: &Config, content: &Content, evidence: &EvidenceIndex, mo
                     continue;
                 }
                 let Some(file) = evidence.files.get(&link.path) else {
-                    let hint = match nearest(&link.path, evidence.files.keys().map(String::as_str)) {
+                    let hint = match nearest(&link.path, evidence.files.keys().map(String::as_str))
+                    {
                         Some(n) => format!("did you mean `{n}`?"),
                         None => format!("add the file under `{}/`", evidence.dir_name),
                     };
                     diags.push(
-                        src.error("E012", link.span.clone(), format!("evidence file `{}/{}` not found", evidence.dir_name, link.path))
-                            .with_hint(hint),
+                        src.error(
+                            "E012",
+                            link.span.clone(),
+                            format!(
+                                "evidence file `{}/{}` not found",
+                                evidence.dir_name, link.path
+                            ),
+                        )
+                        .with_hint(hint),
                     );
                     continue;
                 };
@@ -114,7 +145,11 @@ pub fn validate(config: &Config, content: &Content, evidence: &EvidenceIndex, mo
                 }
                 if let Some(quote) = &link.quote {
                     if !file.lines(a, b).contains(quote.as_str()) {
-                        let where_ = if link.lines.is_some() { format!("lines {a}-{b} of") } else { "".to_owned() };
+                        let where_ = if link.lines.is_some() {
+                            format!("lines {a}-{b} of")
+                        } else {
+                            "".to_owned()
+                        };
                         diags.push(
                             src.error("E014", link.span.clone(), format!("quote \"{quote}\" not found in {where_} `{}/{}`", evidence.dir_name, link.path).replace("in  `", "in `"))
                                 .with_hint("the evidence changed under the claim, or the range is wrong: fix one of them"),
@@ -124,7 +159,9 @@ pub fn validate(config: &Config, content: &Content, evidence: &EvidenceIndex, mo
             }
             if claim.class == Class::Confirmed
                 && !kinds.is_empty()
-                && kinds.iter().all(|k| matches!(k, Some(EvidenceKind::Transcript | EvidenceKind::Note)))
+                && kinds
+                    .iter()
+                    .all(|k| matches!(k, Some(EvidenceKind::Transcript | EvidenceKind::Note)))
             {
                 diags.push(
                     src.warning("W002", claim.id_span.clone(), format!("confirmed claim `{}` rests only on transcript or note evidence", claim.id))
@@ -141,8 +178,17 @@ pub fn validate(config: &Config, content: &Content, evidence: &EvidenceIndex, mo
                     let other = &content.pages[fp];
                     let oloc = other.src.location(other.claims[fc].id_span.start);
                     diags.push(
-                        src.error("E023", claim.id_span.clone(), format!("claims `{}` and `{}` both fill the cell {about} × {aspect}", other.claims[fc].id, claim.id))
-                            .with_hint(format!("one claim per cell: change `about` or `aspect` here or at {oloc}")),
+                        src.error(
+                            "E023",
+                            claim.id_span.clone(),
+                            format!(
+                                "claims `{}` and `{}` both fill the cell {about} × {aspect}",
+                                other.claims[fc].id, claim.id
+                            ),
+                        )
+                        .with_hint(format!(
+                            "one claim per cell: change `about` or `aspect` here or at {oloc}"
+                        )),
                     );
                 } else {
                     cells.insert((about.as_str(), aspect.as_str()), (pi, ci));
@@ -155,14 +201,30 @@ pub fn validate(config: &Config, content: &Content, evidence: &EvidenceIndex, mo
                     Some(n) => format!("did you mean `{n}`?"),
                     None => "declare the kind under `[kinds]` in book.toml".to_owned(),
                 };
-                diags.push(src.error("E021", entity.kind_span.clone(), format!("unknown entity kind `{}`", entity.kind)).with_hint(hint));
+                diags.push(
+                    src.error(
+                        "E021",
+                        entity.kind_span.clone(),
+                        format!("unknown entity kind `{}`", entity.kind),
+                    )
+                    .with_hint(hint),
+                );
             }
             if let Some(&(fp, _)) = entity_keys.get(&(entity.kind.as_str(), entity.key.as_str())) {
                 let other = &content.pages[fp];
-                let oloc = other.src.location(other.entity.as_ref().map_or(0, |e| e.key_span.start));
+                let oloc = other
+                    .src
+                    .location(other.entity.as_ref().map_or(0, |e| e.key_span.start));
                 diags.push(
-                    src.error("E022", entity.key_span.clone(), format!("duplicate {} key `{}` (also at {oloc})", entity.kind, entity.key))
-                        .with_hint("entity keys are unique within their kind"),
+                    src.error(
+                        "E022",
+                        entity.key_span.clone(),
+                        format!(
+                            "duplicate {} key `{}` (also at {oloc})",
+                            entity.kind, entity.key
+                        ),
+                    )
+                    .with_hint("entity keys are unique within their kind"),
                 );
             } else {
                 entity_keys.insert((entity.kind.as_str(), entity.key.as_str()), (pi, 0));
@@ -184,29 +246,54 @@ pub fn validate(config: &Config, content: &Content, evidence: &EvidenceIndex, mo
             let chunks: Vec<_> = match seg {
                 Segment::Shared(c) => vec![c],
                 Segment::Pair { ja, en } => vec![ja, en],
-                Segment::Untranslated { lang, chunk, opener } => {
-                    let end = src.text[*opener..].find('\n').map_or(src.text.len(), |i| opener + i);
-                    let msg = format!("untranslated segment: this `::: {lang}` block has no `::: {}` partner", lang.other());
+                Segment::Untranslated {
+                    lang,
+                    chunk,
+                    opener,
+                } => {
+                    let end = src.text[*opener..]
+                        .find('\n')
+                        .map_or(src.text.len(), |i| opener + i);
+                    let msg = format!(
+                        "untranslated segment: this `::: {lang}` block has no `::: {}` partner",
+                        lang.other()
+                    );
                     let hint = format!("add a `::: {}` block right after this one", lang.other());
-                    diags.push(match mode {
-                        Mode::Check => src.error("E032", *opener..end, msg),
-                        Mode::Build => src.warning("E032", *opener..end, msg),
-                    }.with_hint(hint));
+                    diags.push(
+                        match mode {
+                            Mode::Check => src.error("E032", *opener..end, msg),
+                            Mode::Build => src.warning("E032", *opener..end, msg),
+                        }
+                        .with_hint(hint),
+                    );
                     vec![chunk]
                 }
             };
             for chunk in chunks {
                 for (r, span) in scan_refs(chunk, &page.rel) {
                     match r {
-                        Reference::Claim(id) if !known(&id) => diags.push(unknown("`[[claim:…]]`", &id, span)),
+                        Reference::Claim(id) if !known(&id) => {
+                            diags.push(unknown("`[[claim:…]]`", &id, span))
+                        }
                         Reference::Claim(_) => {}
                         Reference::Page(path, _) => {
                             if !content.pages.iter().any(|p| p.rel == path) {
-                                let hint = match nearest(&path, content.pages.iter().map(|p| p.rel.as_str())) {
+                                let hint = match nearest(
+                                    &path,
+                                    content.pages.iter().map(|p| p.rel.as_str()),
+                                ) {
                                     Some(n) => format!("did you mean `{n}`?"),
-                                    None => "link to a file under content/, e.g. `/notes/first.md`".to_owned(),
+                                    None => "link to a file under content/, e.g. `/notes/first.md`"
+                                        .to_owned(),
                                 };
-                                diags.push(src.error("E030", span, format!("link to missing page `content/{path}`")).with_hint(hint));
+                                diags.push(
+                                    src.error(
+                                        "E030",
+                                        span,
+                                        format!("link to missing page `content/{path}`"),
+                                    )
+                                    .with_hint(hint),
+                                );
                             }
                         }
                     }
@@ -218,8 +305,15 @@ pub fn validate(config: &Config, content: &Content, evidence: &EvidenceIndex, mo
     for path in evidence.files.keys() {
         if !cited.contains(path.as_str()) {
             diags.push(
-                crate::error::Diagnostic::warning("W001", crate::error::Location::file(format!("{}/{path}", evidence.dir_name)), format!("evidence file `{}/{path}` is cited by no claim", evidence.dir_name))
-                    .with_hint("cite it from a claim's `evidence`, or remove it"),
+                crate::error::Diagnostic::warning(
+                    "W001",
+                    crate::error::Location::file(format!("{}/{path}", evidence.dir_name)),
+                    format!(
+                        "evidence file `{}/{path}` is cited by no claim",
+                        evidence.dir_name
+                    ),
+                )
+                .with_hint("cite it from a claim's `evidence`, or remove it"),
             );
         }
     }

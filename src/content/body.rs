@@ -42,7 +42,11 @@ pub enum Segment {
 
 enum Part {
     Shared(Chunk),
-    Block { lang: Lang, chunk: Chunk, opener: usize },
+    Block {
+        lang: Lang,
+        chunk: Chunk,
+        opener: usize,
+    },
 }
 
 /// A code fence being skipped: its character and length.
@@ -118,8 +122,12 @@ pub(crate) fn split(src: &Source, body_start: usize) -> Result<Vec<Segment>, Vec
                 }
                 (DivLine::Open(None, name), _) => {
                     diags.push(
-                        src.error("E033", pos..end, format!("unknown language block `::: {name}`"))
-                            .with_hint("language blocks are `::: ja` and `::: en`"),
+                        src.error(
+                            "E033",
+                            pos..end,
+                            format!("unknown language block `::: {name}`"),
+                        )
+                        .with_hint("language blocks are `::: ja` and `::: en`"),
                     );
                 }
                 (DivLine::Close, Some((lang, opener, start))) => {
@@ -147,8 +155,12 @@ pub(crate) fn split(src: &Source, body_start: usize) -> Result<Vec<Segment>, Vec
     if let Some((lang, opener, _)) = open {
         let end = text[opener..].find('\n').map_or(text.len(), |i| opener + i);
         diags.push(
-            src.error("E033", opener..end, format!("`::: {lang}` block is never closed"))
-                .with_hint("add a line `:::` where the block ends"),
+            src.error(
+                "E033",
+                opener..end,
+                format!("`::: {lang}` block is never closed"),
+            )
+            .with_hint("add a line `:::` where the block ends"),
         );
     } else {
         push_shared(&mut parts, text, shared_start, text.len());
@@ -174,16 +186,29 @@ fn pair(parts: Vec<Part>) -> Vec<Segment> {
     while let Some(part) = iter.next() {
         match part {
             Part::Shared(c) => out.push(Segment::Shared(c)),
-            Part::Block { lang, chunk, opener } => {
-                let partner = matches!(iter.peek(), Some(Part::Block { lang: l, .. }) if *l != lang);
+            Part::Block {
+                lang,
+                chunk,
+                opener,
+            } => {
+                let partner =
+                    matches!(iter.peek(), Some(Part::Block { lang: l, .. }) if *l != lang);
                 if partner {
                     let Some(Part::Block { chunk: other, .. }) = iter.next() else {
                         unreachable!("peeked a block above")
                     };
-                    let (ja, en) = if lang == Lang::Ja { (chunk, other) } else { (other, chunk) };
+                    let (ja, en) = if lang == Lang::Ja {
+                        (chunk, other)
+                    } else {
+                        (other, chunk)
+                    };
                     out.push(Segment::Pair { ja, en });
                 } else {
-                    out.push(Segment::Untranslated { lang, chunk, opener });
+                    out.push(Segment::Untranslated {
+                        lang,
+                        chunk,
+                        opener,
+                    });
                 }
             }
         }
@@ -201,10 +226,13 @@ mod tests {
 
     #[test]
     fn pairs_and_shared() {
-        let s = segs("intro\n\n::: ja\n日本語\n:::\n\n::: en\nEnglish\n:::\n| t |\n").expect("valid");
+        let s =
+            segs("intro\n\n::: ja\n日本語\n:::\n\n::: en\nEnglish\n:::\n| t |\n").expect("valid");
         assert_eq!(s.len(), 3);
         assert!(matches!(&s[0], Segment::Shared(c) if c.text == "intro\n\n"));
-        assert!(matches!(&s[1], Segment::Pair { ja, en } if ja.text == "日本語\n" && en.text == "English\n"));
+        assert!(
+            matches!(&s[1], Segment::Pair { ja, en } if ja.text == "日本語\n" && en.text == "English\n")
+        );
         assert!(matches!(&s[2], Segment::Shared(c) if c.text == "| t |\n"));
     }
 
@@ -217,7 +245,10 @@ mod tests {
     #[test]
     fn lone_block_is_untranslated() {
         let s = segs("::: en\nonly\n:::\n").expect("valid");
-        assert!(matches!(&s[..], [Segment::Untranslated { lang: Lang::En, .. }]));
+        assert!(matches!(
+            &s[..],
+            [Segment::Untranslated { lang: Lang::En, .. }]
+        ));
     }
 
     #[test]
@@ -254,7 +285,12 @@ pub fn scan_refs(chunk: &Chunk, page_rel: &str) -> Vec<(Reference, Range<usize>)
     let mut out = Vec::new();
     for (ev, range) in Parser::new_ext(&chunk.text, parser_options()).into_offset_iter() {
         let span = chunk.offset + range.start..chunk.offset + range.end;
-        if let Event::Start(Tag::Link { link_type, dest_url, .. }) = ev {
+        if let Event::Start(Tag::Link {
+            link_type,
+            dest_url,
+            ..
+        }) = ev
+        {
             if let LinkType::WikiLink { .. } = link_type {
                 if let Some(id) = dest_url.strip_prefix("claim:") {
                     out.push((Reference::Claim(id.trim().to_owned()), span));

@@ -27,7 +27,12 @@ pub enum Class {
 
 impl Class {
     /// All classes in legend order.
-    pub const ALL: [Class; 4] = [Class::Confirmed, Class::Inferred, Class::Unresolved, Class::Limited];
+    pub const ALL: [Class; 4] = [
+        Class::Confirmed,
+        Class::Inferred,
+        Class::Unresolved,
+        Class::Limited,
+    ];
 
     /// The name used in TOML, CSS classes and Fluent keys.
     pub fn name(self) -> &'static str {
@@ -112,8 +117,15 @@ pub(crate) fn claim(src: &Source, raw: RawClaim, diags: &mut Vec<Diagnostic>) ->
     let id_span = raw.id.span();
     if !valid_id(&id) {
         diags.push(
-            src.error("E017", id_span.clone(), format!("claim id `{id}` is not a valid id"))
-                .with_hint(format!("use letters, digits, `-`, `_` or `.`, e.g. `{}`", suggest_id(&id))),
+            src.error(
+                "E017",
+                id_span.clone(),
+                format!("claim id `{id}` is not a valid id"),
+            )
+            .with_hint(format!(
+                "use letters, digits, `-`, `_` or `.`, e.g. `{}`",
+                suggest_id(&id)
+            )),
         );
     }
     let class = match Class::from_name(raw.class.get_ref()) {
@@ -125,8 +137,12 @@ pub(crate) fn claim(src: &Source, raw: RawClaim, diags: &mut Vec<Diagnostic>) ->
                 None => "use confirmed, inferred, unresolved or limited".to_owned(),
             };
             diags.push(
-                src.error("E010", raw.class.span(), format!("unknown evidence class `{given}`"))
-                    .with_hint(hint),
+                src.error(
+                    "E010",
+                    raw.class.span(),
+                    format!("unknown evidence class `{given}`"),
+                )
+                .with_hint(hint),
             );
             None
         }
@@ -136,15 +152,26 @@ pub(crate) fn claim(src: &Source, raw: RawClaim, diags: &mut Vec<Diagnostic>) ->
             Some(s) if !s.get_ref().trim().is_empty() => Some(s.get_ref().clone()),
             Some(s) => {
                 diags.push(
-                    src.error("E031", s.span(), format!("claim `{id}` has an empty `{lang}` text"))
-                        .with_hint(format!("write the claim in {}", lang_name(lang))),
+                    src.error(
+                        "E031",
+                        s.span(),
+                        format!("claim `{id}` has an empty `{lang}` text"),
+                    )
+                    .with_hint(format!("write the claim in {}", lang_name(lang))),
                 );
                 None
             }
             None => {
                 diags.push(
-                    src.error("E031", id_span.clone(), format!("claim `{id}` lacks `{lang}`"))
-                        .with_hint(format!("add `{lang} = \"…\"` with the claim in {}", lang_name(lang))),
+                    src.error(
+                        "E031",
+                        id_span.clone(),
+                        format!("claim `{id}` lacks `{lang}`"),
+                    )
+                    .with_hint(format!(
+                        "add `{lang} = \"…\"` with the claim in {}",
+                        lang_name(lang)
+                    )),
                 );
                 None
             }
@@ -161,17 +188,27 @@ pub(crate) fn claim(src: &Source, raw: RawClaim, diags: &mut Vec<Diagnostic>) ->
                         span: link.span(),
                         ..l
                     }),
-                    Err((code, msg, hint)) => diags.push(src.error(code, link.span(), msg).with_hint(hint)),
+                    Err((code, msg, hint)) => {
+                        diags.push(src.error(code, link.span(), msg).with_hint(hint))
+                    }
                 }
             }
         }
         Some(list) => diags.push(
-            src.error("E011", list.span(), format!("claim `{id}` has no evidence link"))
-                .with_hint("add a link such as `evidence = [\"logs/run.txt#L3-L9\"]`"),
+            src.error(
+                "E011",
+                list.span(),
+                format!("claim `{id}` has no evidence link"),
+            )
+            .with_hint("add a link such as `evidence = [\"logs/run.txt#L3-L9\"]`"),
         ),
         None => diags.push(
-            src.error("E011", id_span.clone(), format!("claim `{id}` has no evidence link"))
-                .with_hint("add `evidence = [\"path/under/evidence.txt#L1-L5\"]`"),
+            src.error(
+                "E011",
+                id_span.clone(),
+                format!("claim `{id}` has no evidence link"),
+            )
+            .with_hint("add `evidence = [\"path/under/evidence.txt#L1-L5\"]`"),
         ),
     }
     if diags.len() > before {
@@ -182,7 +219,11 @@ pub(crate) fn claim(src: &Source, raw: RawClaim, diags: &mut Vec<Diagnostic>) ->
         class: class?,
         text: Bi { ja: ja?, en: en? },
         evidence,
-        from: raw.from.iter().map(|f| (f.get_ref().clone(), f.span())).collect(),
+        from: raw
+            .from
+            .iter()
+            .map(|f| (f.get_ref().clone(), f.span()))
+            .collect(),
         about: raw.about.map(|a| a.into_inner()),
         aspect: raw.aspect.map(|a| a.into_inner()),
         tags: raw.tags,
@@ -201,7 +242,13 @@ fn suggest_id(id: &str) -> String {
     let s: String = id
         .trim()
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '_' { c.to_ascii_lowercase() } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '_' {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
         .collect();
     if s.trim_matches('-').is_empty() {
         "my-claim".to_owned()
@@ -315,7 +362,11 @@ pub(crate) fn normalise_path(raw: &str) -> Result<String, LinkError> {
             "name a file under `evidence/`".to_owned(),
         ));
     }
-    if decoded.starts_with('/') || decoded.starts_with('\\') || decoded.contains('\\') || decoded.contains(':') {
+    if decoded.starts_with('/')
+        || decoded.starts_with('\\')
+        || decoded.contains('\\')
+        || decoded.contains(':')
+    {
         return Err(leaves("absolute path"));
     }
     let mut parts = Vec::new();
@@ -330,7 +381,10 @@ pub(crate) fn normalise_path(raw: &str) -> Result<String, LinkError> {
 }
 
 /// The candidate closest to `given` by edit distance, if close enough.
-pub(crate) fn nearest<'a>(given: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+pub(crate) fn nearest<'a>(
+    given: &str,
+    candidates: impl Iterator<Item = &'a str>,
+) -> Option<&'a str> {
     candidates
         .map(|c| (edit_distance(given, c), c))
         .filter(|(d, c)| *d <= (c.len() / 2).max(2))
@@ -362,14 +416,25 @@ mod tests {
         assert_eq!((l.path.as_str(), l.lines), ("a/b.txt", Some((7, 12))));
         let l = parse_link(&RawLink::Short("./a.txt#L3".into())).expect("valid");
         assert_eq!((l.path.as_str(), l.lines), ("a.txt", Some((3, 3))));
-        let l = parse_link(&RawLink::Full { path: "a.txt".into(), lines: Some(RawLines::Range("3-9".into())), quote: None })
-            .expect("valid");
+        let l = parse_link(&RawLink::Full {
+            path: "a.txt".into(),
+            lines: Some(RawLines::Range("3-9".into())),
+            quote: None,
+        })
+        .expect("valid");
         assert_eq!(l.lines, Some((3, 9)));
     }
 
     #[test]
     fn escaping_paths_are_refused() {
-        for p in ["../x.txt", "a/../../x", "/etc/passwd", "%2e%2e/x", "%252e%252e/x", "a\\..\\x"] {
+        for p in [
+            "../x.txt",
+            "a/../../x",
+            "/etc/passwd",
+            "%2e%2e/x",
+            "%252e%252e/x",
+            "a\\..\\x",
+        ] {
             let e = parse_link(&RawLink::Short(p.into())).expect_err(p);
             assert_eq!(e.0, "E015", "{p}");
         }
@@ -378,13 +443,19 @@ mod tests {
     #[test]
     fn bad_ranges_are_refused() {
         for f in ["a#L0", "a#L9-L3", "a#7", "a#Lx"] {
-            assert_eq!(parse_link(&RawLink::Short(f.into())).expect_err(f).0, "E018");
+            assert_eq!(
+                parse_link(&RawLink::Short(f.into())).expect_err(f).0,
+                "E018"
+            );
         }
     }
 
     #[test]
     fn nearest_class() {
-        assert_eq!(nearest("confimed", Class::ALL.iter().map(|c| c.name())), Some("confirmed"));
+        assert_eq!(
+            nearest("confimed", Class::ALL.iter().map(|c| c.name())),
+            Some("confirmed")
+        );
         assert_eq!(nearest("zzz", Class::ALL.iter().map(|c| c.name())), None);
     }
 }

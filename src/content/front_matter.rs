@@ -37,7 +37,11 @@ pub(crate) fn split(src: &Source, required: bool) -> Result<Option<Split>, Diagn
             return Ok(None);
         }
         return Err(src
-            .error("E001", 0..first_end, "page does not start with `+++` front matter")
+            .error(
+                "E001",
+                0..first_end,
+                "page does not start with `+++` front matter",
+            )
             .with_hint("put `+++` on the first line, the TOML front matter, then `+++`"));
     }
     let fm_start = (first_end + 1).min(text.len());
@@ -59,7 +63,10 @@ pub(crate) fn split(src: &Source, required: bool) -> Result<Option<Split>, Diagn
 }
 
 /// Parses a TOML region of a source into `T`, locating errors in the file.
-pub(crate) fn parse<T: for<'de> Deserialize<'de>>(src: &Source, split: Split) -> Result<T, Diagnostic> {
+pub(crate) fn parse<T: for<'de> Deserialize<'de>>(
+    src: &Source,
+    split: Split,
+) -> Result<T, Diagnostic> {
     // Blank out the opening fence instead of slicing it off, so every span
     // serde reports (errors and `Spanned` values alike) is a file offset.
     let mut text = " ".repeat(split.fm_start.saturating_sub(1));

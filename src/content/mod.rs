@@ -170,7 +170,10 @@ pub fn load_content(root: &Path) -> Result<(Content, Vec<Diagnostic>)> {
     }
     for entry in walkdir::WalkDir::new(&dir).sort_by_file_name() {
         let entry = entry.map_err(|e| {
-            let path = e.path().map(Path::to_path_buf).unwrap_or_else(|| dir.clone());
+            let path = e
+                .path()
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|| dir.clone());
             Error::io(path, e.into())
         })?;
         if !entry.file_type().is_file() || entry.path().extension().is_none_or(|e| e != "md") {
@@ -221,8 +224,12 @@ pub(crate) fn load_page(src: Source, rel: &str, diags: &mut Vec<Diagnostic>) -> 
     let title = match &raw.title {
         None => {
             diags.push(
-                src.error("E004", split.fm_start.saturating_sub(4)..split.fm_start.saturating_sub(1), "page has no `title`")
-                    .with_hint("add `title = { ja = \"…\", en = \"…\" }` to the front matter"),
+                src.error(
+                    "E004",
+                    split.fm_start.saturating_sub(4)..split.fm_start.saturating_sub(1),
+                    "page has no `title`",
+                )
+                .with_hint("add `title = { ja = \"…\", en = \"…\" }` to the front matter"),
             );
             None
         }
@@ -235,8 +242,12 @@ pub(crate) fn load_page(src: Source, rel: &str, diags: &mut Vec<Diagnostic>) -> 
             Some((_, layout)) => *layout,
             None => {
                 diags.push(
-                    src.error("E003", l.span(), format!("unknown layout `{}`", l.get_ref()))
-                        .with_hint("use page, home, hub, matrix, observers or open-questions"),
+                    src.error(
+                        "E003",
+                        l.span(),
+                        format!("unknown layout `{}`", l.get_ref()),
+                    )
+                    .with_hint("use page, home, hub, matrix, observers or open-questions"),
                 );
                 Layout::Page
             }
@@ -246,7 +257,10 @@ pub(crate) fn load_page(src: Source, rel: &str, diags: &mut Vec<Diagnostic>) -> 
         kind: e.kind.get_ref().clone(),
         key: e.key.get_ref().clone(),
         name: bi(&src, &e.name, "entity.name", diags).unwrap_or_else(empty_bi),
-        role: e.role.as_ref().and_then(|r| bi(&src, r, "entity.role", diags)),
+        role: e
+            .role
+            .as_ref()
+            .and_then(|r| bi(&src, r, "entity.role", diags)),
         status: e.status.map(|s| (s.get_ref().clone(), s.span())),
         kind_span: e.kind.span(),
         key_span: e.key.span(),
@@ -257,7 +271,11 @@ pub(crate) fn load_page(src: Source, rel: &str, diags: &mut Vec<Diagnostic>) -> 
             claims.push(c);
         }
     }
-    let spanned = |v: Vec<Spanned<String>>| v.into_iter().map(|s| (s.get_ref().clone(), s.span())).collect();
+    let spanned = |v: Vec<Spanned<String>>| {
+        v.into_iter()
+            .map(|s| (s.get_ref().clone(), s.span()))
+            .collect()
+    };
     let scope = raw.scope.map(|s| Scope {
         can: spanned(s.can),
         cannot: spanned(s.cannot),
@@ -306,15 +324,24 @@ fn empty_bi() -> Bi<String> {
     }
 }
 
-fn bi(src: &Source, v: &Spanned<RawBi>, key: &str, diags: &mut Vec<Diagnostic>) -> Option<Bi<String>> {
+fn bi(
+    src: &Source,
+    v: &Spanned<RawBi>,
+    key: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Bi<String>> {
     let raw = v.get_ref();
     match raw.complete() {
         Some(b) => Some(b),
         None => {
             let langs: Vec<&str> = raw.missing().iter().map(|l| l.code()).collect();
             diags.push(
-                src.error("E031", v.span(), format!("`{key}` lacks {}", langs.join(" and ")))
-                    .with_hint(format!("write `{key} = {{ ja = \"…\", en = \"…\" }}`")),
+                src.error(
+                    "E031",
+                    v.span(),
+                    format!("`{key}` lacks {}", langs.join(" and ")),
+                )
+                .with_hint(format!("write `{key} = {{ ja = \"…\", en = \"…\" }}`")),
             );
             None
         }
@@ -334,7 +361,11 @@ mod tests {
 
     fn load(text: &str) -> (Option<Page>, Vec<Diagnostic>) {
         let mut d = Vec::new();
-        let p = load_page(Source::new("content/p.md".into(), text.into()), "p.md", &mut d);
+        let p = load_page(
+            Source::new("content/p.md".into(), text.into()),
+            "p.md",
+            &mut d,
+        );
         (p, d)
     }
 

@@ -1,0 +1,249 @@
+//! Markdown to HTML for one chunk, with kansoku's additions.
+//!
+//! `[[claim:ID]]` becomes the claim's inline HTML, links to `*.md` sources
+//! become links to the same page in the reader's tree, fenced code is
+//! highlighted, headings get stable ids. References were validated before
+//! rendering, so an unknown one here renders as plain text, never a panic.
+
+use super::highlight::{escape, Highlighter};
+use crate::content::body::{parser_options, resolve_page_link};
+use crate::content::Chunk;
+use pulldown_cmark::{CodeBlockKind, CowStr, Event, LinkType, Parser, Tag, TagEnd};
+use std::collections::{BTreeMap, HashSet};
+
+/// What a chunk needs to know about its surroundings.
+pub struct MdContext<'a> {
+    /// Content-relative path of the page (for relative links).
+    pub page_rel: &'a str,
+    /// URL prefix of the reader's tree, e.g. `/ja/` or `/ja-en/`.
+    pub tree_prefix: &'a str,
+    /// Content-relative path → URL path in a tree.
+    pub urls: &'a BTreeMap<String, String>,
+    /// Claim id → inline HTML in the reader's language.
+    pub claim_html: &'a dyn Fn(&str) -> Option<String>,
+    /// The highlighter.
+    pub highlighter: &'a Highlighter,
+}
+
+/// Heading ids already used on a page.
+pub type IdSet = HashSet<String>;
+
+/// A URL fragment from heading text: lowercase, spaces to `-`, punctuation
+/// dropped, letters of any script kept (so Japanese headings get ids).
+pub fn slugify(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.trim().chars() {
+        if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+        } else if (c.is_whitespace() || c == '-' || c == '_') && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let out = out.trim_matches('-').to_owned();
+    if out.is_empty() {
+        "section".to_owned()
+    } else {
+        out
+    }
+}
+
+fn unique(ids: &mut IdSet, base: String) -> String {
+    if ids.insert(base.clone()) {
+        return base;
+    }
+    let mut n = 1;
+    loop {
+        let candidate = format!("{base}-{n}");
+        if ids.insert(candidate.clone()) {
+            return candidate;
+        }
+        n += 1;
+    }
+}
+
+/// Renders one chunk to HTML.
+pub fn render(chunk: &Chunk, cx: &MdContext<'_>, ids: &mut IdSet) -> String {
+    let mut events: Vec<Event<'_>> = Vec::new();
+    let mut iter = Parser::new_ext(&chunk.text, parser_options());
+    while let Some(ev) = iter.next() {
+        match ev {
+            Event::Start(Tag::Link {
+                link_type: LinkType::WikiLink { .. },
+                dest_url,
+                title,
+                id,
+            }) => {
+                // Consume the wikilink's own text; it is replaced as a whole.
+                let mut depth = 1;
+                let mut text = String::new();
+                for inner in iter.by_ref() {
+                    match inner {
+                        Event::Start(Tag::Link { .. }) => depth += 1,
+                        Event::End(TagEnd::Link) => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        Event::Text(t) | Event::Code(t) => text.push_str(&t),
+                        _ => {}
+                    }
+                }
+                let html = dest_url
+                    .strip_prefix("claim:")
+                    .and_then(|cid| (cx.claim_html)(cid.trim()));
+                match html {
+                    Some(h) => events.push(Event::InlineHtml(h.into())),
+                    None => {
+                        let _ = (title, id);
+                        events.push(Event::Text(format!("[[{dest_url}]]").into()));
+                    }
+                }
+            }
+            Event::Start(Tag::Link {
+                link_type,
+                dest_url,
+                title,
+                id,
+            }) => {
+                let dest = match resolve_page_link(&dest_url, cx.page_rel) {
+                    Some((path, anchor)) => match cx.urls.get(&path) {
+                        Some(url) => {
+                            let frag = anchor.map(|a| format!("#{a}")).unwrap_or_default();
+                            CowStr::from(format!("{}{url}{frag}", cx.tree_prefix))
+                        }
+                        None => dest_url,
+                    },
+                    None => dest_url,
+                };
+                events.push(Event::Start(Tag::Link {
+                    link_type,
+                    dest_url: dest,
+                    title,
+                    id,
+                }));
+            }
+            Event::Start(Tag::CodeBlock(kind)) => {
+                let token = match &kind {
+                    CodeBlockKind::Fenced(info) => info.to_string(),
+                    CodeBlockKind::Indented => String::new(),
+                };
+                let mut code = String::new();
+                for inner in iter.by_ref() {
+                    match inner {
+                        Event::End(TagEnd::CodeBlock) => break,
+                        Event::Text(t) => code.push_str(&t),
+                        _ => {}
+                    }
+                }
+                events.push(Event::Html(cx.highlighter.highlight(&token, &code).into()));
+            }
+            Event::Start(Tag::Heading {
+                level,
+                id,
+                classes,
+                attrs,
+            }) => {
+                let mut inner = Vec::new();
+                let mut text = String::new();
+                for e in iter.by_ref() {
+                    if let Event::End(TagEnd::Heading(_)) = e {
+                        break;
+                    }
+                    if let Event::Text(t) | Event::Code(t) = &e {
+                        text.push_str(t);
+                    }
+                    inner.push(e);
+                }
+                let id = match id {
+                    Some(given) => unique(ids, given.to_string()),
+                    None => unique(ids, slugify(&text)),
+                };
+                let classes = classes
+                    .iter()
+                    .map(|c| format!(" {}", escape(c)))
+                    .collect::<String>();
+                let class_attr = if classes.is_empty() {
+                    String::new()
+                } else {
+                    format!(" class=\"{}\"", classes.trim())
+                };
+                let extra: String = attrs
+                    .iter()
+                    .map(|(k, v)| match v {
+                        Some(v) => format!(" {}=\"{}\"", escape(k), escape(v)),
+                        None => format!(" {}", escape(k)),
+                    })
+                    .collect();
+                let lvl = level as usize;
+                events.push(Event::Html(
+                    format!("<h{lvl} id=\"{}\"{class_attr}{extra}>", escape(&id)).into(),
+                ));
+                let mut body = String::new();
+                pulldown_cmark::html::push_html(&mut body, inner.into_iter());
+                events.push(Event::Html(body.into()));
+                events.push(Event::Html(format!("</h{lvl}>\n").into()));
+            }
+            other => events.push(other),
+        }
+    }
+    let mut out = String::with_capacity(chunk.text.len() * 3 / 2);
+    pulldown_cmark::html::push_html(&mut out, events.into_iter());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn md(text: &str) -> String {
+        let urls: BTreeMap<String, String> =
+            [("notes/a.md".to_owned(), "notes/a/".to_owned())].into();
+        let claim = |id: &str| (id == "c1").then(|| "<span class=\"claim\">C1</span>".to_owned());
+        let h = Highlighter::default();
+        let cx = MdContext {
+            page_rel: "notes/b.md",
+            tree_prefix: "/ja/",
+            urls: &urls,
+            claim_html: &claim,
+            highlighter: &h,
+        };
+        render(
+            &Chunk {
+                text: text.into(),
+                offset: 0,
+            },
+            &cx,
+            &mut IdSet::new(),
+        )
+    }
+
+    #[test]
+    fn claim_reference_inline_and_in_table() {
+        assert_eq!(
+            md("see [[claim:c1]] here"),
+            "<p>see <span class=\"claim\">C1</span> here</p>\n"
+        );
+        assert!(md("| a |\n|---|\n| [[claim:c1]] |\n")
+            .contains("<td><span class=\"claim\">C1</span></td>"));
+    }
+
+    #[test]
+    fn page_links_are_rewritten() {
+        assert_eq!(
+            md("[x](a.md#top)"),
+            "<p><a href=\"/ja/notes/a/#top\">x</a></p>\n"
+        );
+        assert_eq!(
+            md("[x](/notes/a.md)"),
+            "<p><a href=\"/ja/notes/a/\">x</a></p>\n"
+        );
+    }
+
+    #[test]
+    fn headings_get_unique_ids_in_any_script() {
+        let html = md("# 観測 ポイント\n\n# 観測 ポイント\n");
+        assert!(html.contains("<h1 id=\"観測-ポイント\">"), "{html}");
+        assert!(html.contains("<h1 id=\"観測-ポイント-1\">"), "{html}");
+    }
+}

@@ -1,0 +1,407 @@
+//! The render pass proper: every page, view, evidence page and site file.
+//!
+//! Claim views and their inline HTML are made once per language and reused
+//! by every page that mentions the claim; nothing is re-read from disk.
+
+use super::markdown::{self, IdSet, MdContext};
+use super::views::*;
+use super::{tree, OutputFile, Renderer};
+use crate::content::{Class, Page, Segment};
+use crate::error::Diagnostic;
+use crate::lang::Lang;
+use crate::validate::{ClaimAt, Site};
+use std::collections::BTreeMap;
+
+pub(super) struct Ctx<'a> {
+    pub(super) r: &'a Renderer,
+    pub(super) site: &'a Site,
+    pub(super) base: &'a str,
+    /// Content-relative path → URL path.
+    pub(super) urls: BTreeMap<String, String>,
+    /// Claim views per language (index 0 = ja, 1 = en).
+    pub(super) claims: [BTreeMap<String, ClaimView>; 2],
+    pub(super) nav: [Vec<NavItem>; 2],
+    /// Navigation of the parallel tree (titles in the default language).
+    nav_parallel: Vec<NavItem>,
+}
+
+pub(super) fn li(lang: Lang) -> usize {
+    match lang {
+        Lang::Ja => 0,
+        Lang::En => 1,
+    }
+}
+
+impl Ctx<'_> {
+    pub(super) fn page_href(&self, tree: &str, page: &Page) -> String {
+        format!("{}{tree}/{}", self.base, page.url_path)
+    }
+
+    pub(super) fn evidence_href(&self, lang: Lang, path: &str) -> String {
+        format!("{}{lang}/evidence/{path}/", self.base)
+    }
+
+    pub(super) fn absolute(&self, href: &str) -> String {
+        match &self.site.config.origin {
+            Some(o) => format!("{o}{href}"),
+            None => href.to_owned(),
+        }
+    }
+
+    pub(super) fn common(&self, lang: Lang, view: &str, canonical: &str) -> tera::Context {
+        let c = &self.site.config;
+        let mut cx = tera::Context::new();
+        cx.insert("lang", lang.code());
+        cx.insert("base", self.base);
+        cx.insert(
+            "site",
+            &SiteView {
+                title: c.title.get(lang).clone(),
+                description: c.description.get(lang).clone(),
+                authors: c.authors.clone(),
+                repo_url: c.repo_url.clone(),
+            },
+        );
+        cx.insert("view", view);
+        cx.insert(
+            "classes",
+            &Class::ALL.iter().map(|c| c.name()).collect::<Vec<_>>(),
+        );
+        cx.insert("canonical", canonical);
+        cx.insert("home_href", &format!("{}{lang}/", self.base));
+        cx.insert("evidence_href", &format!("{}{lang}/evidence/", self.base));
+        cx.insert("nav", &self.nav[li(lang)]);
+        cx
+    }
+
+    pub(super) fn render(&self, name: &str, cx: &tera::Context) -> Result<String, Diagnostic> {
+        self.r.templates.render(name, cx)
+    }
+}
+
+fn claim_view(cx: &Ctx<'_>, at: ClaimAt, lang: Lang) -> ClaimView {
+    let page = &cx.site.content.pages[at.page];
+    let claim = &page.claims[at.claim];
+    let href = |a: ClaimAt| {
+        format!(
+            "{}#claim-{}",
+            cx.page_href(lang.code(), &cx.site.content.pages[a.page]),
+            cx.site.claim(a).id
+        )
+    };
+    ClaimView {
+        id: claim.id.clone(),
+        class: claim.class.name(),
+        text: claim.text.get(lang).clone(),
+        anchor: format!("claim-{}", claim.id),
+        href: href(at),
+        evidence: claim
+            .evidence
+            .iter()
+            .map(|l| Link {
+                label: l.label(),
+                href: format!("{}{}", cx.evidence_href(lang, &l.path), l.fragment()),
+            })
+            .collect(),
+        from: claim
+            .from
+            .iter()
+            .filter_map(|(id, _)| {
+                cx.site.index.claims.get(id).map(|&a| ClaimLink {
+                    id: id.clone(),
+                    href: href(a),
+                })
+            })
+            .collect(),
+        inline: String::new(),
+    }
+}
+
+/// Navigation order: sections by the weight of their `_index.md`, pages by
+/// weight then path, each section's own page before its children.
+fn nav_order(site: &Site) -> Vec<usize> {
+    let pages = &site.content.pages;
+    let section_weight = |dir: &str| -> i64 {
+        let idx = if dir.is_empty() {
+            "_index.md".to_owned()
+        } else {
+            format!("{dir}/_index.md")
+        };
+        site.index.pages.get(&idx).map_or(0, |&i| pages[i].weight)
+    };
+    let key = |p: &Page| -> Vec<(i64, String)> {
+        let mut parts: Vec<&str> = p
+            .url_path
+            .trim_end_matches('/')
+            .split('/')
+            .filter(|s| !s.is_empty())
+            .collect();
+        let mut key = Vec::new();
+        let mut dir = String::new();
+        let last = parts.pop();
+        for part in parts {
+            dir = if dir.is_empty() {
+                part.to_owned()
+            } else {
+                format!("{dir}/{part}")
+            };
+            key.push((section_weight(&dir), part.to_owned()));
+        }
+        if let Some(last) = last {
+            key.push((p.weight, last.to_owned()));
+        }
+        key
+    };
+    let mut order: Vec<usize> = (0..pages.len()).collect();
+    order.sort_by_cached_key(|&i| key(&pages[i]));
+    order
+}
+
+pub(super) fn render_site(r: &Renderer, site: &Site) -> Result<Vec<OutputFile>, Vec<Diagnostic>> {
+    let base = site.config.base_path.as_str();
+    let urls = site
+        .content
+        .pages
+        .iter()
+        .map(|p| (p.rel.clone(), p.url_path.clone()))
+        .collect();
+    let order = nav_order(site);
+    let mut cx = Ctx {
+        r,
+        site,
+        base,
+        urls,
+        claims: [BTreeMap::new(), BTreeMap::new()],
+        nav: [Vec::new(), Vec::new()],
+        nav_parallel: Vec::new(),
+    };
+    for lang in Lang::ALL {
+        cx.nav[li(lang)] = order
+            .iter()
+            .map(|&i| {
+                let p = &site.content.pages[i];
+                NavItem {
+                    title: p.title.get(lang).clone(),
+                    href: cx.page_href(lang.code(), p),
+                    depth: p.url_path.matches('/').count().saturating_sub(1),
+                    current: false,
+                }
+            })
+            .collect();
+    }
+    let default = site.config.default_lang();
+    cx.nav_parallel = cx.nav[li(default)]
+        .iter()
+        .zip(&order)
+        .map(|(n, &i)| NavItem {
+            href: cx.page_href("ja-en", &site.content.pages[i]),
+            ..n.clone()
+        })
+        .collect();
+    let mut diags = Vec::new();
+    for lang in Lang::ALL {
+        let mut map = BTreeMap::new();
+        for (id, &at) in &site.index.claims {
+            let mut v = claim_view(&cx, at, lang);
+            let mut t = tera::Context::new();
+            t.insert("claim", &v);
+            t.insert("lang", lang.code());
+            t.insert("base", base);
+            match cx.render("partials/claim.html", &t) {
+                Ok(html) => v.inline = html.trim().to_owned(),
+                Err(d) => {
+                    diags.push(d);
+                    return Err(diags);
+                }
+            }
+            map.insert(id.clone(), v);
+        }
+        cx.claims[li(lang)] = map;
+    }
+    let mut out = Vec::new();
+    for page in &site.content.pages {
+        for lang in Lang::ALL {
+            match render_page(&cx, page, lang) {
+                Ok(f) => out.push(f),
+                Err(d) => diags.push(d),
+            }
+        }
+        match render_parallel(&cx, page) {
+            Ok(f) => out.push(f),
+            Err(d) => diags.push(d),
+        }
+        if !diags.is_empty() {
+            // A template error repeats on every page; the first says it all.
+            return Err(diags);
+        }
+    }
+    super::files::render(&cx, &mut out).map_err(|d| vec![d])?;
+    Ok(out)
+}
+
+fn switcher(cx: &Ctx<'_>, page: &Page, current: Option<Lang>) -> (Vec<Switch>, Vec<Alternate>) {
+    let mut sw = Vec::new();
+    for t in [Some(Lang::Ja), Some(Lang::En), None] {
+        sw.push(Switch {
+            code: tree(t),
+            href: cx.page_href(tree(t), page),
+            current: t == current,
+        });
+    }
+    let mut alt: Vec<Alternate> = Lang::ALL
+        .iter()
+        .map(|&l| Alternate {
+            hreflang: l.code(),
+            href: cx.absolute(&cx.page_href(l.code(), page)),
+        })
+        .collect();
+    alt.push(Alternate {
+        hreflang: "x-default",
+        href: cx.absolute(&cx.page_href(cx.site.config.default_lang().code(), page)),
+    });
+    (sw, alt)
+}
+
+fn claim_list(cx: &Ctx<'_>, lang: Lang, ids: impl Iterator<Item = String>) -> Vec<ClaimView> {
+    ids.filter_map(|id| cx.claims[li(lang)].get(&id).cloned())
+        .collect()
+}
+
+fn md_context<'a>(
+    cx: &'a Ctx<'a>,
+    page: &'a Page,
+    tree_prefix: &'a str,
+    claim_html: &'a dyn Fn(&str) -> Option<String>,
+) -> MdContext<'a> {
+    MdContext {
+        page_rel: &page.rel,
+        tree_prefix,
+        urls: &cx.urls,
+        claim_html,
+        highlighter: &cx.r.highlighter,
+    }
+}
+
+fn page_view(cx: &Ctx<'_>, page: &Page, lang: Lang, segments: Vec<SegView>) -> PageView {
+    PageView {
+        title: page.title.get(lang).clone(),
+        lead: page.lead.as_ref().map(|l| l.get(lang).clone()),
+        updated: page.updated.clone(),
+        layout: page.layout,
+        source: page.source_path().to_owned(),
+        edit_url: cx
+            .site
+            .config
+            .edit_url_template
+            .as_ref()
+            .map(|t| t.replace("{path}", page.source_path())),
+        segments,
+        claims: claim_list(cx, lang, page.claims.iter().map(|c| c.id.clone())),
+        scope: page.scope.as_ref().map(|s| ScopeView {
+            can: claim_list(cx, lang, s.can.iter().map(|(id, _)| id.clone())),
+            cannot: claim_list(cx, lang, s.cannot.iter().map(|(id, _)| id.clone())),
+        }),
+        entity: page.entity.as_ref().map(|e| EntityView {
+            kind: e.kind.clone(),
+            key: e.key.clone(),
+            name: e.name.get(lang).clone(),
+            role: e.role.as_ref().map(|r| r.get(lang).clone()),
+        }),
+    }
+}
+
+fn render_page(cx: &Ctx<'_>, page: &Page, lang: Lang) -> Result<OutputFile, Diagnostic> {
+    let claims = &cx.claims[li(lang)];
+    let claim_html = |id: &str| claims.get(id).map(|c| c.inline.clone());
+    let prefix = format!("{}{lang}/", cx.base);
+    let md = md_context(cx, page, &prefix, &claim_html);
+    let mut ids = IdSet::new();
+    let segments = page
+        .segments
+        .iter()
+        .map(|seg| match seg {
+            Segment::Shared(c) => SegView {
+                html: markdown::render(c, &md, &mut ids),
+                untranslated: false,
+                lang: lang.code(),
+            },
+            Segment::Pair { ja, en } => {
+                let c = if lang == Lang::Ja { ja } else { en };
+                SegView {
+                    html: markdown::render(c, &md, &mut ids),
+                    untranslated: false,
+                    lang: lang.code(),
+                }
+            }
+            Segment::Untranslated { lang: l, chunk, .. } => SegView {
+                html: markdown::render(chunk, &md, &mut ids),
+                untranslated: *l != lang,
+                lang: l.code(),
+            },
+        })
+        .collect();
+    let href = cx.page_href(lang.code(), page);
+    let mut t = cx.common(lang, "page", &href);
+    let (sw, alt) = switcher(cx, page, Some(lang));
+    t.insert("switcher", &sw);
+    t.insert("alternates", &alt);
+    let mut nav = cx.nav[li(lang)].clone();
+    for n in &mut nav {
+        n.current = n.href == href;
+    }
+    t.insert("nav", &nav);
+    t.insert("page", &page_view(cx, page, lang, segments));
+    let html = cx.render("page.html", &t)?;
+    Ok(OutputFile {
+        path: format!("{lang}/{}index.html", page.url_path),
+        bytes: html.into_bytes(),
+    })
+}
+
+fn render_parallel(cx: &Ctx<'_>, page: &Page) -> Result<OutputFile, Diagnostic> {
+    let default = cx.site.config.default_lang();
+    let prefix = format!("{}ja-en/", cx.base);
+    let ja_claims = &cx.claims[0];
+    let en_claims = &cx.claims[1];
+    let ja_html = |id: &str| ja_claims.get(id).map(|c| c.inline.clone());
+    let en_html = |id: &str| en_claims.get(id).map(|c| c.inline.clone());
+    let md_ja = md_context(cx, page, &prefix, &ja_html);
+    let md_en = md_context(cx, page, &prefix, &en_html);
+    let md_for = |l: Lang| if l == Lang::Ja { &md_ja } else { &md_en };
+    let mut ids = IdSet::new();
+    let rows: Vec<Row> = page
+        .segments
+        .iter()
+        .map(|seg| match seg {
+            Segment::Shared(c) => Row::Shared {
+                html: markdown::render(c, md_for(default), &mut ids),
+            },
+            Segment::Pair { ja, en } => Row::Pair {
+                ja: markdown::render(ja, &md_ja, &mut ids),
+                en: markdown::render(en, &md_en, &mut ids),
+            },
+            Segment::Untranslated { lang, chunk, .. } => Row::Only {
+                lang: lang.code(),
+                html: markdown::render(chunk, md_for(*lang), &mut ids),
+            },
+        })
+        .collect();
+    let href = cx.page_href("ja-en", page);
+    let mut t = cx.common(default, "parallel", &href);
+    let (sw, alt) = switcher(cx, page, None);
+    t.insert("switcher", &sw);
+    t.insert("alternates", &alt);
+    let mut nav = cx.nav_parallel.clone();
+    for n in &mut nav {
+        n.current = n.href == href;
+    }
+    t.insert("nav", &nav);
+    t.insert("page_ja", &page_view(cx, page, Lang::Ja, Vec::new()));
+    t.insert("page_en", &page_view(cx, page, Lang::En, Vec::new()));
+    t.insert("rows", &rows);
+    let html = cx.render("parallel.html", &t)?;
+    Ok(OutputFile {
+        path: format!("ja-en/{}index.html", page.url_path),
+        bytes: html.into_bytes(),
+    })
+}

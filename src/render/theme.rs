@@ -1,0 +1,146 @@
+//! The default theme, compiled into the binary, and a site's overrides.
+//!
+//! mdBook's rule: a site's own `templates/` and `static/` files replace the
+//! embedded ones of the same name, file by file; `templates/i18n/*.ftl`
+//! override message by message. This module only gathers file contents.
+
+use crate::content::rel_path;
+use crate::error::{Error, Result};
+use std::path::Path;
+
+macro_rules! embed {
+    ($($path:literal),* $(,)?) => {
+        &[$(($path, include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/", $path)))),*]
+    };
+}
+
+/// Embedded theme templates: (path from the repo root, text).
+pub const TEMPLATES: &[(&str, &str)] = embed!(
+    "templates/404.html",
+    "templates/base.html",
+    "templates/chooser.html",
+    "templates/evidence.html",
+    "templates/evidence_index.html",
+    "templates/macros.html",
+    "templates/page.html",
+    "templates/parallel.html",
+    "templates/partials/claim.html",
+);
+
+/// Embedded Fluent files.
+pub const I18N: &[(&str, &str)] = embed!("templates/i18n/en.ftl", "templates/i18n/ja.ftl");
+
+/// Embedded static files.
+pub const STATIC: &[(&str, &str)] = embed!("static/kansoku.css");
+
+/// A theme file and where it came from.
+#[derive(Debug, Clone)]
+pub struct ThemeFile {
+    /// Name inside its directory (`page.html`, `kansoku.css`).
+    pub name: String,
+    /// Where it came from, for messages: `templates/page.html` or `(embedded) templates/page.html`.
+    pub origin: String,
+    /// Contents.
+    pub bytes: Vec<u8>,
+}
+
+/// Embedded files under `dir` with the site's files of the same tree
+/// replacing them, sorted by name.
+pub fn merged(
+    root: &Path,
+    dir: &str,
+    embedded: &[(&str, &str)],
+    ext: Option<&str>,
+) -> Result<Vec<ThemeFile>> {
+    let mut files: std::collections::BTreeMap<String, ThemeFile> = embedded
+        .iter()
+        .filter_map(|(path, text)| {
+            let name = path.strip_prefix(dir)?.trim_start_matches('/').to_owned();
+            Some((
+                name.clone(),
+                ThemeFile {
+                    name,
+                    origin: format!("(embedded) {path}"),
+                    bytes: text.as_bytes().to_vec(),
+                },
+            ))
+        })
+        .collect();
+    let site_dir = root.join(dir);
+    if site_dir.is_dir() {
+        for entry in walkdir::WalkDir::new(&site_dir).sort_by_file_name() {
+            let entry = entry.map_err(|e| Error::io(site_dir.clone(), e.into()))?;
+            if !entry.file_type().is_file() {
+                continue;
+            }
+            let name = rel_path(&site_dir, entry.path());
+            if name.split('/').any(|p| p.starts_with('.'))
+                || name.starts_with("i18n/") && dir == "templates"
+            {
+                continue;
+            }
+            if ext.is_some_and(|x| !name.ends_with(x)) {
+                continue;
+            }
+            let bytes = std::fs::read(entry.path()).map_err(|e| Error::io(entry.path(), e))?;
+            files.insert(
+                name.clone(),
+                ThemeFile {
+                    origin: format!("{dir}/{name}"),
+                    name,
+                    bytes,
+                },
+            );
+        }
+    }
+    Ok(files.into_values().collect())
+}
+
+/// The Fluent sources in override order: embedded first, then the site's.
+pub fn merged_i18n(root: &Path) -> Result<Vec<(crate::lang::Lang, String, String)>> {
+    use crate::lang::Lang;
+    let mut out = Vec::new();
+    for lang in Lang::ALL {
+        let name = format!("templates/i18n/{lang}.ftl");
+        if let Some((path, text)) = I18N.iter().find(|(p, _)| *p == name) {
+            out.push((lang, format!("(embedded) {path}"), (*text).to_owned()));
+        }
+        let site = root.join(&name);
+        if site.is_file() {
+            let bytes = std::fs::read(&site).map_err(|e| Error::io(&site, e))?;
+            let text = crate::source::decode(&name, &bytes).map_err(|d| Error::Content(vec![d]))?;
+            out.push((lang, name, text));
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every theme file in the repo must be embedded, or `cargo install`
+    /// would ship a theme that differs from the one tested here.
+    #[test]
+    fn every_theme_file_is_embedded() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut on_disk = Vec::new();
+        for dir in ["templates", "static"] {
+            for e in walkdir::WalkDir::new(root.join(dir)).sort_by_file_name() {
+                let e = e.expect("theme dir is readable");
+                if e.file_type().is_file() && !e.file_name().to_string_lossy().ends_with(".md") {
+                    on_disk.push(rel_path(root, e.path()));
+                }
+            }
+        }
+        let mut embedded: Vec<String> = TEMPLATES
+            .iter()
+            .chain(I18N)
+            .chain(STATIC)
+            .map(|(p, _)| (*p).to_owned())
+            .collect();
+        embedded.sort();
+        on_disk.sort();
+        assert_eq!(embedded, on_disk);
+    }
+}

@@ -1,0 +1,241 @@
+//! Serialize-only view structs: the shapes templates see.
+//!
+//! They borrow from the site where they can (Zola's `SerializingPage`).
+//! `docs/theme-contract.md` documents every field; keep the two in step.
+
+use serde::Serialize;
+
+/// A link with a label.
+#[derive(Debug, Clone, Serialize)]
+pub struct Link {
+    /// Shown text.
+    pub label: String,
+    /// Target.
+    pub href: String,
+}
+
+/// A claim reference target (`from`).
+#[derive(Debug, Clone, Serialize)]
+pub struct ClaimLink {
+    /// Claim id.
+    pub id: String,
+    /// Where the claim is listed.
+    pub href: String,
+}
+
+/// A claim in one language.
+#[derive(Debug, Clone, Serialize)]
+pub struct ClaimView {
+    /// Id.
+    pub id: String,
+    /// Class name.
+    pub class: &'static str,
+    /// Text in the view's language.
+    pub text: String,
+    /// `claim-<id>`.
+    pub anchor: String,
+    /// The claim on its page.
+    pub href: String,
+    /// Evidence links.
+    pub evidence: Vec<Link>,
+    /// Claims it rests on.
+    pub from: Vec<ClaimLink>,
+    /// Rendered `partials/claim.html` (empty while it is being rendered).
+    pub inline: String,
+}
+
+/// A body segment in one language.
+#[derive(Debug, Clone, Serialize)]
+pub struct SegView {
+    /// Rendered HTML.
+    pub html: String,
+    /// Shown in a language other than the page's.
+    pub untranslated: bool,
+    /// The language it is written in.
+    pub lang: &'static str,
+}
+
+/// The entity a page is about.
+#[derive(Debug, Clone, Serialize)]
+pub struct EntityView {
+    /// Kind.
+    pub kind: String,
+    /// Key.
+    pub key: String,
+    /// Name in the view's language.
+    pub name: String,
+    /// Role in the view's language.
+    pub role: Option<String>,
+}
+
+/// The scope table.
+#[derive(Debug, Clone, Serialize)]
+pub struct ScopeView {
+    /// Can show.
+    pub can: Vec<ClaimView>,
+    /// Cannot show.
+    pub cannot: Vec<ClaimView>,
+}
+
+/// A page in one language.
+#[derive(Debug, Clone, Serialize)]
+pub struct PageView {
+    /// Title.
+    pub title: String,
+    /// Lead.
+    pub lead: Option<String>,
+    /// `YYYY-MM-DD`.
+    pub updated: Option<String>,
+    /// Layout name.
+    pub layout: crate::content::Layout,
+    /// `content/…md`.
+    pub source: String,
+    /// Edit link.
+    pub edit_url: Option<String>,
+    /// Body.
+    pub segments: Vec<SegView>,
+    /// Claims declared on the page.
+    pub claims: Vec<ClaimView>,
+    /// Scope table.
+    pub scope: Option<ScopeView>,
+    /// Entity.
+    pub entity: Option<EntityView>,
+}
+
+/// A row of the parallel view.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Row {
+    /// Full width.
+    Shared {
+        /// HTML.
+        html: String,
+    },
+    /// Side by side.
+    Pair {
+        /// Japanese HTML.
+        ja: String,
+        /// English HTML.
+        en: String,
+    },
+    /// One language with a notice.
+    Only {
+        /// Its language.
+        lang: &'static str,
+        /// HTML.
+        html: String,
+    },
+}
+
+/// `<link rel="alternate">`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Alternate {
+    /// `ja`, `en` or `x-default`.
+    pub hreflang: &'static str,
+    /// Target.
+    pub href: String,
+}
+
+/// A language switcher entry.
+#[derive(Debug, Clone, Serialize)]
+pub struct Switch {
+    /// `ja`, `en` or `ja-en`.
+    pub code: &'static str,
+    /// Target.
+    pub href: String,
+    /// This page.
+    pub current: bool,
+}
+
+/// A navigation entry.
+#[derive(Debug, Clone, Serialize)]
+pub struct NavItem {
+    /// Title in the view's language.
+    pub title: String,
+    /// Target.
+    pub href: String,
+    /// 0 = top.
+    pub depth: usize,
+    /// This page.
+    pub current: bool,
+}
+
+/// Site facts for the chrome.
+#[derive(Debug, Clone, Serialize)]
+pub struct SiteView {
+    /// Title.
+    pub title: String,
+    /// Description.
+    pub description: String,
+    /// Authors.
+    pub authors: Vec<String>,
+    /// Repository link.
+    pub repo_url: Option<String>,
+}
+
+/// An evidence line.
+#[derive(Debug, Clone, Serialize)]
+pub struct LineView {
+    /// 1-based number.
+    pub n: usize,
+    /// Escaped text.
+    pub html: String,
+}
+
+/// A cited range.
+#[derive(Debug, Clone, Serialize)]
+pub struct RangeView {
+    /// `L7-L12`.
+    pub id: String,
+    /// First line.
+    pub start: usize,
+    /// Last line.
+    pub end: usize,
+}
+
+/// A claim citing an evidence file.
+#[derive(Debug, Clone, Serialize)]
+pub struct CitedBy {
+    /// Claim id.
+    pub id: String,
+    /// Class name.
+    pub class: &'static str,
+    /// Text.
+    pub text: String,
+    /// The claim on its page.
+    pub href: String,
+    /// Title of the citing page.
+    pub page_title: String,
+    /// Inline HTML.
+    pub inline: String,
+}
+
+/// An evidence file page.
+#[derive(Debug, Clone, Serialize)]
+pub struct EvidenceView<'a> {
+    /// Path under the evidence dir.
+    pub path: &'a str,
+    /// Raw copy.
+    pub raw_href: String,
+    /// Header.
+    pub header: Option<&'a crate::evidence::Header>,
+    /// Lines.
+    pub lines: Vec<LineView>,
+    /// Cited ranges.
+    pub ranges: Vec<RangeView>,
+    /// Citing claims.
+    pub cited_by: Vec<CitedBy>,
+}
+
+/// An evidence index entry.
+#[derive(Debug, Clone, Serialize)]
+pub struct EvidenceEntry<'a> {
+    /// Path under the evidence dir.
+    pub path: &'a str,
+    /// Its page.
+    pub href: String,
+    /// Header kind.
+    pub kind: Option<&'static str>,
+    /// Number of citing claims.
+    pub cited: usize,
+}

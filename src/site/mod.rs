@@ -1,0 +1,127 @@
+//! `build`: load → validate → render → write, in that order.
+//!
+//! The stages are plain functions over values; this module only sequences
+//! them and decides that any error stops the build before anything is
+//! written. It knows nothing about serving.
+
+pub mod output;
+
+use crate::config::Config;
+use crate::content::{load_content, Class};
+use crate::error::{Diagnostic, Error, Result};
+use crate::evidence::load_evidence;
+use crate::render::Renderer;
+use crate::validate::{self, sort, Mode, Site};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Loads and validates a site; fails with every error found.
+/// Warnings are returned alongside a usable site.
+pub fn load(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
+    let config = Config::load(root)?;
+    let (content, mut diags) = load_content(root)?;
+    let (evidence, ediags) = load_evidence(root, &config.evidence_dir)?;
+    diags.extend(ediags);
+    let (index, vdiags) = validate::validate(&config, &content, &evidence, mode);
+    diags.extend(vdiags);
+    sort(&mut diags);
+    if diags.iter().any(Diagnostic::is_error) {
+        return Err(Error::Content(diags));
+    }
+    Ok((
+        Site {
+            config,
+            content,
+            evidence,
+            index,
+        },
+        diags,
+    ))
+}
+
+/// What a successful build did.
+#[derive(Debug, Clone)]
+pub struct BuildReport {
+    /// Content pages (each rendered once per language and once side by side).
+    pub pages: usize,
+    /// Claims per class, in legend order.
+    pub claims: [(Class, usize); 4],
+    /// Evidence files.
+    pub evidence_files: usize,
+    /// Files written.
+    pub files_written: usize,
+    /// Where.
+    pub out_dir: PathBuf,
+    /// Warnings found.
+    pub warnings: Vec<Diagnostic>,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+impl BuildReport {
+    /// The one summary line `kansoku build` prints.
+    pub fn summary(&self) -> String {
+        let claims: Vec<String> = self
+            .claims
+            .iter()
+            .map(|(c, n)| format!("{n} {}", c.name()))
+            .collect();
+        format!(
+            "built {} pages × 2 languages (+ parallel view) · claims: {} · {} evidence file{} · {} ms → {}",
+            self.pages,
+            claims.join(", "),
+            self.evidence_files,
+            if self.evidence_files == 1 { "" } else { "s" },
+            self.elapsed.as_millis(),
+            self.out_dir.display()
+        )
+    }
+}
+
+/// Checks must never turn a site's source directories into build output.
+fn guard_out_dir(config: &Config) -> Result<()> {
+    let out = &config.build_dir;
+    for src in [
+        Path::new("content"),
+        config.evidence_dir.as_path(),
+        Path::new("templates"),
+        Path::new("static"),
+    ] {
+        if src.starts_with(out) || out.starts_with(src) {
+            return Err(Error::Usage(format!(
+                "build-dir \"{}\" overlaps the source directory \"{}\"; choose another, such as \"public\"",
+                out.display(),
+                src.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Builds the site at `root` into its build directory.
+pub fn build(root: &Path) -> Result<BuildReport> {
+    let start = Instant::now();
+    let (site, warnings) = load(root, Mode::Build)?;
+    guard_out_dir(&site.config)?;
+    let renderer = Renderer::new(root)?.map_err(Error::Content)?;
+    let files = renderer.render(&site).map_err(Error::Content)?;
+    let out_dir = root.join(&site.config.build_dir);
+    output::write_atomic(&files, &out_dir)?;
+    let mut claims = Class::ALL.map(|c| (c, 0));
+    for page in &site.content.pages {
+        for c in &page.claims {
+            if let Some(slot) = claims.iter_mut().find(|(k, _)| *k == c.class) {
+                slot.1 += 1;
+            }
+        }
+    }
+    Ok(BuildReport {
+        pages: site.content.pages.len(),
+        claims,
+        evidence_files: site.evidence.files.len(),
+        files_written: files.len(),
+        out_dir: site.config.build_dir.clone(),
+        warnings,
+        elapsed: start.elapsed(),
+    })
+}
