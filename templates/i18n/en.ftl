@@ -1,0 +1,102 @@
+# kansoku default theme — English UI strings.
+#
+# The message ids in this file MUST match templates/i18n/ja.ftl exactly
+# (same set of keys, no extras, none missing). Add or remove a key in both
+# files at once. Messages are plain text: templates escape them, so no HTML.
+#
+# Variables passed by templates:
+#   footer-authors       $authors = comma-separated author names
+#   untranslated-notice  $written = "ja" | "en" (the language the part is written in)
+
+## Site chrome
+
+skip-to-content = Skip to content
+site-nav-label = Pages
+nav-jump = All pages
+switcher-label = Language
+switcher-ja = 日本語
+switcher-en = English
+switcher-ja-en = Parallel
+repo-link = Source repository
+footer-built-with = Built with kansoku
+footer-authors = Authors: { $authors }
+footer-evidence = Evidence index
+
+## Language names (in the language of the interface)
+
+lang-name-ja = Japanese
+lang-name-en = English
+
+## Evidence classes (SPEC §3.3)
+
+class-confirmed = Confirmed
+class-inferred = Inferred
+class-unresolved = Unresolved
+class-limited = Limited
+class-confirmed-meaning = Seen directly: live command, log, disassembly
+class-inferred-meaning = Follows from confirmed facts; not seen directly
+class-unresolved-meaning = Cannot be settled yet (observer limits, pending work)
+class-limited-meaning = Partly seen; a tool limit keeps it incomplete
+legend-title = Evidence classes
+legend-note = Each class has a colour, a symbol and a label. Select a badge to open the log the claim rests on.
+badge-evidence-hint = (open the evidence log)
+
+## Page
+
+lead-label = What you'll gain here
+updated = Updated
+entity-label = This page is about
+entity-role = Role
+untranslated-notice =
+    { $written ->
+        [ja] This part is written only in Japanese (not yet translated).
+       *[en] This part is written only in English (not yet translated).
+    }
+claims-title = Claims on this page
+claims-evidence = Evidence
+claims-rests-on = Rests on
+scope-title = What can and cannot be shown
+scope-can = Can show
+scope-cannot = Cannot show
+edit-page = Edit this page
+
+## Evidence pages
+
+evidence-kicker = Evidence log
+evidence-index-title = Evidence index
+evidence-index-intro = Every log the claims on this site rest on. Each log is shown with line numbers, and the cited range is highlighted.
+evidence-index-empty = There are no evidence files yet.
+evidence-back = Back to the evidence index
+raw-file = Open the raw file
+evidence-header-title = Provenance
+evidence-lines-label = Log lines, numbered
+evidence-file = File
+evidence-kind = Kind
+evidence-source = Source
+evidence-captured = Captured
+evidence-host = Host
+evidence-phase = Phase
+evidence-cited = Citations
+evidence-kind-raw = Raw capture
+evidence-kind-transcript = Transcript
+evidence-kind-note = Note
+cited-by = Claims citing this log
+cited-by-none = No claim cites this log yet.
+
+## Not found (404)
+
+not-found-title = Page not found
+not-found-text = The page you were looking for has moved or does not exist.
+not-found-home = Go to the home page
+
+## Language chooser (site root)
+
+chooser-title = Choose a language
+chooser-text = Read in Japanese or English, or both side by side.
+chooser-read = Read in English
+chooser-read-parallel = Read Japanese and English side by side
+
+## Generated views (for engine-rendered tables; see the theme report)
+
+view-not-observed = Not observed
+view-open-questions = Open questions

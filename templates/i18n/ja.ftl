@@ -1,0 +1,102 @@
+# kansoku default theme — Japanese UI strings.
+#
+# The message ids in this file MUST match templates/i18n/en.ftl exactly
+# (same set of keys, no extras, none missing). Add or remove a key in both
+# files at once. Messages are plain text: templates escape them, so no HTML.
+#
+# Variables passed by templates:
+#   footer-authors       $authors = comma-separated author names
+#   untranslated-notice  $written = "ja" | "en" (the language the part is written in)
+
+## Site chrome
+
+skip-to-content = 本文へ移動
+site-nav-label = ページ一覧
+nav-jump = ページ一覧へ
+switcher-label = 表示言語
+switcher-ja = 日本語
+switcher-en = English
+switcher-ja-en = 対訳
+repo-link = ソースリポジトリ
+footer-built-with = kansoku で生成
+footer-authors = 著者:{ $authors }
+footer-evidence = 証拠ログ一覧
+
+## Language names (in the language of the interface)
+
+lang-name-ja = 日本語
+lang-name-en = 英語
+
+## Evidence classes (SPEC §3.3)
+
+class-confirmed = 確認済み
+class-inferred = 推論
+class-unresolved = 未確定
+class-limited = 制約あり
+class-confirmed-meaning = 直接観測した(実行中のコマンド、ログ、逆アセンブル)
+class-inferred-meaning = 確認済みの事実から導かれる。直接は観測していない
+class-unresolved-meaning = まだ確定できない(観測手段の制約、作業待ち)
+class-limited-meaning = 一部だけ観測。ツールの制約で不完全
+legend-title = 証拠クラスの凡例
+legend-note = 色・記号・ラベルの三つで区別しています。バッジを選ぶと、その主張が依拠するログが開きます。
+badge-evidence-hint = (根拠のログを開く)
+
+## Page
+
+lead-label = このページで得られる理解
+updated = 更新日
+entity-label = このページの対象
+entity-role = 役割
+untranslated-notice =
+    { $written ->
+        [ja] この部分は日本語でのみ書かれています(未翻訳)。
+       *[en] この部分は英語でのみ書かれています(未翻訳)。
+    }
+claims-title = このページの主張
+claims-evidence = 根拠
+claims-rests-on = 依拠する主張
+scope-title = 示せること / 示せないこと
+scope-can = 示せること
+scope-cannot = 示せないこと
+edit-page = このページを編集
+
+## Evidence pages
+
+evidence-kicker = 証拠ログ
+evidence-index-title = 証拠ログ一覧
+evidence-index-intro = このサイトの主張が依拠するログの一覧です。各ログは行番号付きで表示され、引用された範囲が強調されます。
+evidence-index-empty = 証拠ログはまだありません。
+evidence-back = 証拠ログ一覧へ戻る
+raw-file = 元のファイルを開く
+evidence-header-title = ログの由来
+evidence-lines-label = ログ本文(行番号付き)
+evidence-file = ファイル
+evidence-kind = 種類
+evidence-source = 取得元
+evidence-captured = 取得日
+evidence-host = ホスト
+evidence-phase = フェーズ
+evidence-cited = 引用数
+evidence-kind-raw = 生ログ
+evidence-kind-transcript = 転記
+evidence-kind-note = メモ
+cited-by = このログを引用している主張
+cited-by-none = このログを引用している主張はまだありません。
+
+## Not found (404)
+
+not-found-title = ページが見つかりません
+not-found-text = お探しのページは移動したか、存在しません。
+not-found-home = ホームへ戻る
+
+## Language chooser (site root)
+
+chooser-title = 言語を選んでください
+chooser-text = 日本語と英語で読めます。対訳では両方を並べて表示します。
+chooser-read = 日本語で読む
+chooser-read-parallel = 日英対訳で読む
+
+## Generated views (for engine-rendered tables; see the theme report)
+
+view-not-observed = 未観測
+view-open-questions = 未確定事項
