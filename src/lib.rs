@@ -11,6 +11,7 @@
 //!
 //! [`site::build`] runs them in order; `check` stops after step 4.
 
+pub mod check;
 pub mod config;
 pub mod content;
 pub mod error;

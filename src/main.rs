@@ -21,13 +21,24 @@ struct Cli {
 enum Command {
     /// Validate and render the site into its build directory (public/).
     Build,
-    /// Run every content rule without writing anything.
-    Check,
+    /// Run every content rule without writing anything (exit 0 clean, 1 errors, 2 usage/IO).
+    Check {
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = FormatArg::Human)]
+        format: FormatArg,
+    },
     /// Write a small working bilingual site into DIR.
     Init {
         /// A new or empty directory.
         dir: PathBuf,
     },
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum FormatArg {
+    Human,
+    Json,
+    Github,
 }
 
 fn print_diags(diags: &[Diagnostic]) {
@@ -65,15 +76,22 @@ fn main() -> ExitCode {
             }
             Err(e) => fail(e),
         },
-        Command::Check => match kansoku::site::load(&cli.root, kansoku::validate::Mode::Check) {
-            Ok((_, warnings)) => {
-                print_diags(&warnings);
-                eprintln!(
-                    "check: no errors, {} warning{}",
-                    warnings.len(),
-                    if warnings.len() == 1 { "" } else { "s" }
-                );
-                ExitCode::SUCCESS
+        Command::Check { format } => match kansoku::check::check(&cli.root) {
+            Ok(report) => {
+                let format = match format {
+                    FormatArg::Human => kansoku::check::Format::Human,
+                    FormatArg::Json => kansoku::check::Format::Json,
+                    FormatArg::Github => kansoku::check::Format::Github,
+                };
+                // Human output is for a terminal; machine formats go to
+                // stdout so they can be piped without the noise of stderr.
+                let text = kansoku::check::format(&report, format);
+                if format == kansoku::check::Format::Human {
+                    eprint!("{text}");
+                } else {
+                    print!("{text}");
+                }
+                ExitCode::from(report.exit_code())
             }
             Err(e) => fail(e),
         },

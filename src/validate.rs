@@ -5,11 +5,12 @@
 //! files are read or written here.
 
 use crate::config::Config;
-use crate::content::body::{scan_refs, Reference};
+use crate::content::body::{anchors, scan_refs, Chunk, IdSet, Reference};
 use crate::content::claims::nearest;
-use crate::content::{Class, Content, Layout, Segment};
+use crate::content::{Class, Content, Segment};
 use crate::error::Diagnostic;
 use crate::evidence::{EvidenceIndex, EvidenceKind};
+use crate::lang::Lang;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Which command is asking: decides the severity of untranslated segments.
@@ -81,6 +82,8 @@ pub fn validate(
     let mut cited: BTreeSet<&str> = BTreeSet::new();
     let mut entity_keys: BTreeMap<(&str, &str), (usize, usize)> = BTreeMap::new();
     let mut cells: BTreeMap<(&str, &str), (usize, usize)> = BTreeMap::new();
+    let mut anchor_cache: std::collections::HashMap<(usize, Lang), IdSet> =
+        std::collections::HashMap::new();
     for (pi, page) in content.pages.iter().enumerate() {
         let src = &page.src;
         let unknown = |what: &str, id: &str, span: std::ops::Range<usize>| {
@@ -243,9 +246,10 @@ pub fn validate(
             }
         }
         for seg in &page.segments {
-            let chunks: Vec<_> = match seg {
-                Segment::Shared(c) => vec![c],
-                Segment::Pair { ja, en } => vec![ja, en],
+            let both = vec![Lang::Ja, Lang::En];
+            let chunks: Vec<(&Chunk, Vec<Lang>)> = match seg {
+                Segment::Shared(c) => vec![(c, both)],
+                Segment::Pair { ja, en } => vec![(ja, vec![Lang::Ja]), (en, vec![Lang::En])],
                 Segment::Untranslated {
                     lang,
                     chunk,
@@ -266,26 +270,26 @@ pub fn validate(
                         }
                         .with_hint(hint),
                     );
-                    vec![chunk]
+                    vec![(chunk, both)]
                 }
             };
-            for chunk in chunks {
+            for (chunk, langs) in chunks {
                 for (r, span) in scan_refs(chunk, &page.rel) {
                     match r {
                         Reference::Claim(id) if !known(&id) => {
                             diags.push(unknown("`[[claim:…]]`", &id, span))
                         }
                         Reference::Claim(_) => {}
-                        Reference::Page(path, _) => {
-                            if !content.pages.iter().any(|p| p.rel == path) {
-                                let hint = match nearest(
-                                    &path,
-                                    content.pages.iter().map(|p| p.rel.as_str()),
-                                ) {
-                                    Some(n) => format!("did you mean `{n}`?"),
-                                    None => "link to a file under content/, e.g. `/notes/first.md`"
-                                        .to_owned(),
-                                };
+                        Reference::Page(path, anchor) => {
+                            let Some(&target) = index.pages.get(&path) else {
+                                let hint =
+                                    match nearest(&path, index.pages.keys().map(String::as_str)) {
+                                        Some(n) => format!("did you mean `{n}`?"),
+                                        None => {
+                                            "link to a file under content/, e.g. `/notes/first.md`"
+                                                .to_owned()
+                                        }
+                                    };
                                 diags.push(
                                     src.error(
                                         "E030",
@@ -294,13 +298,40 @@ pub fn validate(
                                     )
                                     .with_hint(hint),
                                 );
+                                continue;
+                            };
+                            let Some(anchor) = anchor else { continue };
+                            let tp = &content.pages[target];
+                            if tp
+                                .claims
+                                .iter()
+                                .any(|c| format!("claim-{}", c.id) == anchor)
+                            {
+                                continue;
+                            }
+                            for &lang in &langs {
+                                let ids = anchor_cache
+                                    .entry((target, lang))
+                                    .or_insert_with(|| anchors(&tp.segments, lang));
+                                if !ids.contains(&anchor) {
+                                    let mut known_ids: Vec<&String> = ids.iter().collect();
+                                    known_ids.sort();
+                                    let hint = match nearest(&anchor, known_ids.iter().map(|s| s.as_str())) {
+                                        Some(n) => format!("did you mean `#{n}`?"),
+                                        None => "link to a heading id of that page, or give the heading one with `{#id}`".to_owned(),
+                                    };
+                                    diags.push(
+                                        src.error("E030", span.clone(), format!("anchor `#{anchor}` not found in the {lang} page of `content/{path}`"))
+                                            .with_hint(hint),
+                                    );
+                                    break;
+                                }
                             }
                         }
                     }
                 }
             }
         }
-        let _ = Layout::Page;
     }
     for path in evidence.files.keys() {
         if !cited.contains(path.as_str()) {

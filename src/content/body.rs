@@ -216,6 +216,84 @@ fn pair(parts: Vec<Part>) -> Vec<Segment> {
     out
 }
 
+/// Heading ids already used on a page.
+pub type IdSet = std::collections::HashSet<String>;
+
+/// A URL fragment from heading text: lowercase, spaces to `-`, punctuation
+/// dropped, letters of any script kept (so Japanese headings get ids).
+pub fn slugify(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.trim().chars() {
+        if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+        } else if (c.is_whitespace() || c == '-' || c == '_') && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let out = out.trim_matches('-').to_owned();
+    if out.is_empty() {
+        "section".to_owned()
+    } else {
+        out
+    }
+}
+
+/// `base`, or `base-1`, `base-2`… if taken; records the result.
+pub fn unique_id(ids: &mut IdSet, base: String) -> String {
+    if ids.insert(base.clone()) {
+        return base;
+    }
+    let mut n = 1;
+    loop {
+        let candidate = format!("{base}-{n}");
+        if ids.insert(candidate.clone()) {
+            return candidate;
+        }
+        n += 1;
+    }
+}
+
+/// Heading ids of a page in one language, as rendering assigns them, plus
+/// the claim anchors; used to check `#anchor` links without rendering.
+pub fn anchors(segments: &[Segment], lang: Lang) -> IdSet {
+    use pulldown_cmark::{Event, Parser, Tag, TagEnd};
+    let mut ids = IdSet::new();
+    for seg in segments {
+        let chunk = match seg {
+            Segment::Shared(c) => c,
+            Segment::Pair { ja, en } => {
+                if lang == Lang::Ja {
+                    ja
+                } else {
+                    en
+                }
+            }
+            Segment::Untranslated { chunk, .. } => chunk,
+        };
+        let mut text: Option<(Option<String>, String)> = None;
+        for ev in Parser::new_ext(&chunk.text, parser_options()) {
+            match ev {
+                Event::Start(Tag::Heading { id, .. }) => {
+                    text = Some((id.map(|i| i.to_string()), String::new()))
+                }
+                Event::Text(t) | Event::Code(t) => {
+                    if let Some((_, s)) = &mut text {
+                        s.push_str(&t);
+                    }
+                }
+                Event::End(TagEnd::Heading(_)) => {
+                    if let Some((given, s)) = text.take() {
+                        let base = given.unwrap_or_else(|| slugify(&s));
+                        unique_id(&mut ids, base);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    ids
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -295,6 +373,11 @@ pub fn scan_refs(chunk: &Chunk, page_rel: &str) -> Vec<(Reference, Range<usize>)
                 if let Some(id) = dest_url.strip_prefix("claim:") {
                     out.push((Reference::Claim(id.trim().to_owned()), span));
                 }
+            } else if let Some(anchor) = dest_url.strip_prefix('#') {
+                out.push((
+                    Reference::Page(page_rel.to_owned(), Some(anchor.to_owned())),
+                    span,
+                ));
             } else if let Some((path, anchor)) = resolve_page_link(&dest_url, page_rel) {
                 out.push((Reference::Page(path, anchor), span));
             }

@@ -211,7 +211,21 @@ pub(crate) fn claim(src: &Source, raw: RawClaim, diags: &mut Vec<Diagnostic>) ->
             .with_hint("add `evidence = [\"path/under/evidence.txt#L1-L5\"]`"),
         ),
     }
-    if diags.len() > before {
+    for (lang, t) in [(Lang::Ja, &ja), (Lang::En, &en)] {
+        let span = if lang == Lang::Ja {
+            raw.ja.as_ref()
+        } else {
+            raw.en.as_ref()
+        }
+        .map_or(id_span.clone(), |s| s.span());
+        if t.as_deref().is_some_and(has_raw_html) {
+            diags.push(
+                src.warning("W003", span, format!("claim `{id}` has raw HTML in its `{lang}` text; it is shown escaped, as text"))
+                    .with_hint("claim text is plain text: write the words, not markup"),
+            );
+        }
+    }
+    if diags[before..].iter().any(Diagnostic::is_error) {
         return None;
     }
     Some(Claim {
@@ -228,6 +242,14 @@ pub(crate) fn claim(src: &Source, raw: RawClaim, diags: &mut Vec<Diagnostic>) ->
         aspect: raw.aspect.map(|a| a.into_inner()),
         tags: raw.tags,
         id_span,
+    })
+}
+
+/// `<tag`, `</tag` or `<!--`: what a browser would take as markup.
+fn has_raw_html(text: &str) -> bool {
+    text.match_indices('<').any(|(i, _)| {
+        let next = text[i + 1..].chars().next();
+        next.is_some_and(|c| c.is_ascii_alphabetic() || c == '/' || c == '!')
     })
 }
 

@@ -297,7 +297,7 @@ pub(crate) fn load_page(src: Source, rel: &str, diags: &mut Vec<Diagnostic>) -> 
             Vec::new()
         }
     };
-    if diags.len() > before {
+    if diags[before..].iter().any(Diagnostic::is_error) {
         return None;
     }
     Some(Page {

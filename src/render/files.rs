@@ -90,6 +90,10 @@ fn evidence_pages(cx: &Ctx<'_>, out: &mut Vec<OutputFile>) -> Result<(), Diagnos
             .map(|n| LineView {
                 n,
                 html: escape(file.line(n)),
+                ranges: ranges
+                    .range((n, 0)..(n + 1, 0))
+                    .map(|(a, b)| format!("L{a}-L{b}"))
+                    .collect(),
             })
             .collect();
         for lang in Lang::ALL {

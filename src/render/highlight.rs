@@ -17,7 +17,8 @@ const DARK_THEME: &str = "base16-ocean.dark";
 /// addresses, paths and quoted strings, which is what readers scan for.
 const LOG_SYNTAX: &str = include_str!("log.sublime-syntax");
 
-/// Highlights fenced code; cheap to create, loads syntaxes on first use.
+/// Highlights fenced code (each block is a focusable `<pre>`: wide code
+/// scrolls sideways, and keyboard users must be able to scroll it too); cheap to create, loads syntaxes on first use.
 #[derive(Default)]
 pub struct Highlighter {
     defaults: OnceLock<SyntaxSet>,
@@ -67,7 +68,7 @@ impl Highlighter {
         };
         let Some(syntax) = syntax else {
             return format!(
-                "<pre class=\"code\"{lang_attr}><code>{}</code></pre>\n",
+                "<pre class=\"code\" tabindex=\"0\"{lang_attr}><code>{}</code></pre>\n",
                 escape(code)
             );
         };
@@ -78,13 +79,13 @@ impl Highlighter {
                 .is_err()
             {
                 return format!(
-                    "<pre class=\"code\"{lang_attr}><code>{}</code></pre>\n",
+                    "<pre class=\"code\" tabindex=\"0\"{lang_attr}><code>{}</code></pre>\n",
                     escape(code)
                 );
             }
         }
         format!(
-            "<pre class=\"code hl-code\"{lang_attr}><code>{}</code></pre>\n",
+            "<pre class=\"code hl-code\" tabindex=\"0\"{lang_attr}><code>{}</code></pre>\n",
             gen.finalize()
         )
     }
@@ -139,7 +140,7 @@ mod tests {
         let h = Highlighter::default();
         assert_eq!(
             h.highlight("nosuch", "<b>\n"),
-            "<pre class=\"code\" data-lang=\"nosuch\"><code>&lt;b&gt;\n</code></pre>\n"
+            "<pre class=\"code\" tabindex=\"0\" data-lang=\"nosuch\"><code>&lt;b&gt;\n</code></pre>\n"
         );
     }
 

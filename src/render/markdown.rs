@@ -9,7 +9,7 @@ use super::highlight::{escape, Highlighter};
 use crate::content::body::{parser_options, resolve_page_link};
 use crate::content::Chunk;
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, LinkType, Parser, Tag, TagEnd};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 
 /// What a chunk needs to know about its surroundings.
 pub struct MdContext<'a> {
@@ -25,41 +25,7 @@ pub struct MdContext<'a> {
     pub highlighter: &'a Highlighter,
 }
 
-/// Heading ids already used on a page.
-pub type IdSet = HashSet<String>;
-
-/// A URL fragment from heading text: lowercase, spaces to `-`, punctuation
-/// dropped, letters of any script kept (so Japanese headings get ids).
-pub fn slugify(text: &str) -> String {
-    let mut out = String::new();
-    for c in text.trim().chars() {
-        if c.is_alphanumeric() {
-            out.extend(c.to_lowercase());
-        } else if (c.is_whitespace() || c == '-' || c == '_') && !out.ends_with('-') {
-            out.push('-');
-        }
-    }
-    let out = out.trim_matches('-').to_owned();
-    if out.is_empty() {
-        "section".to_owned()
-    } else {
-        out
-    }
-}
-
-fn unique(ids: &mut IdSet, base: String) -> String {
-    if ids.insert(base.clone()) {
-        return base;
-    }
-    let mut n = 1;
-    loop {
-        let candidate = format!("{base}-{n}");
-        if ids.insert(candidate.clone()) {
-            return candidate;
-        }
-        n += 1;
-    }
-}
+pub use crate::content::body::{slugify, unique_id, IdSet};
 
 /// Renders one chunk to HTML.
 pub fn render(chunk: &Chunk, cx: &MdContext<'_>, ids: &mut IdSet) -> String {
@@ -156,8 +122,8 @@ pub fn render(chunk: &Chunk, cx: &MdContext<'_>, ids: &mut IdSet) -> String {
                     inner.push(e);
                 }
                 let id = match id {
-                    Some(given) => unique(ids, given.to_string()),
-                    None => unique(ids, slugify(&text)),
+                    Some(given) => unique_id(ids, given.to_string()),
+                    None => unique_id(ids, slugify(&text)),
                 };
                 let classes = classes
                     .iter()
@@ -189,6 +155,12 @@ pub fn render(chunk: &Chunk, cx: &MdContext<'_>, ids: &mut IdSet) -> String {
     }
     let mut out = String::with_capacity(chunk.text.len() * 3 / 2);
     pulldown_cmark::html::push_html(&mut out, events.into_iter());
+    // Wide tables scroll inside their box; a focusable table lets keyboard
+    // users scroll it (axe: scrollable-region-focusable). pulldown-cmark
+    // writes the opening tag exactly like this.
+    if out.contains("<table>") {
+        out = out.replace("<table>", "<table tabindex=\"0\">");
+    }
     out
 }
 

@@ -110,6 +110,8 @@ fn claim_view(cx: &Ctx<'_>, at: ClaimAt, lang: Lang) -> ClaimView {
                 cx.site.index.claims.get(id).map(|&a| ClaimLink {
                     id: id.clone(),
                     href: href(a),
+                    class: cx.site.claim(a).class.name(),
+                    text: cx.site.claim(a).text.get(lang).clone(),
                 })
             })
             .collect(),
@@ -303,6 +305,12 @@ fn page_view(cx: &Ctx<'_>, page: &Page, lang: Lang, segments: Vec<SegView>) -> P
         }),
         entity: page.entity.as_ref().map(|e| EntityView {
             kind: e.kind.clone(),
+            kind_label: cx
+                .site
+                .config
+                .kinds
+                .get(&e.kind)
+                .map_or_else(|| e.kind.clone(), |k| k.get(lang).clone()),
             key: e.key.clone(),
             name: e.name.get(lang).clone(),
             role: e.role.as_ref().map(|r| r.get(lang).clone()),

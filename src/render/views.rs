@@ -21,6 +21,10 @@ pub struct ClaimLink {
     pub id: String,
     /// Where the claim is listed.
     pub href: String,
+    /// Its class name.
+    pub class: &'static str,
+    /// Its text in the view's language.
+    pub text: String,
 }
 
 /// A claim in one language.
@@ -60,6 +64,8 @@ pub struct SegView {
 pub struct EntityView {
     /// Kind.
     pub kind: String,
+    /// The kind's label from `book.toml` `[kinds]`, in the view's language.
+    pub kind_label: String,
     /// Key.
     pub key: String,
     /// Name in the view's language.
@@ -180,6 +186,8 @@ pub struct LineView {
     pub n: usize,
     /// Escaped text.
     pub html: String,
+    /// Ids of the cited ranges starting on this line (`L7-L12`).
+    pub ranges: Vec<String>,
 }
 
 /// A cited range.

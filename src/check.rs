@@ -1,0 +1,176 @@
+//! `check`: every rule, nothing written, findings in three formats.
+//!
+//! The rules themselves live in loading and `validate`; this module runs
+//! them in `check` mode and formats the findings for people (human), other
+//! tools (json, one object per line) and GitHub Actions (annotations).
+
+use crate::error::{Diagnostic, Error, Severity};
+use crate::validate::Mode;
+use serde::Serialize;
+use std::path::Path;
+
+/// How findings are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// `path:line:col: error[CODE]: …` with the source line and a hint.
+    Human,
+    /// One JSON object per line.
+    Json,
+    /// `::error file=…,line=…,col=…::…` workflow commands.
+    Github,
+}
+
+/// The outcome of a check.
+#[derive(Debug)]
+pub struct Report {
+    /// Every finding, sorted by file, line and column.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Report {
+    /// Number of errors.
+    pub fn errors(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.is_error()).count()
+    }
+
+    /// Number of warnings.
+    pub fn warnings(&self) -> usize {
+        self.diagnostics.len() - self.errors()
+    }
+
+    /// Process exit code: 0 clean (warnings allowed), 1 content errors.
+    pub fn exit_code(&self) -> u8 {
+        u8::from(self.errors() > 0)
+    }
+}
+
+/// Runs every rule on the site at `root`. `Err` only for usage or I/O
+/// failures (exit code 2); content problems are in the report.
+pub fn check(root: &Path) -> Result<Report, Error> {
+    match crate::site::load(root, Mode::Check) {
+        Ok((_, diagnostics)) => Ok(Report { diagnostics }),
+        Err(Error::Content(diagnostics)) => Ok(Report { diagnostics }),
+        Err(e) => Err(e),
+    }
+}
+
+#[derive(Serialize)]
+struct JsonFinding<'a> {
+    code: &'a str,
+    severity: Severity,
+    path: &'a str,
+    line: usize,
+    col: usize,
+    message: &'a str,
+    hint: Option<&'a str>,
+}
+
+/// Formats findings plus a closing summary line (human only).
+pub fn format(report: &Report, format: Format) -> String {
+    let mut out = String::new();
+    for d in &report.diagnostics {
+        match format {
+            Format::Human => {
+                out.push_str(&d.to_string());
+                out.push_str("\n\n");
+            }
+            Format::Json => {
+                let f = JsonFinding {
+                    code: d.code,
+                    severity: d.severity,
+                    path: &d.location.path,
+                    line: d.location.line,
+                    col: d.location.col,
+                    message: &d.message,
+                    hint: d.hint.as_deref(),
+                };
+                out.push_str(
+                    &serde_json::to_string(&f)
+                        .expect("findings serialise: strings and numbers only"),
+                );
+                out.push('\n');
+            }
+            Format::Github => {
+                let level = if d.is_error() { "error" } else { "warning" };
+                let mut msg = d.message.clone();
+                if let Some(h) = &d.hint {
+                    msg.push_str(&format!(" (hint: {h})"));
+                }
+                out.push_str(&format!(
+                    "::{level} file={},line={},col={},title={}::{}\n",
+                    gh_property(&d.location.path),
+                    d.location.line,
+                    d.location.col,
+                    gh_property(d.code),
+                    gh_data(&msg)
+                ));
+            }
+        }
+    }
+    if format == Format::Human {
+        out.push_str(&summary(report));
+        out.push('\n');
+    }
+    out
+}
+
+/// `check: 2 errors, 1 warning` or `check: no errors, …`.
+pub fn summary(report: &Report) -> String {
+    let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
+    let errors = if report.errors() == 0 {
+        "no errors".to_owned()
+    } else {
+        plural(report.errors(), "error")
+    };
+    format!("check: {errors}, {}", plural(report.warnings(), "warning"))
+}
+
+/// Escaping for a workflow command's message (GitHub's toolkit rules).
+fn gh_data(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// Escaping for a workflow command's property value.
+fn gh_property(s: &str) -> String {
+    gh_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Location;
+
+    fn report() -> Report {
+        Report {
+            diagnostics: vec![Diagnostic::error(
+                "E011",
+                Location {
+                    path: "content/a,b.md".into(),
+                    line: 3,
+                    col: 6,
+                },
+                "claim `x` has no evidence link",
+            )
+            .with_hint("add `evidence = [\"…\"]`")],
+        }
+    }
+
+    #[test]
+    fn github_annotation_escapes_properties() {
+        assert_eq!(
+            format(&report(), Format::Github),
+            "::error file=content/a%2Cb.md,line=3,col=6,title=E011::claim `x` has no evidence link (hint: add `evidence = [\"…\"]`)\n"
+        );
+    }
+
+    #[test]
+    fn json_is_one_object_per_line() {
+        assert_eq!(
+            format(&report(), Format::Json),
+            "{\"code\":\"E011\",\"severity\":\"error\",\"path\":\"content/a,b.md\",\"line\":3,\"col\":6,\"message\":\"claim `x` has no evidence link\",\"hint\":\"add `evidence = [\\\"…\\\"]`\"}\n"
+        );
+        assert_eq!(report().exit_code(), 1);
+    }
+}
