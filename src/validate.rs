@@ -280,6 +280,17 @@ pub fn validate(
                             diags.push(unknown("`[[claim:…]]`", &id, span))
                         }
                         Reference::Claim(_) => {}
+                        Reference::BadDot(msg) => {
+                            let first = msg.lines().last().unwrap_or("").trim().to_owned();
+                            diags.push(
+                                src.error(
+                                    "E050",
+                                    span,
+                                    format!("`dot` diagram does not parse: {first}"),
+                                )
+                                .with_hint("write Graphviz dot, e.g. `digraph { a -> b }`"),
+                            );
+                        }
                         Reference::Page(path, anchor) => {
                             let Some(&target) = index.pages.get(&path) else {
                                 let hint =

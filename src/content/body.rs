@@ -294,6 +294,14 @@ pub fn anchors(segments: &[Segment], lang: Lang) -> IdSet {
     ids
 }
 
+/// Parses a dot source; `Err` is the parser's message.
+pub fn parse_dot(src: &str) -> Result<layout::gv::parser::ast::Graph, String> {
+    let mut parser = layout::gv::DotParser::new(src);
+    let graph = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parser.process()))
+        .map_err(|_| "the dot parser failed on this input".to_owned())?;
+    graph.map_err(|e| e.trim().to_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -355,6 +363,8 @@ pub enum Reference {
     Claim(String),
     /// A link to `*.md`, resolved to a content-relative path, and its anchor.
     Page(String, Option<String>),
+    /// A fenced `dot` diagram that does not parse, with the parser's message.
+    BadDot(String),
 }
 
 /// Finds claim references and page links in a chunk, with file byte spans.

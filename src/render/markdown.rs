@@ -23,6 +23,10 @@ pub struct MdContext<'a> {
     pub claim_html: &'a dyn Fn(&str) -> Option<String>,
     /// The highlighter.
     pub highlighter: &'a Highlighter,
+    /// The diagram renderer.
+    pub diagrams: &'a super::diagram::Diagrams,
+    /// The page's generated view, placed where `[[view]]` stands.
+    pub view_html: Option<&'a str>,
 }
 
 pub use crate::content::body::{slugify, unique_id, IdSet};
@@ -55,9 +59,13 @@ pub fn render(chunk: &Chunk, cx: &MdContext<'_>, ids: &mut IdSet) -> String {
                         _ => {}
                     }
                 }
-                let html = dest_url
-                    .strip_prefix("claim:")
-                    .and_then(|cid| (cx.claim_html)(cid.trim()));
+                let html = if dest_url.trim() == "view" {
+                    cx.view_html.map(str::to_owned)
+                } else {
+                    dest_url
+                        .strip_prefix("claim:")
+                        .and_then(|cid| (cx.claim_html)(cid.trim()))
+                };
                 match html {
                     Some(h) => events.push(Event::InlineHtml(h.into())),
                     None => {
@@ -102,7 +110,19 @@ pub fn render(chunk: &Chunk, cx: &MdContext<'_>, ids: &mut IdSet) -> String {
                         _ => {}
                     }
                 }
-                events.push(Event::Html(cx.highlighter.highlight(&token, &code).into()));
+                let html = if token.split_whitespace().next() == Some("dot") {
+                    let prefix = unique_id(ids, "diagram".to_owned());
+                    match cx.diagrams.svg(&code, &prefix) {
+                        Ok(svg) => {
+                            format!("<figure class=\"diagram\" id=\"{prefix}\">{svg}</figure>\n")
+                        }
+                        // Validation reported it (E050); show the source.
+                        Err(_) => cx.highlighter.highlight("dot", &code),
+                    }
+                } else {
+                    cx.highlighter.highlight(&token, &code)
+                };
+                events.push(Event::Html(html.into()));
             }
             Event::Start(Tag::Heading {
                 level,
@@ -155,6 +175,11 @@ pub fn render(chunk: &Chunk, cx: &MdContext<'_>, ids: &mut IdSet) -> String {
     }
     let mut out = String::with_capacity(chunk.text.len() * 3 / 2);
     pulldown_cmark::html::push_html(&mut out, events.into_iter());
+    // A view is block content: never leave it inside the paragraph that
+    // held the `[[view]]` line.
+    if let Some(view) = cx.view_html {
+        out = out.replace(&format!("<p>{view}</p>"), view);
+    }
     // Wide tables scroll inside their box; a focusable table lets keyboard
     // users scroll it (axe: scrollable-region-focusable). pulldown-cmark
     // writes the opening tag exactly like this.
@@ -173,7 +198,10 @@ mod tests {
             [("notes/a.md".to_owned(), "notes/a/".to_owned())].into();
         let claim = |id: &str| (id == "c1").then(|| "<span class=\"claim\">C1</span>".to_owned());
         let h = Highlighter::default();
+        let d = crate::render::diagram::Diagrams::default();
         let cx = MdContext {
+            diagrams: &d,
+            view_html: None,
             page_rel: "notes/b.md",
             tree_prefix: "/ja/",
             urls: &urls,

@@ -4,7 +4,9 @@
 //! written here (the theme was read when the renderer was made), so the same
 //! input gives the same bytes and a failure leaves nothing behind.
 
+pub mod diagram;
 mod files;
+mod generated;
 pub mod highlight;
 pub mod i18n;
 pub mod markdown;
@@ -38,6 +40,7 @@ pub struct Renderer {
     templates: Templates,
     i18n: Arc<I18n>,
     highlighter: Highlighter,
+    diagrams: diagram::Diagrams,
     static_files: Vec<ThemeFile>,
 }
 
@@ -62,6 +65,7 @@ impl Renderer {
             templates,
             i18n,
             highlighter: Highlighter::default(),
+            diagrams: diagram::Diagrams::default(),
             static_files,
         }))
     }

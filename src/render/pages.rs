@@ -23,6 +23,10 @@ pub(super) struct Ctx<'a> {
     pub(super) nav: [Vec<NavItem>; 2],
     /// Navigation of the parallel tree (titles in the default language).
     nav_parallel: Vec<NavItem>,
+    /// Page indices in navigation order.
+    pub(super) order: Vec<usize>,
+    /// (about, aspect) → the claim filling that cell.
+    pub(super) cells: BTreeMap<(String, String), ClaimAt>,
 }
 
 pub(super) fn li(lang: Lang) -> usize {
@@ -176,6 +180,16 @@ pub(super) fn render_site(r: &Renderer, site: &Site) -> Result<Vec<OutputFile>, 
         claims: [BTreeMap::new(), BTreeMap::new()],
         nav: [Vec::new(), Vec::new()],
         nav_parallel: Vec::new(),
+        order: order.clone(),
+        cells: site
+            .index
+            .claims
+            .values()
+            .filter_map(|&at| {
+                let c = site.claim(at);
+                Some(((c.about.clone()?, c.aspect.clone()?), at))
+            })
+            .collect(),
     };
     for lang in Lang::ALL {
         cx.nav[li(lang)] = order
@@ -274,6 +288,7 @@ fn md_context<'a>(
     page: &'a Page,
     tree_prefix: &'a str,
     claim_html: &'a dyn Fn(&str) -> Option<String>,
+    view_html: Option<&'a str>,
 ) -> MdContext<'a> {
     MdContext {
         page_rel: &page.rel,
@@ -281,6 +296,8 @@ fn md_context<'a>(
         urls: &cx.urls,
         claim_html,
         highlighter: &cx.r.highlighter,
+        diagrams: &cx.r.diagrams,
+        view_html,
     }
 }
 
@@ -318,13 +335,22 @@ fn page_view(cx: &Ctx<'_>, page: &Page, lang: Lang, segments: Vec<SegView>) -> P
     }
 }
 
+/// True if the body places the generated view itself with `[[view]]`.
+fn has_view_marker(page: &Page) -> bool {
+    page.segments.iter().any(|s| match s {
+        Segment::Shared(c) | Segment::Untranslated { chunk: c, .. } => c.text.contains("[[view]]"),
+        Segment::Pair { ja, en } => ja.text.contains("[[view]]") || en.text.contains("[[view]]"),
+    })
+}
+
 fn render_page(cx: &Ctx<'_>, page: &Page, lang: Lang) -> Result<OutputFile, Diagnostic> {
     let claims = &cx.claims[li(lang)];
     let claim_html = |id: &str| claims.get(id).map(|c| c.inline.clone());
     let prefix = format!("{}{lang}/", cx.base);
-    let md = md_context(cx, page, &prefix, &claim_html);
+    let view = super::generated::view_html(cx, page, lang, lang.code())?;
+    let md = md_context(cx, page, &prefix, &claim_html, view.as_deref());
     let mut ids = IdSet::new();
-    let segments = page
+    let mut segments: Vec<SegView> = page
         .segments
         .iter()
         .map(|seg| match seg {
@@ -348,6 +374,13 @@ fn render_page(cx: &Ctx<'_>, page: &Page, lang: Lang) -> Result<OutputFile, Diag
             },
         })
         .collect();
+    if let Some(v) = view.filter(|_| !has_view_marker(page)) {
+        segments.push(SegView {
+            html: v,
+            untranslated: false,
+            lang: lang.code(),
+        });
+    }
     let href = cx.page_href(lang.code(), page);
     let mut t = cx.common(lang, "page", &href);
     let (sw, alt) = switcher(cx, page, Some(lang));
@@ -373,11 +406,13 @@ fn render_parallel(cx: &Ctx<'_>, page: &Page) -> Result<OutputFile, Diagnostic> 
     let en_claims = &cx.claims[1];
     let ja_html = |id: &str| ja_claims.get(id).map(|c| c.inline.clone());
     let en_html = |id: &str| en_claims.get(id).map(|c| c.inline.clone());
-    let md_ja = md_context(cx, page, &prefix, &ja_html);
-    let md_en = md_context(cx, page, &prefix, &en_html);
+    let view_ja = super::generated::view_html(cx, page, Lang::Ja, "ja-en")?;
+    let view_en = super::generated::view_html(cx, page, Lang::En, "ja-en")?;
+    let md_ja = md_context(cx, page, &prefix, &ja_html, view_ja.as_deref());
+    let md_en = md_context(cx, page, &prefix, &en_html, view_en.as_deref());
     let md_for = |l: Lang| if l == Lang::Ja { &md_ja } else { &md_en };
     let mut ids = IdSet::new();
-    let rows: Vec<Row> = page
+    let mut rows: Vec<Row> = page
         .segments
         .iter()
         .map(|seg| match seg {
@@ -394,6 +429,11 @@ fn render_parallel(cx: &Ctx<'_>, page: &Page) -> Result<OutputFile, Diagnostic> 
             },
         })
         .collect();
+    if let (Some(ja), Some(en)) = (view_ja.clone(), view_en.clone()) {
+        if !has_view_marker(page) {
+            rows.push(Row::Pair { ja, en });
+        }
+    }
     let href = cx.page_href("ja-en", page);
     let mut t = cx.common(default, "parallel", &href);
     let (sw, alt) = switcher(cx, page, None);

@@ -25,6 +25,11 @@ pub const TEMPLATES: &[(&str, &str)] = embed!(
     "templates/page.html",
     "templates/parallel.html",
     "templates/partials/claim.html",
+    "templates/views/home.html",
+    "templates/views/hub.html",
+    "templates/views/matrix.html",
+    "templates/views/observers.html",
+    "templates/views/open_questions.html",
 );
 
 /// Embedded Fluent files.

@@ -1,0 +1,252 @@
+//! Generated views: hub, matrix, observers, home worlds, open questions.
+//!
+//! Every row comes from entities and every cell from a claim (`about` +
+//! `aspect`, or an entity's `status`): nothing here is a hand-written
+//! table. The HTML comes from `templates/views/*.html`; this module only
+//! gathers the rows. See `docs/views.md`.
+
+use super::pages::{li, Ctx};
+use super::views::ClaimView;
+use crate::content::{Class, Layout, Page};
+use crate::error::Diagnostic;
+use crate::lang::Lang;
+use serde::Serialize;
+
+/// Aspects of an observer card, in display order.
+pub(super) const OBSERVER_ASPECTS: [&str; 5] = ["target", "attempt", "result", "tells", "next"];
+
+#[derive(Serialize)]
+struct EntityRow {
+    key: String,
+    name: String,
+    href: String,
+    role: Option<String>,
+    status: Option<ClaimView>,
+    /// Matrix cells, home `world`, or observer fields, depending on the view.
+    cells: Vec<Option<ClaimView>>,
+}
+
+#[derive(Serialize)]
+struct Column {
+    aspect: String,
+    label: String,
+}
+
+#[derive(Serialize)]
+struct Group {
+    title: String,
+    href: String,
+    claims: Vec<ClaimView>,
+}
+
+impl Ctx<'_> {
+    fn claim_view(&self, lang: Lang, id: &str) -> Option<ClaimView> {
+        self.claims[li(lang)].get(id).cloned()
+    }
+
+    fn cell(&self, lang: Lang, about: &str, aspect: &str) -> Option<ClaimView> {
+        let at = self.cells.get(&(about.to_owned(), aspect.to_owned()))?;
+        self.claim_view(lang, &self.site.claim(*at).id)
+    }
+
+    fn entities<'s>(&'s self, kind: &'s str) -> impl Iterator<Item = &'s Page> + 's {
+        self.order
+            .iter()
+            .map(|&i| &self.site.content.pages[i])
+            .filter(move |p| p.entity.as_ref().is_some_and(|e| e.kind == kind))
+    }
+
+    fn row(&self, lang: Lang, tree: &str, page: &Page, cells: Vec<Option<ClaimView>>) -> EntityRow {
+        let e = page
+            .entity
+            .as_ref()
+            .expect("entities() yields pages with an entity");
+        EntityRow {
+            key: e.key.clone(),
+            name: e.name.get(lang).clone(),
+            href: self.page_href(tree, page),
+            role: e.role.as_ref().map(|r| r.get(lang).clone()),
+            status: e
+                .status
+                .as_ref()
+                .and_then(|(id, _)| self.claim_view(lang, id)),
+            cells,
+        }
+    }
+}
+
+/// The status chain of the observers page as a dot graph: one node per
+/// observer in order, labelled with its name and its status class.
+fn status_chain(cx: &Ctx<'_>, lang: Lang) -> Result<String, Diagnostic> {
+    let mut dot = String::from("digraph {\n  node [shape=box, style=filled];\n");
+    let mut prev: Option<usize> = None;
+    for (i, page) in cx.entities("observer").enumerate() {
+        let e = page.entity.as_ref().expect("observer pages have an entity");
+        let class = e
+            .status
+            .as_ref()
+            .and_then(|(id, _)| cx.site.index.claims.get(id))
+            .map(|&at| cx.site.claim(at).class);
+        let label = match class {
+            Some(c) => format!(
+                "{}\\n[{}]",
+                e.name.get(lang),
+                cx.r.i18n()
+                    .message(lang, &format!("class-{}", c.name()), None)
+                    .map_err(|m| {
+                        Diagnostic::error("E040", crate::error::Location::file("templates/i18n"), m)
+                    })?
+            ),
+            None => e.name.get(lang).clone(),
+        };
+        // Okabe-Ito, as in the stylesheet; the label also names the class.
+        let fill = match class {
+            Some(Class::Confirmed) => "#009E73",
+            Some(Class::Inferred) => "#56B4E9",
+            Some(Class::Unresolved) => "#E69F00",
+            Some(Class::Limited) => "#CC79A7",
+            None => "#DDDDDD",
+        };
+        dot.push_str(&format!(
+            "  n{i} [label=\"{}\", fillcolor=\"{fill}\"];\n",
+            label.replace('"', "'")
+        ));
+        if let Some(p) = prev {
+            dot.push_str(&format!("  n{p} -> n{i};\n"));
+        }
+        prev = Some(i);
+    }
+    dot.push_str("}\n");
+    if prev.is_none() {
+        return Ok(String::new());
+    }
+    cx.r.diagrams
+        .svg(&dot, &format!("status-chain-{lang}"))
+        .map(|svg| format!("<figure class=\"diagram diagram--chain\">{svg}</figure>"))
+        .map_err(|m| {
+            Diagnostic::error(
+                "E050",
+                crate::error::Location::file(page_source(cx)),
+                format!("status chain could not be drawn: {m}"),
+            )
+        })
+}
+
+fn page_source(cx: &Ctx<'_>) -> String {
+    cx.entities("observer")
+        .next()
+        .map_or_else(|| "content".to_owned(), |p| p.source_path().to_owned())
+}
+
+/// The HTML of the page's generated view in `lang`, linking into `tree`;
+/// `None` for layouts without one.
+pub(super) fn view_html(
+    cx: &Ctx<'_>,
+    page: &Page,
+    lang: Lang,
+    tree: &str,
+) -> Result<Option<String>, Diagnostic> {
+    let mut t = tera::Context::new();
+    t.insert("lang", lang.code());
+    t.insert("base", cx.base);
+    let name = match page.layout {
+        Layout::Page => return Ok(None),
+        Layout::Hub => {
+            let rows: Vec<EntityRow> = cx
+                .entities("component")
+                .map(|p| cx.row(lang, tree, p, Vec::new()))
+                .collect();
+            t.insert("rows", &rows);
+            "views/hub.html"
+        }
+        Layout::Matrix => {
+            let columns: Vec<Column> = page
+                .columns
+                .iter()
+                .map(|c| Column {
+                    aspect: c.aspect.clone(),
+                    label: c.label.get(lang).clone(),
+                })
+                .collect();
+            let rows: Vec<EntityRow> = cx
+                .entities("generation")
+                .map(|p| {
+                    let key = &p
+                        .entity
+                        .as_ref()
+                        .expect("generation pages have an entity")
+                        .key;
+                    let cells = page
+                        .columns
+                        .iter()
+                        .map(|c| cx.cell(lang, key, &c.aspect))
+                        .collect();
+                    cx.row(lang, tree, p, cells)
+                })
+                .collect();
+            t.insert("columns", &columns);
+            t.insert("rows", &rows);
+            "views/matrix.html"
+        }
+        Layout::Observers => {
+            let rows: Vec<EntityRow> = cx
+                .entities("observer")
+                .map(|p| {
+                    let key = &p
+                        .entity
+                        .as_ref()
+                        .expect("observer pages have an entity")
+                        .key;
+                    let cells = OBSERVER_ASPECTS
+                        .iter()
+                        .map(|a| cx.cell(lang, key, a))
+                        .collect();
+                    cx.row(lang, tree, p, cells)
+                })
+                .collect();
+            t.insert("aspects", &OBSERVER_ASPECTS);
+            t.insert("rows", &rows);
+            t.insert("chain", &status_chain(cx, lang)?);
+            "views/observers.html"
+        }
+        Layout::Home => {
+            let rows: Vec<EntityRow> = cx
+                .entities("generation")
+                .filter_map(|p| {
+                    let key = &p
+                        .entity
+                        .as_ref()
+                        .expect("generation pages have an entity")
+                        .key;
+                    let world = cx.cell(lang, key, "world")?;
+                    Some(cx.row(lang, tree, p, vec![Some(world)]))
+                })
+                .collect();
+            t.insert("rows", &rows);
+            "views/home.html"
+        }
+        Layout::OpenQuestions => {
+            let groups: Vec<Group> = cx
+                .order
+                .iter()
+                .map(|&i| &cx.site.content.pages[i])
+                .filter_map(|p| {
+                    let claims: Vec<ClaimView> = p
+                        .claims
+                        .iter()
+                        .filter(|c| c.class == Class::Unresolved)
+                        .filter_map(|c| cx.claim_view(lang, &c.id))
+                        .collect();
+                    (!claims.is_empty()).then(|| Group {
+                        title: p.title.get(lang).clone(),
+                        href: cx.page_href(tree, p),
+                        claims,
+                    })
+                })
+                .collect();
+            t.insert("groups", &groups);
+            "views/open_questions.html"
+        }
+    };
+    cx.render(name, &t).map(Some)
+}
