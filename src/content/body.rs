@@ -271,12 +271,20 @@ pub fn anchors(segments: &[Segment], lang: Lang) -> IdSet {
             Segment::Untranslated { chunk, .. } => chunk,
         };
         let mut text: Option<(Option<String>, String)> = None;
+        // Rendering replaces wikilinks (claims, views) whole: their text
+        // is not part of a heading's slug.
+        let mut in_wikilink = 0usize;
         for ev in Parser::new_ext(&chunk.text, parser_options()) {
             match ev {
                 Event::Start(Tag::Heading { id, .. }) => {
                     text = Some((id.map(|i| i.to_string()), String::new()))
                 }
-                Event::Text(t) | Event::Code(t) => {
+                Event::Start(Tag::Link {
+                    link_type: pulldown_cmark::LinkType::WikiLink { .. },
+                    ..
+                }) => in_wikilink += 1,
+                Event::End(TagEnd::Link) if in_wikilink > 0 => in_wikilink -= 1,
+                Event::Text(t) | Event::Code(t) if in_wikilink == 0 => {
                     if let Some((_, s)) = &mut text {
                         s.push_str(&t);
                     }

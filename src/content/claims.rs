@@ -245,11 +245,24 @@ pub(crate) fn claim(src: &Source, raw: RawClaim, diags: &mut Vec<Diagnostic>) ->
     })
 }
 
-/// `<tag`, `</tag` or `<!--`: what a browser would take as markup.
+/// `<b>`, `</span>`, `<script …`, `<!--`: markup a writer may expect to
+/// take effect. Placeholders such as `/proc/<pid>/maps` or C++ template
+/// arguments such as `f<Q4_K,1>` are not element names and do not count.
 fn has_raw_html(text: &str) -> bool {
+    const TAGS: &[&str] = &[
+        "a", "abbr", "b", "br", "code", "del", "details", "div", "em", "embed", "font", "form", "i", "iframe", "img",
+        "input", "ins", "kbd", "li", "link", "mark", "meta", "object", "ol", "p", "pre", "q", "s", "script", "small",
+        "span", "strong", "style", "sub", "summary", "sup", "svg", "table", "td", "th", "tr", "u", "ul",
+    ];
     text.match_indices('<').any(|(i, _)| {
-        let next = text[i + 1..].chars().next();
-        next.is_some_and(|c| c.is_ascii_alphabetic() || c == '/' || c == '!')
+        let rest = &text[i + 1..];
+        if rest.starts_with("!--") {
+            return true;
+        }
+        let rest = rest.strip_prefix('/').unwrap_or(rest);
+        let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
+        let after = rest[name.len()..].chars().next();
+        TAGS.contains(&name.to_ascii_lowercase().as_str()) && matches!(after, Some('>' | ' ' | '/' | '\n' | '\t'))
     })
 }
 
@@ -470,6 +483,16 @@ mod tests {
                 "E018"
             );
         }
+    }
+
+    #[test]
+    fn raw_html_means_element_names() {
+        assert!(has_raw_html("x <script>alert(1)</script>"));
+        assert!(has_raw_html("<b>bold</b>"));
+        assert!(has_raw_html("a <!-- c -->"));
+        assert!(!has_raw_html("/proc/<runner>/maps"));
+        assert!(!has_raw_html("mul_mat_vec_q<Q4_K,1,false>"));
+        assert!(!has_raw_html("ne11 < 8 and a<b"));
     }
 
     #[test]

@@ -82,20 +82,24 @@ fn status_chain(cx: &Ctx<'_>, lang: Lang) -> Result<String, Diagnostic> {
     let mut prev: Option<usize> = None;
     for (i, page) in cx.entities("observer").enumerate() {
         let e = page.entity.as_ref().expect("observer pages have an entity");
-        let class = e
+        let status = e
             .status
             .as_ref()
             .and_then(|(id, _)| cx.site.index.claims.get(id))
-            .map(|&at| cx.site.claim(at).class);
-        let label = match class {
+            .map(|&at| cx.site.claim(at));
+        let class = status.map(|c| c.class);
+        // The node names the class and says the status in words: several
+        // observers may share a class while their outcomes differ.
+        let label = match status {
             Some(c) => format!(
-                "{}\\n[{}]",
+                "{}\\n[{}] {}",
                 e.name.get(lang),
                 cx.r.i18n()
-                    .message(lang, &format!("class-{}", c.name()), None)
+                    .message(lang, &format!("class-{}", c.class.name()), None)
                     .map_err(|m| {
                         Diagnostic::error("E040", crate::error::Location::file("templates/i18n"), m)
-                    })?
+                    })?,
+                shorten(c.text.get(lang), 32)
             ),
             None => e.name.get(lang).clone(),
         };
@@ -122,7 +126,7 @@ fn status_chain(cx: &Ctx<'_>, lang: Lang) -> Result<String, Diagnostic> {
     }
     cx.r.diagrams
         .svg(&dot, &format!("status-chain-{lang}"))
-        .map(|svg| format!("<figure class=\"diagram diagram--chain\">{svg}</figure>"))
+        .map(|svg| format!("<figure class=\"diagram diagram--chain\" tabindex=\"0\">{svg}</figure>"))
         .map_err(|m| {
             Diagnostic::error(
                 "E050",
@@ -130,6 +134,16 @@ fn status_chain(cx: &Ctx<'_>, lang: Lang) -> Result<String, Diagnostic> {
                 format!("status chain could not be drawn: {m}"),
             )
         })
+}
+
+/// At most `n` characters, with an ellipsis when cut.
+fn shorten(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        return s.to_owned();
+    }
+    let mut out: String = s.chars().take(n).collect();
+    out.push('…');
+    out
 }
 
 fn page_source(cx: &Ctx<'_>) -> String {

@@ -4,7 +4,8 @@
 //! a page has a code block); colours live in the generated stylesheet, with
 //! a light and a dark theme, so the HTML carries no inline styles.
 
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 use syntect::highlighting::ThemeSet;
 use syntect::html::{css_for_theme_with_class_style, ClassStyle, ClassedHTMLGenerator};
 use syntect::parsing::{SyntaxDefinition, SyntaxSet, SyntaxSetBuilder};
@@ -23,6 +24,9 @@ const LOG_SYNTAX: &str = include_str!("log.sublime-syntax");
 pub struct Highlighter {
     defaults: OnceLock<SyntaxSet>,
     log: OnceLock<SyntaxSet>,
+    /// Every block renders in the ja, en and parallel trees: highlight it
+    /// once. Keyed by (language token, code).
+    cache: Mutex<HashMap<(String, String), String>>,
 }
 
 impl std::fmt::Debug for Highlighter {
@@ -51,6 +55,16 @@ impl Highlighter {
     /// Highlights `code` written in `token` (`rust`, `sh`, `log`, …) into a
     /// `<pre>` block. Unknown languages are escaped without colour.
     pub fn highlight(&self, token: &str, code: &str) -> String {
+        let key = (token.to_owned(), code.to_owned());
+        if let Some(hit) = self.cache.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+            return hit.clone();
+        }
+        let html = self.highlight_uncached(token, code);
+        self.cache.lock().unwrap_or_else(|p| p.into_inner()).insert(key, html.clone());
+        html
+    }
+
+    fn highlight_uncached(&self, token: &str, code: &str) -> String {
         let token = token.split([' ', ',', '{']).next().unwrap_or("").trim();
         let (set, syntax) = if matches!(token, "log" | "logs" | "console-log") {
             let set = self.log();

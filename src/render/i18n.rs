@@ -119,7 +119,7 @@ impl I18n {
 }
 
 /// The Tera function `t(key, lang, …args)`.
-pub(crate) struct Translate(pub(crate) Arc<I18n>);
+pub(crate) struct Translate(pub(crate) Arc<I18n>, pub(crate) std::sync::RwLock<HashMap<(String, String), String>>);
 
 impl tera::Function for Translate {
     fn call(&self, args: &HashMap<String, tera::Value>) -> tera::Result<tera::Value> {
@@ -153,10 +153,19 @@ impl tera::Function for Translate {
         } else {
             None
         };
-        self.0
-            .message(lang, key, args)
-            .map(tera::Value::String)
-            .map_err(tera::Error::msg)
+        // Every page asks for the same chrome strings; Fluent formatting is
+        // the costly part, so plain messages are formatted once.
+        let cache_key = (lang.code().to_owned(), key.to_owned());
+        if args.is_none() {
+            if let Some(hit) = self.1.read().unwrap_or_else(|p| p.into_inner()).get(&cache_key) {
+                return Ok(tera::Value::String(hit.clone()));
+            }
+        }
+        let text = self.0.message(lang, key, args).map_err(tera::Error::msg)?;
+        if args.is_none() {
+            self.1.write().unwrap_or_else(|p| p.into_inner()).insert(cache_key, text.clone());
+        }
+        Ok(tera::Value::String(text))
     }
 
     fn is_safe(&self) -> bool {

@@ -27,6 +27,9 @@ pub struct MdContext<'a> {
     pub diagrams: &'a super::diagram::Diagrams,
     /// The page's generated view, placed where `[[view]]` stands.
     pub view_html: Option<&'a str>,
+    /// Prefix for footnote ids, so both columns of the parallel view can
+    /// hold footnotes of the same name.
+    pub id_prefix: &'a str,
 }
 
 pub use crate::content::body::{slugify, unique_id, IdSet};
@@ -34,6 +37,7 @@ pub use crate::content::body::{slugify, unique_id, IdSet};
 /// Renders one chunk to HTML.
 pub fn render(chunk: &Chunk, cx: &MdContext<'_>, ids: &mut IdSet) -> String {
     let mut events: Vec<Event<'_>> = Vec::new();
+    let mut footnotes: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     let mut iter = Parser::new_ext(&chunk.text, parser_options());
     while let Some(ev) = iter.next() {
         match ev {
@@ -114,7 +118,7 @@ pub fn render(chunk: &Chunk, cx: &MdContext<'_>, ids: &mut IdSet) -> String {
                     let prefix = unique_id(ids, "diagram".to_owned());
                     match cx.diagrams.svg(&code, &prefix) {
                         Ok(svg) => {
-                            format!("<figure class=\"diagram\" id=\"{prefix}\">{svg}</figure>\n")
+                            format!("<figure class=\"diagram\" id=\"{prefix}\" tabindex=\"0\">{svg}</figure>\n")
                         }
                         // Validation reported it (E050); show the source.
                         Err(_) => cx.highlighter.highlight("dot", &code),
@@ -124,6 +128,52 @@ pub fn render(chunk: &Chunk, cx: &MdContext<'_>, ids: &mut IdSet) -> String {
                 };
                 events.push(Event::Html(html.into()));
             }
+            Event::FootnoteReference(name) => {
+                let next = footnotes.len() + 1;
+                let n = *footnotes.entry(name.to_string()).or_insert(next);
+                let id = escape(&format!("{}{name}", cx.id_prefix));
+                events.push(Event::InlineHtml(
+                    format!("<sup class=\"footnote-reference\"><a href=\"#fn-{id}\">{n}</a></sup>").into(),
+                ));
+            }
+            Event::Start(Tag::FootnoteDefinition(name)) => {
+                let next = footnotes.len() + 1;
+                let n = *footnotes.entry(name.to_string()).or_insert(next);
+                let id = escape(&format!("{}{name}", cx.id_prefix));
+                events.push(Event::Html(
+                    format!("<div class=\"footnote-definition\" id=\"fn-{id}\"><sup class=\"footnote-definition-label\">{n}</sup>").into(),
+                ));
+            }
+            Event::End(TagEnd::FootnoteDefinition) => events.push(Event::Html("</div>\n".into())),
+            other => events.push(other),
+        }
+    }
+    let events = headings(events, ids);
+    let mut out = String::with_capacity(chunk.text.len() * 3 / 2);
+    pulldown_cmark::html::push_html(&mut out, events.into_iter());
+    // A view is block content: never leave it inside the paragraph that
+    // held the `[[view]]` line.
+    if let Some(view) = cx.view_html {
+        out = out.replace(&format!("<p>{view}</p>"), view);
+    }
+    // Wide tables scroll inside their box; a focusable table lets keyboard
+    // users scroll it (axe: scrollable-region-focusable). pulldown-cmark
+    // writes the opening tag exactly like this.
+    if out.contains("<table>") {
+        out = out.replace("<table>", "<table tabindex=\"0\">");
+    }
+    out
+}
+
+
+/// Gives every heading an id (its own `{#id}` or a slug of its text),
+/// unique on the page. Runs after the other rewrites, so claim references
+/// and links inside headings are already rendered.
+fn headings<'e>(events: Vec<Event<'e>>, ids: &mut IdSet) -> Vec<Event<'e>> {
+    let mut out = Vec::with_capacity(events.len());
+    let mut iter = events.into_iter();
+    while let Some(ev) = iter.next() {
+        match ev {
             Event::Start(Tag::Heading {
                 level,
                 id,
@@ -162,29 +212,16 @@ pub fn render(chunk: &Chunk, cx: &MdContext<'_>, ids: &mut IdSet) -> String {
                     })
                     .collect();
                 let lvl = level as usize;
-                events.push(Event::Html(
+                out.push(Event::Html(
                     format!("<h{lvl} id=\"{}\"{class_attr}{extra}>", escape(&id)).into(),
                 ));
                 let mut body = String::new();
                 pulldown_cmark::html::push_html(&mut body, inner.into_iter());
-                events.push(Event::Html(body.into()));
-                events.push(Event::Html(format!("</h{lvl}>\n").into()));
+                out.push(Event::Html(body.into()));
+                out.push(Event::Html(format!("</h{lvl}>\n").into()));
             }
-            other => events.push(other),
+            other => out.push(other),
         }
-    }
-    let mut out = String::with_capacity(chunk.text.len() * 3 / 2);
-    pulldown_cmark::html::push_html(&mut out, events.into_iter());
-    // A view is block content: never leave it inside the paragraph that
-    // held the `[[view]]` line.
-    if let Some(view) = cx.view_html {
-        out = out.replace(&format!("<p>{view}</p>"), view);
-    }
-    // Wide tables scroll inside their box; a focusable table lets keyboard
-    // users scroll it (axe: scrollable-region-focusable). pulldown-cmark
-    // writes the opening tag exactly like this.
-    if out.contains("<table>") {
-        out = out.replace("<table>", "<table tabindex=\"0\">");
     }
     out
 }
@@ -202,6 +239,7 @@ mod tests {
         let cx = MdContext {
             diagrams: &d,
             view_html: None,
+            id_prefix: "",
             page_rel: "notes/b.md",
             tree_prefix: "/ja/",
             urls: &urls,

@@ -70,6 +70,23 @@ impl Renderer {
         }))
     }
 
+    /// The source file that produces an output path, for messages.
+    fn origin_of(&self, site: &Site, path: &str) -> String {
+        for page in &site.content.pages {
+            for tree in ["ja", "en", "ja-en"] {
+                if path == format!("{tree}/{}index.html", page.url_path) {
+                    return page.source_path().to_owned();
+                }
+            }
+        }
+        if let Some(name) = path.strip_prefix("static/") {
+            if let Some(f) = self.static_files.iter().find(|f| f.name == name) {
+                return f.origin.trim_start_matches("(embedded) ").to_owned();
+            }
+        }
+        "content".to_owned()
+    }
+
     /// The UI strings.
     pub fn i18n(&self) -> &I18n {
         &self.i18n
@@ -95,7 +112,7 @@ impl Renderer {
                 diags.push(
                     Diagnostic::error(
                         "E042",
-                        crate::error::Location::file("content"),
+                        crate::error::Location::file(self.origin_of(site, &w[0].path)),
                         format!("two outputs would be written to `{}`", w[0].path),
                     )
                     .with_hint("rename the page or static file that collides with a generated one"),

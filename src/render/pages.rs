@@ -10,6 +10,7 @@ use crate::content::{Class, Page, Segment};
 use crate::error::Diagnostic;
 use crate::lang::Lang;
 use crate::validate::{ClaimAt, Site};
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 
 pub(super) struct Ctx<'a> {
@@ -25,6 +26,8 @@ pub(super) struct Ctx<'a> {
     nav_parallel: Vec<NavItem>,
     /// Page indices in navigation order.
     pub(super) order: Vec<usize>,
+    /// Navigation tree: parent URL path → positions in `order`.
+    nav_children: BTreeMap<String, Vec<usize>>,
     /// (about, aspect) → the claim filling that cell.
     pub(super) cells: BTreeMap<(String, String), ClaimAt>,
 }
@@ -74,8 +77,28 @@ impl Ctx<'_> {
         cx.insert("canonical", canonical);
         cx.insert("home_href", &format!("{}{lang}/", self.base));
         cx.insert("evidence_href", &format!("{}{lang}/evidence/", self.base));
-        cx.insert("nav", &self.nav[li(lang)]);
+        cx.insert("nav", &self.nav_for(&self.nav[li(lang)], None));
         cx
+    }
+
+    /// The navigation shown on a page: top-level entries, and the entries
+    /// of each section on the way to `current` (a URL path). Listing every
+    /// page on every page would make output grow with the square of the
+    /// site.
+    pub(super) fn nav_for(&self, items: &[NavItem], current: Option<&str>) -> Vec<NavItem> {
+        fn walk(cx: &Ctx<'_>, items: &[NavItem], parent: &str, depth: usize, current: Option<&str>, out: &mut Vec<NavItem>) {
+            let Some(children) = cx.nav_children.get(parent) else { return };
+            for &pos in children {
+                let url = &cx.site.content.pages[cx.order[pos]].url_path;
+                out.push(NavItem { depth, current: current == Some(url.as_str()), ..items[pos].clone() });
+                if !url.is_empty() && current.is_some_and(|c| c.starts_with(url.as_str())) {
+                    walk(cx, items, url, depth + 1, current, out);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(self, items, "", 0, current, &mut out);
+        out
     }
 
     pub(super) fn render(&self, name: &str, cx: &tera::Context) -> Result<String, Diagnostic> {
@@ -121,6 +144,32 @@ fn claim_view(cx: &Ctx<'_>, at: ClaimAt, lang: Lang) -> ClaimView {
             .collect(),
         inline: String::new(),
     }
+}
+
+/// Groups nav positions under their nearest section page. The home page
+/// and top-level entries sit under `""`.
+fn nav_children(site: &Site, order: &[usize]) -> BTreeMap<String, Vec<usize>> {
+    let urls: std::collections::HashSet<&str> = site.content.pages.iter().map(|p| p.url_path.as_str()).collect();
+    let mut children: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (pos, &i) in order.iter().enumerate() {
+        let url = site.content.pages[i].url_path.as_str();
+        let mut parent = url.trim_end_matches('/');
+        let key = loop {
+            if parent.is_empty() {
+                break "";
+            }
+            parent = parent.rsplit_once('/').map_or("", |(p, _)| p);
+            let candidate = if parent.is_empty() { String::new() } else { format!("{parent}/") };
+            if candidate.is_empty() {
+                break "";
+            }
+            if let Some(found) = urls.get(candidate.as_str()) {
+                break found;
+            }
+        };
+        children.entry(key.to_owned()).or_default().push(pos);
+    }
+    children
 }
 
 /// Navigation order: sections by the weight of their `_index.md`, pages by
@@ -180,6 +229,7 @@ pub(super) fn render_site(r: &Renderer, site: &Site) -> Result<Vec<OutputFile>, 
         claims: [BTreeMap::new(), BTreeMap::new()],
         nav: [Vec::new(), Vec::new()],
         nav_parallel: Vec::new(),
+        nav_children: nav_children(site, &order),
         order: order.clone(),
         cells: site
             .index
@@ -234,21 +284,26 @@ pub(super) fn render_site(r: &Renderer, site: &Site) -> Result<Vec<OutputFile>, 
         }
         cx.claims[li(lang)] = map;
     }
-    let mut out = Vec::new();
-    for page in &site.content.pages {
-        for lang in Lang::ALL {
-            match render_page(&cx, page, lang) {
-                Ok(f) => out.push(f),
-                Err(d) => diags.push(d),
-            }
-        }
-        match render_parallel(&cx, page) {
-            Ok(f) => out.push(f),
-            Err(d) => diags.push(d),
-        }
-        if !diags.is_empty() {
+    // Pages render in parallel; collecting keeps page order, so output and
+    // the reported error do not depend on the number of threads.
+    let rendered: Vec<Result<[OutputFile; 3], Diagnostic>> = site
+        .content
+        .pages
+        .par_iter()
+        .map(|page| {
+            Ok([
+                render_page(&cx, page, Lang::Ja)?,
+                render_page(&cx, page, Lang::En)?,
+                render_parallel(&cx, page)?,
+            ])
+        })
+        .collect();
+    let mut out = Vec::with_capacity(rendered.len() * 3);
+    for r in rendered {
+        match r {
+            Ok(files) => out.extend(files),
             // A template error repeats on every page; the first says it all.
-            return Err(diags);
+            Err(d) => return Err(vec![d]),
         }
     }
     super::files::render(&cx, &mut out).map_err(|d| vec![d])?;
@@ -289,6 +344,7 @@ fn md_context<'a>(
     tree_prefix: &'a str,
     claim_html: &'a dyn Fn(&str) -> Option<String>,
     view_html: Option<&'a str>,
+    id_prefix: &'a str,
 ) -> MdContext<'a> {
     MdContext {
         page_rel: &page.rel,
@@ -298,6 +354,7 @@ fn md_context<'a>(
         highlighter: &cx.r.highlighter,
         diagrams: &cx.r.diagrams,
         view_html,
+        id_prefix,
     }
 }
 
@@ -335,6 +392,14 @@ fn page_view(cx: &Ctx<'_>, page: &Page, lang: Lang, segments: Vec<SegView>) -> P
     }
 }
 
+/// Ids a heading may not take on this page: the theme's own and the
+/// claim anchors.
+fn reserved(cx: &Ctx<'_>, page: &Page) -> IdSet {
+    let mut ids: IdSet = cx.r.templates.reserved_ids().iter().cloned().collect();
+    ids.extend(page.claims.iter().map(|c| format!("claim-{}", c.id)));
+    ids
+}
+
 /// True if the body places the generated view itself with `[[view]]`.
 fn has_view_marker(page: &Page) -> bool {
     page.segments.iter().any(|s| match s {
@@ -348,8 +413,8 @@ fn render_page(cx: &Ctx<'_>, page: &Page, lang: Lang) -> Result<OutputFile, Diag
     let claim_html = |id: &str| claims.get(id).map(|c| c.inline.clone());
     let prefix = format!("{}{lang}/", cx.base);
     let view = super::generated::view_html(cx, page, lang, lang.code())?;
-    let md = md_context(cx, page, &prefix, &claim_html, view.as_deref());
-    let mut ids = IdSet::new();
+    let md = md_context(cx, page, &prefix, &claim_html, view.as_deref(), "");
+    let mut ids = reserved(cx, page);
     let mut segments: Vec<SegView> = page
         .segments
         .iter()
@@ -386,11 +451,7 @@ fn render_page(cx: &Ctx<'_>, page: &Page, lang: Lang) -> Result<OutputFile, Diag
     let (sw, alt) = switcher(cx, page, Some(lang));
     t.insert("switcher", &sw);
     t.insert("alternates", &alt);
-    let mut nav = cx.nav[li(lang)].clone();
-    for n in &mut nav {
-        n.current = n.href == href;
-    }
-    t.insert("nav", &nav);
+    t.insert("nav", &cx.nav_for(&cx.nav[li(lang)], Some(&page.url_path)));
     t.insert("page", &page_view(cx, page, lang, segments));
     let html = cx.render("page.html", &t)?;
     Ok(OutputFile {
@@ -408,16 +469,30 @@ fn render_parallel(cx: &Ctx<'_>, page: &Page) -> Result<OutputFile, Diagnostic> 
     let en_html = |id: &str| en_claims.get(id).map(|c| c.inline.clone());
     let view_ja = super::generated::view_html(cx, page, Lang::Ja, "ja-en")?;
     let view_en = super::generated::view_html(cx, page, Lang::En, "ja-en")?;
-    let md_ja = md_context(cx, page, &prefix, &ja_html, view_ja.as_deref());
-    let md_en = md_context(cx, page, &prefix, &en_html, view_en.as_deref());
+    let md_ja = md_context(cx, page, &prefix, &ja_html, view_ja.as_deref(), "ja-");
+    let md_en = md_context(cx, page, &prefix, &en_html, view_en.as_deref(), "en-");
     let md_for = |l: Lang| if l == Lang::Ja { &md_ja } else { &md_en };
-    let mut ids = IdSet::new();
+    // Shared parts are full width and read by both readers: a claim there
+    // shows its badge and text in the default language, then the other.
+    let other = default.other();
+    let both_html = |id: &str| {
+        let main = cx.claims[li(default)].get(id)?;
+        let alt = cx.claims[li(other)].get(id)?;
+        Some(format!(
+            "{} <span class=\"claim__text claim__text--alt\" lang=\"{other}\">{}</span>",
+            main.inline,
+            super::highlight::escape(&alt.text)
+        ))
+    };
+    let view_shared = if default == Lang::Ja { view_ja.as_deref() } else { view_en.as_deref() };
+    let md_shared = md_context(cx, page, &prefix, &both_html, view_shared, "");
+    let mut ids = reserved(cx, page);
     let mut rows: Vec<Row> = page
         .segments
         .iter()
         .map(|seg| match seg {
             Segment::Shared(c) => Row::Shared {
-                html: markdown::render(c, md_for(default), &mut ids),
+                html: markdown::render(c, &md_shared, &mut ids),
             },
             Segment::Pair { ja, en } => Row::Pair {
                 ja: markdown::render(ja, &md_ja, &mut ids),
@@ -439,11 +514,7 @@ fn render_parallel(cx: &Ctx<'_>, page: &Page) -> Result<OutputFile, Diagnostic> 
     let (sw, alt) = switcher(cx, page, None);
     t.insert("switcher", &sw);
     t.insert("alternates", &alt);
-    let mut nav = cx.nav_parallel.clone();
-    for n in &mut nav {
-        n.current = n.href == href;
-    }
-    t.insert("nav", &nav);
+    t.insert("nav", &cx.nav_for(&cx.nav_parallel, Some(&page.url_path)));
     t.insert("page_ja", &page_view(cx, page, Lang::Ja, Vec::new()));
     t.insert("page_en", &page_view(cx, page, Lang::En, Vec::new()));
     t.insert("rows", &rows);

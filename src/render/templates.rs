@@ -15,6 +15,7 @@ use std::sync::Arc;
 pub struct Templates {
     tera: tera::Tera,
     origins: BTreeMap<String, String>,
+    reserved_ids: Vec<String>,
 }
 
 impl std::fmt::Debug for Templates {
@@ -27,6 +28,25 @@ impl std::fmt::Debug for Templates {
 
 fn escape_html(s: &str) -> String {
     super::highlight::escape(s)
+}
+
+/// Literal `id="…"` values in template sources (not computed ones).
+fn fixed_ids<S: AsRef<str>>(texts: impl Iterator<Item = S>) -> Vec<String> {
+    let mut ids = Vec::new();
+    for text in texts {
+        let text = text.as_ref();
+        for (i, _) in text.match_indices("id=\"") {
+            let rest = &text[i + 4..];
+            let Some(end) = rest.find('"') else { continue };
+            let id = &rest[..end];
+            if !id.is_empty() && !id.contains(['{', '}', ' ']) {
+                ids.push(id.to_owned());
+            }
+        }
+    }
+    ids.sort();
+    ids.dedup();
+    ids
 }
 
 /// Full error text of a Tera error, causes included.
@@ -69,7 +89,7 @@ impl Templates {
         // Tera's default also escapes `/`, which makes every URL unreadable
         // (`&#x2F;ja&#x2F;`); quotes, `<`, `>` and `&` are what matter.
         tera.set_escape_fn(escape_html);
-        tera.register_function("t", Translate(i18n));
+        tera.register_function("t", Translate(i18n, Default::default()));
         let mut origins = BTreeMap::new();
         let mut diags = Vec::new();
         let mut sources = Vec::new();
@@ -103,6 +123,7 @@ impl Templates {
                     .find(|l| !l.trim().is_empty() && !l.contains('|'))
                     .unwrap_or("")
                     .trim()
+                    .trim_start_matches("= ")
                     .to_owned();
                 diags.push(
                     Diagnostic::error("E040", loc, format!("template syntax error: {detail}"))
@@ -124,7 +145,13 @@ impl Templates {
             )
             .with_hint("a template extends or includes one that does not exist")]));
         }
-        Ok(Ok(Templates { tera, origins }))
+        let reserved_ids = fixed_ids(files.iter().map(|f| String::from_utf8_lossy(&f.bytes)));
+        Ok(Ok(Templates { tera, origins, reserved_ids }))
+    }
+
+    /// Ids the theme writes literally (`id="main"`): headings must not take them.
+    pub fn reserved_ids(&self) -> &[String] {
+        &self.reserved_ids
     }
 
     /// Renders `name` with `ctx`; errors name the template's file.

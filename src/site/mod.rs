@@ -101,12 +101,27 @@ fn guard_out_dir(config: &Config) -> Result<()> {
 /// Builds the site at `root` into its build directory.
 pub fn build(root: &Path) -> Result<BuildReport> {
     let start = Instant::now();
+    // KANSOKU_TIMINGS=1 prints each stage's time, for profiling.
+    let timings = std::env::var_os("KANSOKU_TIMINGS").is_some();
+    let lap = |what: &str, since: Instant| {
+        if timings {
+            eprintln!("timing: {what:<10} {:>6} ms", since.elapsed().as_millis());
+        }
+    };
+    let t = Instant::now();
     let (site, warnings) = load(root, Mode::Build)?;
+    lap("load", t);
     guard_out_dir(&site.config)?;
+    let t = Instant::now();
     let renderer = Renderer::new(root)?.map_err(Error::Content)?;
+    lap("theme", t);
+    let t = Instant::now();
     let files = renderer.render(&site).map_err(Error::Content)?;
+    lap("render", t);
+    let t = Instant::now();
     let out_dir = root.join(&site.config.build_dir);
     output::write_atomic(&files, &out_dir)?;
+    lap("write", t);
     let mut claims = Class::ALL.map(|c| (c, 0));
     for page in &site.content.pages {
         for c in &page.claims {
