@@ -1,0 +1,212 @@
+//! The real `kansoku` binary: exit codes, what goes to stdout and stderr,
+//! and that `init` and failing builds write nothing they should not.
+//!
+//! Every site is built in a temp dir; the repository's own site is copied
+//! out first so no test ever writes `public/` into the repository.
+
+mod common;
+
+use common::{copy_dir, fixture, leftovers_in, repo_root, SiteTest, Tree};
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn kansoku(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kansoku"))
+        .args(args)
+        .output()
+        .expect("the kansoku binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("output is UTF-8")
+}
+
+fn path_arg(p: &Path) -> &str {
+    p.to_str().expect("temp paths are UTF-8")
+}
+
+/// The one summary line of a successful build, checked for shape.
+fn assert_one_summary_line(out: &Output) -> String {
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines.len(),
+        1,
+        "build prints one summary line, got:\n{stdout}"
+    );
+    let line = lines[0];
+    assert!(line.starts_with("built "), "{line}");
+    for part in [
+        "pages",
+        "confirmed",
+        "inferred",
+        "unresolved",
+        "limited",
+        "evidence file",
+        " ms",
+    ] {
+        assert!(line.contains(part), "summary line lacks {part:?}: {line}");
+    }
+    line.to_owned()
+}
+
+#[test]
+fn init_then_build_succeeds() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let site = tmp.path().join("x");
+    let out = kansoku(&["init", path_arg(&site)]);
+    assert!(out.status.success(), "init failed: {}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).starts_with("wrote "),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(site.join("book.toml").is_file() && site.join("content/_index.md").is_file());
+    assert!(!site.join("public").exists(), "init does not build");
+
+    let out = kansoku(&["build", "--root", path_arg(&site)]);
+    assert!(
+        out.status.success(),
+        "build of the starter site failed:\n{}",
+        text(&out.stderr)
+    );
+    let line = assert_one_summary_line(&out);
+    assert!(line.starts_with("built 3 pages × 2 languages"), "{line}");
+    for f in [
+        "index.html",
+        "ja/index.html",
+        "en/index.html",
+        "ja-en/index.html",
+        "claims.json",
+        "404.html",
+        "sitemap.xml",
+    ] {
+        assert!(
+            site.join("public").join(f).is_file(),
+            "starter site lacks public/{f}"
+        );
+    }
+    assert_eq!(leftovers_in(&site), Vec::<String>::new());
+
+    // `check` on the fresh starter site is clean (it ships no untranslated
+    // segment, which `check` would refuse) and writes nothing.
+    let before = Tree::of(&site);
+    let out = kansoku(&["check", "--root", path_arg(&site)]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "check of the starter site: {}",
+        text(&out.stderr)
+    );
+    before.assert_same(&Tree::of(&site), "the site after `check`");
+}
+
+#[test]
+fn init_into_a_non_empty_dir_fails_with_2_and_writes_nothing() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let site = tmp.path().join("busy");
+    std::fs::create_dir_all(site.join("notes")).expect("mkdir");
+    std::fs::write(site.join("notes/mine.md"), "my own notes\n").expect("write");
+    let before = Tree::of(tmp.path());
+
+    let out = kansoku(&["init", path_arg(&site)]);
+    assert_eq!(out.status.code(), Some(2), "stderr: {}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with("error: ") && stderr.contains("is not empty"),
+        "{stderr}"
+    );
+    assert_eq!(text(&out.stdout), "");
+    before.assert_same(&Tree::of(tmp.path()), "the directory after a refused init");
+}
+
+#[test]
+fn build_of_an_invalid_site_exits_1_with_the_diagnostic_on_stderr() {
+    let mut t = SiteTest::from_fixture("invalid/unknown-class");
+    t.write_previous_output();
+    let before = t.tree();
+    let out = kansoku(&["build", "--root", path_arg(t.root())]);
+    assert_eq!(out.status.code(), Some(1), "stderr: {}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "",
+        "nothing on stdout when the build fails"
+    );
+    assert_eq!(
+        text(&out.stderr),
+        r#"content/page.md:6:9: error[E010]: unknown evidence class `confimed`
+  |
+6 | class = "confimed"
+  |         ^^^^^^^^^^
+  = hint: did you mean `confirmed`?
+error: 1 error found; nothing was written
+"#
+    );
+    before.assert_same(&t.tree(), "public/ after a failed CLI build");
+    assert_eq!(t.leftovers(), Vec::<String>::new());
+}
+
+#[test]
+fn check_reports_untranslated_segments_as_errors_and_writes_nothing() {
+    // `build` warns about the basic fixture's English-only block; `check`,
+    // the CI gate, refuses it (SPEC §6).
+    let t = SiteTest::from_fixture("basic");
+    let out = kansoku(&["check", "--root", path_arg(t.root())]);
+    assert_eq!(out.status.code(), Some(1), "stderr: {}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with("content/notes/page.md:71:1: error[E032]: untranslated segment: this `::: en` block has no `::: ja` partner\n"),
+        "{stderr}"
+    );
+    assert!(!t.out().exists(), "check wrote a build directory");
+
+    let out = kansoku(&["build", "--root", path_arg(t.root())]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_one_summary_line(&out);
+    assert!(
+        text(&out.stderr).contains("warning[E032]"),
+        "build shows the warning: {}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn missing_book_toml_is_a_usage_error() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = kansoku(&["build", "--root", path_arg(tmp.path())]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.starts_with("error: no book.toml in "), "{stderr}");
+    assert!(!tmp.path().join("public").exists());
+}
+
+#[test]
+fn builds_the_repository_site_in_a_temp_copy() {
+    let t = SiteTest::from_parts(repo_root(), &["book.toml", "content", "evidence"]);
+    let out = kansoku(&["build", "--root", path_arg(t.root())]);
+    assert!(
+        out.status.success(),
+        "the repository's own site fails to build:\n{}",
+        text(&out.stderr)
+    );
+    assert_one_summary_line(&out);
+    for f in [
+        "index.html",
+        "ja/index.html",
+        "en/index.html",
+        "ja-en/index.html",
+        "claims.json",
+        "sitemap.xml",
+        "404.html",
+    ] {
+        assert!(t.exists(f), "repository site lacks public/{f}");
+    }
+    assert_eq!(t.leftovers(), Vec::<String>::new());
+}
+
+#[test]
+fn the_fixture_copy_helper_copies_everything() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    copy_dir(&fixture("basic"), tmp.path());
+    Tree::of(&fixture("basic")).assert_same(&Tree::of(tmp.path()), "a copied fixture");
+}
