@@ -114,6 +114,32 @@ pub fn format(report: &Report, format: Format) -> String {
     out
 }
 
+/// Findings for a build's terminal: at most `per_code` shown in full for
+/// each code, then one line saying how many more there are, so a site with
+/// a known, accepted warning on every page still has a readable build log.
+pub fn brief(diags: &[Diagnostic], per_code: usize) -> String {
+    let mut out = String::new();
+    let mut shown: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    let mut hidden: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for d in diags {
+        let n = shown.entry(d.code).or_default();
+        if *n < per_code {
+            *n += 1;
+            out.push_str(&d.to_string());
+            out.push('\n');
+        } else {
+            *hidden.entry(d.code).or_default() += 1;
+        }
+    }
+    for (code, n) in hidden {
+        out.push_str(&format!(
+            "… and {n} more {code} finding{} (`kansoku check` lists them all)\n",
+            if n == 1 { "" } else { "s" }
+        ));
+    }
+    out
+}
+
 /// `check: 2 errors, 1 warning` or `check: no errors, …`.
 pub fn summary(report: &Report) -> String {
     let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
@@ -155,6 +181,23 @@ mod tests {
             )
             .with_hint("add `evidence = [\"…\"]`")],
         }
+    }
+
+    #[test]
+    fn brief_caps_each_code() {
+        let w = |line| {
+            Diagnostic::warning(
+                "W002",
+                Location {
+                    path: "a.md".into(),
+                    line,
+                    col: 1,
+                },
+                "m",
+            )
+        };
+        let out = brief(&[w(1), w(2), w(3), w(4)], 2);
+        assert_eq!(out, "a.md:1:1: warning[W002]: m\na.md:2:1: warning[W002]: m\n… and 2 more W002 findings (`kansoku check` lists them all)\n");
     }
 
     #[test]

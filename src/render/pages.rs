@@ -86,11 +86,24 @@ impl Ctx<'_> {
     /// page on every page would make output grow with the square of the
     /// site.
     pub(super) fn nav_for(&self, items: &[NavItem], current: Option<&str>) -> Vec<NavItem> {
-        fn walk(cx: &Ctx<'_>, items: &[NavItem], parent: &str, depth: usize, current: Option<&str>, out: &mut Vec<NavItem>) {
-            let Some(children) = cx.nav_children.get(parent) else { return };
+        fn walk(
+            cx: &Ctx<'_>,
+            items: &[NavItem],
+            parent: &str,
+            depth: usize,
+            current: Option<&str>,
+            out: &mut Vec<NavItem>,
+        ) {
+            let Some(children) = cx.nav_children.get(parent) else {
+                return;
+            };
             for &pos in children {
                 let url = &cx.site.content.pages[cx.order[pos]].url_path;
-                out.push(NavItem { depth, current: current == Some(url.as_str()), ..items[pos].clone() });
+                out.push(NavItem {
+                    depth,
+                    current: current == Some(url.as_str()),
+                    ..items[pos].clone()
+                });
                 if !url.is_empty() && current.is_some_and(|c| c.starts_with(url.as_str())) {
                     walk(cx, items, url, depth + 1, current, out);
                 }
@@ -149,7 +162,12 @@ fn claim_view(cx: &Ctx<'_>, at: ClaimAt, lang: Lang) -> ClaimView {
 /// Groups nav positions under their nearest section page. The home page
 /// and top-level entries sit under `""`.
 fn nav_children(site: &Site, order: &[usize]) -> BTreeMap<String, Vec<usize>> {
-    let urls: std::collections::HashSet<&str> = site.content.pages.iter().map(|p| p.url_path.as_str()).collect();
+    let urls: std::collections::HashSet<&str> = site
+        .content
+        .pages
+        .iter()
+        .map(|p| p.url_path.as_str())
+        .collect();
     let mut children: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (pos, &i) in order.iter().enumerate() {
         let url = site.content.pages[i].url_path.as_str();
@@ -159,7 +177,11 @@ fn nav_children(site: &Site, order: &[usize]) -> BTreeMap<String, Vec<usize>> {
                 break "";
             }
             parent = parent.rsplit_once('/').map_or("", |(p, _)| p);
-            let candidate = if parent.is_empty() { String::new() } else { format!("{parent}/") };
+            let candidate = if parent.is_empty() {
+                String::new()
+            } else {
+                format!("{parent}/")
+            };
             if candidate.is_empty() {
                 break "";
             }
@@ -264,25 +286,23 @@ pub(super) fn render_site(r: &Renderer, site: &Site) -> Result<Vec<OutputFile>, 
             ..n.clone()
         })
         .collect();
-    let mut diags = Vec::new();
     for lang in Lang::ALL {
-        let mut map = BTreeMap::new();
-        for (id, &at) in &site.index.claims {
-            let mut v = claim_view(&cx, at, lang);
-            let mut t = tera::Context::new();
-            t.insert("claim", &v);
-            t.insert("lang", lang.code());
-            t.insert("base", base);
-            match cx.render("partials/claim.html", &t) {
-                Ok(html) => v.inline = html.trim().to_owned(),
-                Err(d) => {
-                    diags.push(d);
-                    return Err(diags);
-                }
-            }
-            map.insert(id.clone(), v);
-        }
-        cx.claims[li(lang)] = map;
+        // Each claim's inline HTML is rendered once per language, in
+        // parallel; BTreeMap collection keeps the result order-free.
+        let ids: Vec<(&String, &ClaimAt)> = site.index.claims.iter().collect();
+        let views: Result<Vec<(String, ClaimView)>, Diagnostic> = ids
+            .par_iter()
+            .map(|(id, &at)| {
+                let mut v = claim_view(&cx, at, lang);
+                let mut t = tera::Context::new();
+                t.insert("claim", &v);
+                t.insert("lang", lang.code());
+                t.insert("base", base);
+                v.inline = cx.render("partials/claim.html", &t)?.trim().to_owned();
+                Ok(((*id).clone(), v))
+            })
+            .collect();
+        cx.claims[li(lang)] = views.map_err(|d| vec![d])?.into_iter().collect();
     }
     // Pages render in parallel; collecting keeps page order, so output and
     // the reported error do not depend on the number of threads.
@@ -484,7 +504,11 @@ fn render_parallel(cx: &Ctx<'_>, page: &Page) -> Result<OutputFile, Diagnostic> 
             super::highlight::escape(&alt.text)
         ))
     };
-    let view_shared = if default == Lang::Ja { view_ja.as_deref() } else { view_en.as_deref() };
+    let view_shared = if default == Lang::Ja {
+        view_ja.as_deref()
+    } else {
+        view_en.as_deref()
+    };
     let md_shared = md_context(cx, page, &prefix, &both_html, view_shared, "");
     let mut ids = reserved(cx, page);
     let mut rows: Vec<Row> = page

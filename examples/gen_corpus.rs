@@ -1,0 +1,172 @@
+//! Writes a kansoku site of N bilingual pages shaped like ROCm-pages, for
+//! benchmarks: `cargo run --release --example gen_corpus -- N DIR [SEED]`.
+//!
+//! Each page has 4–6 KB of Markdown in ja/en pairs, a 10-row table of claim
+//! references, a fenced code block, links to other pages and 10 claims
+//! across all four classes citing line ranges in ~N/5 evidence logs of
+//! 50–200 lines; some pages are entities for the views. The output depends
+//! only on N and the seed, and passes `kansoku check` clean.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// xorshift64*: tiny, deterministic, good enough to vary a corpus.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+}
+
+const CLASSES: [&str; 4] = ["confirmed", "inferred", "unresolved", "limited"];
+const JA: [&str; 6] = [
+    "Phase C で /proc/maps を確認したところ、bundle 側のライブラリがロードされていた。",
+    "ロードされていることと、推論ループ中に実際に演算を担ったことは別の問題だ。",
+    "ne11 が閾値を超えると hipBLAS 経由で rocBLAS の GEMM に委譲される。",
+    "observer を有効にすると経路そのものが変わる可能性がある。",
+    "量子化方式とバッチサイズによって dispatch の分岐が変わる。",
+    "逆アセンブリで .hip_fatbin 内のターゲットを確認した。",
+];
+const EN: [&str; 6] = [
+    "Phase C's /proc/maps check showed the bundle's libraries loaded.",
+    "Being loaded and actually computing during the inference loop are separate questions.",
+    "When ne11 exceeds the threshold, work is delegated through hipBLAS to rocBLAS GEMM.",
+    "Enabling an observer may change the path itself.",
+    "The dispatch branch changes with quantization and batch size.",
+    "Disassembly confirmed the targets inside .hip_fatbin.",
+];
+
+fn write(path: &Path, text: &str) {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).expect("output directory is writable");
+    }
+    std::fs::write(path, text).expect("output directory is writable");
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let (Some(n), Some(dir)) = (
+        args.get(1).and_then(|n| n.parse::<usize>().ok()),
+        args.get(2),
+    ) else {
+        eprintln!("usage: gen_corpus N DIR [SEED]");
+        std::process::exit(2);
+    };
+    let seed = args
+        .get(3)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0x6b61_6e73_6f6b_75u64);
+    let dir = Path::new(dir);
+    let mut rng = Rng(seed | 1);
+    let logs = (n / 5).max(1);
+    let sections = ((n as f64).sqrt() as usize).max(1);
+    write(
+        &dir.join("book.toml"),
+        "[book]\ntitle = { ja = \"コーパス\", en = \"Corpus\" }\nlanguages = [\"ja\", \"en\"]\n\n[kinds]\ncomponent = { ja = \"コンポーネント\", en = \"Component\" }\ngeneration = { ja = \"世代\", en = \"Generation\" }\nobserver = { ja = \"観測手段\", en = \"Observer\" }\n",
+    );
+    let mut log_lines = Vec::with_capacity(logs);
+    for l in 0..logs {
+        let lines = 50 + rng.below(151) as usize;
+        let mut text = format!(
+            "+++\nkind = \"raw\"\nsource = \"ollama run corpus-{l}\"\nphase = \"C\"\n+++\n"
+        );
+        for i in 1..=lines {
+            let _ = writeln!(
+                text,
+                "2026-03-{:02}T10:{:02}:{:02} INFO runner[{l}] step {i}: map 0x{:012x} /usr/local/lib/ollama/rocm/lib{}.so marker-{l}-{i}",
+                1 + i % 28,
+                i % 60,
+                (i * 7) % 60,
+                rng.next() & 0xffff_ffff_ffff,
+                ["hipblas", "rocblas", "amdhip64", "hsa-runtime64"][i % 4]
+            );
+        }
+        write(&dir.join(format!("evidence/logs/run-{l:05}.log")), &text);
+        log_lines.push(lines);
+    }
+    for s in 0..sections {
+        write(
+            &dir.join(format!("content/s{s:03}/_index.md")),
+            &format!("+++\ntitle = {{ ja = \"節 {s}\", en = \"Section {s}\" }}\nweight = {s}\n+++\n::: ja\n節 {s} の概要。\n:::\n::: en\nOverview of section {s}.\n:::\n"),
+        );
+    }
+    write(
+        &dir.join("content/_index.md"),
+        "+++\ntitle = { ja = \"ホーム\", en = \"Home\" }\nlayout = \"home\"\n+++\n::: ja\n観測記録のコーパス。\n:::\n::: en\nA corpus of observation records.\n:::\n\n[[view]]\n",
+    );
+    for p in 0..n {
+        let section = p % sections;
+        let mut fm = format!("+++\ntitle = {{ ja = \"観測ページ {p}\", en = \"Observation page {p}\" }}\nlead = {{ ja = \"ページ {p} で得られる理解\", en = \"What page {p} gives you\" }}\nweight = {p}\n");
+        if p % 50 == 0 {
+            let kind = ["component", "generation", "observer"][(p / 50) % 3];
+            let _ = write!(fm, "\n[entity]\nkind = \"{kind}\"\nkey = \"e{p}\"\nname = {{ ja = \"実体 {p}\", en = \"Entity {p}\" }}\nrole = {{ ja = \"役割\", en = \"Role\" }}\nstatus = \"p{p}-c0\"\n");
+        }
+        let mut ids = Vec::new();
+        for c in 0..10 {
+            let id = format!("p{p}-c{c}");
+            let log = rng.below(logs as u64) as usize;
+            let len = log_lines[log];
+            let a = 1 + rng.below((len - 10) as u64) as usize;
+            let b = a + rng.below(8) as usize;
+            let class = CLASSES[(p + c) % 4];
+            let k = rng.below(6) as usize;
+            let _ = write!(fm, "\n[[claims]]\nid = \"{id}\"\nclass = \"{class}\"\nja = \"{}({p}-{c})\"\nen = \"{} ({p}-{c})\"\n", JA[k], EN[k]);
+            if c % 3 == 0 {
+                let _ = writeln!(fm, "evidence = [{{ path = \"logs/run-{log:05}.log\", lines = \"{a}-{b}\", quote = \"marker-{log}-{a}\" }}]");
+            } else {
+                let _ = writeln!(fm, "evidence = [\"logs/run-{log:05}.log#L{a}-L{b}\"]");
+            }
+            if p % 50 == 0 && c == 1 {
+                let _ = writeln!(fm, "about = \"e{p}\"\naspect = \"world\"");
+            }
+            if c == 2 && p > 0 {
+                let _ = writeln!(fm, "from = [\"p{}-c0\"]", p - 1);
+            }
+            ids.push(id);
+        }
+        fm.push_str("\n[scope]\ncan = [\"");
+        fm.push_str(&ids[0]);
+        fm.push_str("\"]\ncannot = [\"");
+        fm.push_str(&ids[2]);
+        fm.push_str("\"]\n+++\n");
+        let mut body = fm;
+        for para in 0..4 {
+            let _ = write!(body, "## 観測 {para} {{#obs-{para}}}\n\n::: ja\n");
+            for s in 0..4 {
+                body.push_str(JA[(p + para + s) % 6]);
+            }
+            let _ = write!(body, " [[claim:{}]]\n:::\n\n::: en\n", ids[para]);
+            for s in 0..4 {
+                body.push_str(EN[(p + para + s) % 6]);
+                body.push(' ');
+            }
+            let _ = write!(body, "[[claim:{}]]\n:::\n\n", ids[para]);
+        }
+        body.push_str("| # | claim |\n|---|---|\n");
+        for (i, id) in ids.iter().enumerate() {
+            let _ = writeln!(body, "| {i} | [[claim:{id}]] |");
+        }
+        let other = (p + 1) % n;
+        let _ = write!(
+            body,
+            "\n```sh\nOLLAMA_DEBUG=1 ollama run llama3:8b --verbose\ncat /proc/$(pgrep -f runner)/maps | grep rocm\nexport LD_LIBRARY_PATH=/usr/local/lib/ollama/rocm\n```\n\n::: ja\n次へ: [ページ {other}](/s{:03}/p{other:05}.md#obs-1)\n:::\n::: en\nNext: [page {other}](/s{:03}/p{other:05}.md#obs-1)\n:::\n",
+            other % sections,
+            other % sections
+        );
+        write(
+            &dir.join(format!("content/s{section:03}/p{p:05}.md")),
+            &body,
+        );
+    }
+    eprintln!(
+        "wrote {n} pages, {logs} evidence logs, {sections} sections to {}",
+        dir.display()
+    );
+}
