@@ -47,11 +47,19 @@ impl Report {
 /// Runs every rule on the site at `root`. `Err` only for usage or I/O
 /// failures (exit code 2); content problems are in the report.
 pub fn check(root: &Path) -> Result<Report, Error> {
-    match crate::site::load(root, Mode::Check) {
-        Ok((_, diagnostics)) => Ok(Report { diagnostics }),
-        Err(Error::Content(diagnostics)) => Ok(Report { diagnostics }),
-        Err(e) => Err(e),
+    let mut diagnostics = match crate::site::load(root, Mode::Check) {
+        Ok((_, diagnostics)) => diagnostics,
+        Err(Error::Content(diagnostics)) => diagnostics,
+        Err(e) => return Err(e),
+    };
+    // The theme is part of the site: a broken template override or Fluent
+    // file must fail check, not only build. Loading it is cheap; rendering
+    // (and its rarer render-time errors) stays with build.
+    if let Err(theme) = crate::render::Renderer::new(root)? {
+        diagnostics.extend(theme);
+        crate::validate::sort(&mut diagnostics);
     }
+    Ok(Report { diagnostics })
 }
 
 #[derive(Serialize)]

@@ -116,15 +116,12 @@ impl fmt::Display for Diagnostic {
             let (line, width) = &**snippet;
             let num = self.location.line.to_string();
             let pad = " ".repeat(num.len());
-            let indent: String = line
-                .chars()
-                .take(self.location.col.saturating_sub(1))
-                .map(|c| if c == '\t' { '\t' } else { ' ' })
-                .collect();
+            let (shown, before, span) = caret_view(line, self.location.col, *width);
             write!(
                 f,
-                "\n{pad} |\n{num} | {line}\n{pad} | {indent}{}",
-                "^".repeat(*width)
+                "\n{pad} |\n{num} | {shown}\n{pad} | {}{}",
+                " ".repeat(before),
+                "^".repeat(span.max(1))
             )?;
         }
         if let Some(hint) = &self.hint {
@@ -132,6 +129,36 @@ impl fmt::Display for Diagnostic {
         }
         Ok(())
     }
+}
+
+/// The source line as shown under a finding, with the caret's indent and
+/// width in terminal columns (CJK characters take two), cut to a window
+/// around the span when the line is very long.
+fn caret_view(line: &str, col: usize, width: usize) -> (String, usize, usize) {
+    use unicode_width::UnicodeWidthChar;
+    const BEFORE: usize = 60;
+    const LIMIT: usize = 200;
+    let chars: Vec<char> = line
+        .chars()
+        .map(|c| if c == '\t' { ' ' } else { c })
+        .collect();
+    let start_char = col.saturating_sub(1).min(chars.len());
+    let end_char = (start_char + width).min(chars.len());
+    let (from, prefix) = if chars.len() > LIMIT && start_char > BEFORE {
+        (start_char - BEFORE, "…")
+    } else {
+        (0, "")
+    };
+    let to = (from + LIMIT).max(end_char).min(chars.len());
+    let suffix = if to < chars.len() { "…" } else { "" };
+    let cols = |cs: &[char]| cs.iter().map(|c| c.width().unwrap_or(0)).sum::<usize>();
+    let shown = format!(
+        "{prefix}{}{suffix}",
+        chars[from..to].iter().collect::<String>()
+    );
+    let before = prefix.chars().count() + cols(&chars[from..start_char]);
+    let span = cols(&chars[start_char..end_char.min(to)]);
+    (shown, before, span)
 }
 
 /// Everything that can stop a command.
@@ -179,3 +206,26 @@ fn render_list(diags: &[Diagnostic]) -> String {
 
 /// Result alias for the library.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn caret_counts_terminal_columns() {
+        // `本文。` is six columns wide: the caret starts under the `[`.
+        let (shown, before, span) = caret_view("本文。[[claim:x]]", 4, 11);
+        assert_eq!((shown.as_str(), before, span), ("本文。[[claim:x]]", 6, 11));
+        let (_, before, span) = caret_view("id = \"観測\"", 6, 4);
+        assert_eq!((before, span), (5, 6));
+    }
+
+    #[test]
+    fn long_lines_are_cut_around_the_span() {
+        let line = format!("{}X{}", "a".repeat(1000), "b".repeat(1000));
+        let (shown, before, span) = caret_view(&line, 1001, 1);
+        assert!(shown.starts_with('…') && shown.ends_with('…'));
+        assert_eq!(shown.chars().nth(before), Some('X'));
+        assert_eq!(span, 1);
+    }
+}

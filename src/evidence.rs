@@ -119,6 +119,9 @@ pub struct EvidenceIndex {
     pub files: BTreeMap<String, EvidenceFile>,
     /// Symlinks whose target lies outside the evidence directory.
     pub escaping: BTreeSet<String>,
+    /// Files that exist but could not be read as evidence (already
+    /// reported), so claims citing them are not also told they are missing.
+    pub broken: BTreeSet<String>,
     /// The evidence directory relative to the root, for messages.
     pub dir_name: String,
 }
@@ -168,6 +171,7 @@ pub fn load_evidence(root: &Path, dir: &Path) -> Result<(EvidenceIndex, Vec<Diag
             Ok(t) => t,
             Err(d) => {
                 diags.push(d);
+                index.broken.insert(rel);
                 continue;
             }
         };
@@ -190,11 +194,13 @@ pub fn load_evidence(root: &Path, dir: &Path) -> Result<(EvidenceIndex, Vec<Diag
                 ),
                 Err(d) => {
                     diags.push(d);
+                    index.broken.insert(rel);
                     continue;
                 }
             },
             Err(d) => {
                 diags.push(d);
+                index.broken.insert(rel);
                 continue;
             }
         };

@@ -107,7 +107,16 @@ pub fn validate(
                     .or_default()
                     .push(at);
                 cited.insert(link.path.as_str());
-                if evidence.escaping.contains(&link.path) {
+                if evidence.broken.contains(&link.path) {
+                    continue;
+                }
+                // A symlink anywhere on the path (file or directory) that
+                // points out of the evidence directory.
+                let escapes = evidence
+                    .escaping
+                    .iter()
+                    .any(|e| link.path == *e || link.path.starts_with(&format!("{e}/")));
+                if escapes {
                     diags.push(
                         src.error("E015", link.span.clone(), format!("evidence path `{}` is a symlink that leaves the evidence directory", link.path))
                             .with_hint("copy the file into the evidence directory instead of linking to it"),
@@ -148,7 +157,9 @@ pub fn validate(
                 }
                 if let Some(quote) = &link.quote {
                     if !file.lines(a, b).contains(quote.as_str()) {
-                        let where_ = if link.lines.is_some() {
+                        let where_ = if link.lines.is_some() && a == b {
+                            format!("line {a} of")
+                        } else if link.lines.is_some() {
                             format!("lines {a}-{b} of")
                         } else {
                             "".to_owned()
@@ -286,13 +297,16 @@ pub fn validate(
                                 src.error(
                                     "E050",
                                     span,
-                                    format!("`dot` diagram does not parse: {first}"),
+                                    format!("`dot` diagram does not parse (the dot parser says: {first})"),
                                 )
-                                .with_hint("write Graphviz dot, e.g. `digraph { a -> b }`"),
+                                .with_hint("check the brackets and edges; a minimal graph is `digraph { a -> b }`"),
                             );
                         }
                         Reference::Page(path, anchor) => {
                             let Some(&target) = index.pages.get(&path) else {
+                                if content.failed.contains(&path) {
+                                    continue;
+                                }
                                 let hint =
                                     match nearest(&path, index.pages.keys().map(String::as_str)) {
                                         Some(n) => format!("did you mean `{n}`?"),

@@ -237,7 +237,7 @@ fn broken_page_link_in_both_languages() {
         r#"content/page.md:6:1: error[E030]: link to missing page `content/notes/first.md`
   |
 6 | [ノート](notes/first.md) を見よ。
-  | ^^^^^^^^^^^^^^^^^^^^^
+  | ^^^^^^^^^^^^^^^^^^^^^^^^
   = hint: link to a file under content/, e.g. `/notes/first.md`
 content/page.md:9:9: error[E030]: link to missing page `content/notes/first.md`
   |
@@ -255,7 +255,7 @@ fn broken_anchor_in_each_language() {
         r#"content/page.md:8:1: error[E030]: anchor `#no-such-heading` not found in the ja page of `content/_index.md`
   |
 8 | [ホーム](_index.md#no-such-heading) と [この見出し](#見出し)。
-  | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
   = hint: link to a heading id of that page, or give the heading one with `{#id}`
 content/page.md:13:5: error[E030]: anchor `#no-such-heading` not found in the en page of `content/_index.md`
    |

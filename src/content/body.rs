@@ -381,6 +381,27 @@ pub fn scan_refs(chunk: &Chunk, page_rel: &str) -> Vec<(Reference, Range<usize>)
     let mut out = Vec::new();
     for (ev, range) in Parser::new_ext(&chunk.text, parser_options()).into_offset_iter() {
         let span = chunk.offset + range.start..chunk.offset + range.end;
+        if let Event::Start(Tag::CodeBlock(pulldown_cmark::CodeBlockKind::Fenced(info))) = &ev {
+            if info.split_whitespace().next() == Some("dot") {
+                let lines: Vec<&str> = chunk.text[range.clone()].lines().collect();
+                // Drop the opening fence line and, if present, the closing one.
+                let end = if lines.len() > 1
+                    && lines[lines.len() - 1].trim_start().starts_with(['`', '~'])
+                {
+                    lines.len() - 1
+                } else {
+                    lines.len()
+                };
+                let body = lines.get(1..end).unwrap_or_default().join("\n");
+                if let Err(e) = parse_dot(&body) {
+                    let first_line = span.start
+                        ..chunk.text[range.start..]
+                            .find('\n')
+                            .map_or(span.end, |i| span.start + i);
+                    out.push((Reference::BadDot(e), first_line));
+                }
+            }
+        }
         if let Event::Start(Tag::Link {
             link_type,
             dest_url,
@@ -434,4 +455,18 @@ pub fn resolve_page_link(dest: &str, page_rel: &str) -> Option<(String, Option<S
         }
     }
     Some((parts.join("/"), anchor))
+}
+#[cfg(test)]
+mod dot_tests {
+    use super::*;
+    #[test]
+    fn bad_dot_is_found() {
+        let c = Chunk {
+            text: "x\n\n```dot\ndigraph { a ->\n```\n".into(),
+            offset: 0,
+        };
+        let r = scan_refs(&c, "p.md");
+        assert!(matches!(r.as_slice(), [(Reference::BadDot(_), _)]), "{r:?}");
+        assert!(parse_dot("digraph { a -> }").is_err());
+    }
 }

@@ -250,9 +250,10 @@ pub(crate) fn claim(src: &Source, raw: RawClaim, diags: &mut Vec<Diagnostic>) ->
 /// arguments such as `f<Q4_K,1>` are not element names and do not count.
 fn has_raw_html(text: &str) -> bool {
     const TAGS: &[&str] = &[
-        "a", "abbr", "b", "br", "code", "del", "details", "div", "em", "embed", "font", "form", "i", "iframe", "img",
-        "input", "ins", "kbd", "li", "link", "mark", "meta", "object", "ol", "p", "pre", "q", "s", "script", "small",
-        "span", "strong", "style", "sub", "summary", "sup", "svg", "table", "td", "th", "tr", "u", "ul",
+        "a", "abbr", "b", "br", "code", "del", "details", "div", "em", "embed", "font", "form",
+        "i", "iframe", "img", "input", "ins", "kbd", "li", "link", "mark", "meta", "object", "ol",
+        "p", "pre", "q", "s", "script", "small", "span", "strong", "style", "sub", "summary",
+        "sup", "svg", "table", "td", "th", "tr", "u", "ul",
     ];
     text.match_indices('<').any(|(i, _)| {
         let rest = &text[i + 1..];
@@ -260,9 +261,13 @@ fn has_raw_html(text: &str) -> bool {
             return true;
         }
         let rest = rest.strip_prefix('/').unwrap_or(rest);
-        let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
         let after = rest[name.len()..].chars().next();
-        TAGS.contains(&name.to_ascii_lowercase().as_str()) && matches!(after, Some('>' | ' ' | '/' | '\n' | '\t'))
+        TAGS.contains(&name.to_ascii_lowercase().as_str())
+            && matches!(after, Some('>' | ' ' | '/' | '\n' | '\t'))
     })
 }
 

@@ -143,6 +143,9 @@ impl Page {
 pub struct Content {
     /// Pages sorted by `rel`.
     pub pages: Vec<Page>,
+    /// Pages that exist but failed to load (already reported), so links
+    /// to them are not also called missing.
+    pub failed: Vec<String>,
 }
 
 /// The URL path of a content file: `_index.md` is its directory.
@@ -161,6 +164,7 @@ pub(crate) fn url_path(rel: &str) -> String {
 pub fn load_content(root: &Path) -> Result<(Content, Vec<Diagnostic>)> {
     let dir = root.join("content");
     let mut pages = Vec::new();
+    let mut failed = Vec::new();
     let mut diags = Vec::new();
     if !dir.is_dir() {
         return Err(Error::Usage(format!(
@@ -183,15 +187,17 @@ pub fn load_content(root: &Path) -> Result<(Content, Vec<Diagnostic>)> {
         let shown = format!("content/{rel}");
         let bytes = std::fs::read(entry.path()).map_err(|e| Error::io(entry.path(), e))?;
         match decode(&shown, &bytes) {
-            Ok(text) => {
-                if let Some(page) = load_page(Source::new(shown, text), &rel, &mut diags) {
-                    pages.push(page);
-                }
+            Ok(text) => match load_page(Source::new(shown, text), &rel, &mut diags) {
+                Some(page) => pages.push(page),
+                None => failed.push(rel),
+            },
+            Err(d) => {
+                diags.push(d);
+                failed.push(rel);
             }
-            Err(d) => diags.push(d),
         }
     }
-    Ok((Content { pages }, diags))
+    Ok((Content { pages, failed }, diags))
 }
 
 /// A path relative to `base`, `/`-separated.

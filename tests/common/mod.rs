@@ -427,3 +427,66 @@ pub(crate) fn ftl(lang: &str, key: &str, variant: Option<&str>) -> String {
         })
         .unwrap_or_else(|| panic!("{lang}.ftl message {key} has no variant {want}"))
 }
+
+// ---- `kansoku check` helpers (tests/check.rs, tests/rocm_pages.rs) ----
+
+impl SiteTest {
+    /// Writes raw bytes under the site root (BOM, CRLF, invalid UTF-8).
+    pub(crate) fn write_bytes(&mut self, rel: &str, bytes: &[u8]) -> &mut Self {
+        let path = self.root.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("parent dir can be made");
+        }
+        std::fs::write(&path, bytes).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
+        self
+    }
+
+    /// Runs every rule through `kansoku::check::check`; panics on a usage or
+    /// I/O failure (those are exit code 2, not findings).
+    pub(crate) fn check(&self) -> kansoku::check::Report {
+        kansoku::check::check(&self.root)
+            .unwrap_or_else(|e| panic!("check of {} failed outright: {e}", self.root.display()))
+    }
+}
+
+/// The repository's own site (book.toml, content/, evidence/) in a temp dir.
+pub(crate) fn repo_site() -> SiteTest {
+    SiteTest::from_parts(repo_root(), &["book.toml", "content", "evidence"])
+}
+
+/// One finding of `--format json`, parsed back.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct JsonFinding {
+    pub(crate) code: String,
+    pub(crate) severity: String,
+    pub(crate) path: String,
+    pub(crate) line: usize,
+    pub(crate) col: usize,
+    pub(crate) message: String,
+    pub(crate) hint: Option<String>,
+}
+
+impl JsonFinding {
+    /// `(code, severity, path, line, col)`, for comparing with a table.
+    pub(crate) fn key(&self) -> (&str, &str, &str, usize, usize) {
+        (&self.code, &self.severity, &self.path, self.line, self.col)
+    }
+}
+
+/// Parses JSON-lines output: every line must be one finding object.
+pub(crate) fn parse_json_findings(text: &str) -> Vec<JsonFinding> {
+    text.lines()
+        .map(|l| {
+            serde_json::from_str(l).unwrap_or_else(|e| panic!("not a finding object ({e}): {l}"))
+        })
+        .collect()
+}
+
+/// A report formatted as JSON lines and parsed back.
+pub(crate) fn json_findings(report: &kansoku::check::Report) -> Vec<JsonFinding> {
+    parse_json_findings(&kansoku::check::format(
+        report,
+        kansoku::check::Format::Json,
+    ))
+}

@@ -1,0 +1,925 @@
+//! `kansoku check`, the CI gate (SPEC §6, §8; issue 3).
+//!
+//! Every case under `tests/fixtures/check/<case>/` is the small valid site of
+//! `tests/fixtures/check/clean/` with exactly one mistake (`combined` has
+//! many). For each case the human output is an insta snapshot
+//! (`tests/snapshots/check__<case>.snap`) and the JSON output is parsed and
+//! compared with the table below: code, severity, path, line and column of
+//! every finding, in order. Codes that only rendering can find (E040, E041,
+//! E042) go through `build` instead; their table rows say so.
+//!
+//! SPEC §8's bad inputs that are bytes rather than text (BOM, CRLF, invalid
+//! UTF-8, symlinks, a 10 MB log, very deep or very long Markdown) are made in
+//! the test from the clean site. The real binary is used for exit codes and
+//! for `--format github`. Nothing here writes into the repository.
+
+mod common;
+
+use common::{fixture, json_findings, parse_json_findings, repo_root, JsonFinding, SiteTest, Tree};
+use kansoku::check::{self, Format, Report};
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// Which command finds the case's mistake.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    /// `check` reports it (and `build` refuses the site too).
+    Check,
+    /// Only rendering can find it: `check` is clean, `build` fails.
+    Build,
+}
+
+/// `(code, severity, path, line, col)` of one expected finding.
+type Expected = (&'static str, &'static str, &'static str, usize, usize);
+
+/// One `#[test]` per fixture plus `CASES`, the list the pairing test holds
+/// against the fixture directories, and `TABLE`, every expected finding.
+macro_rules! cases {
+    ($( $(#[$meta:meta])* $test:ident: $dir:literal, $stage:ident, [$($f:expr),* $(,)?]; )*) => {
+        const CASES: &[(&str, Stage, &[Expected])] = &[$(($dir, Stage::$stage, &[$($f),*])),*];
+        $(
+            #[test]
+            $(#[$meta])*
+            fn $test() {
+                run_case($dir, Stage::$stage, &[$($f),*]);
+            }
+        )*
+    };
+}
+
+cases! {
+    clean_site_has_no_findings: "clean", Check, [];
+    e001_toml_syntax: "e001-toml-syntax", Check,
+        [("E001", "error", "content/page.md", 3, 10)];
+    e001_front_matter_never_closed: "e001-unclosed-front-matter", Check,
+        [("E001", "error", "content/page.md", 1, 1)];
+    e002_unknown_key: "e002-unknown-key", Check,
+        [("E002", "error", "content/page.md", 10, 1)];
+    e003_wrong_type: "e003-wrong-type", Check,
+        [("E003", "error", "content/page.md", 3, 10)];
+    e004_missing_title: "e004-missing-title", Check,
+        [("E004", "error", "content/page.md", 1, 1)];
+    e010_unknown_class: "e010-unknown-class", Check,
+        [("E010", "error", "content/page.md", 6, 9)];
+    e011_claim_without_evidence: "e011-no-evidence", Check,
+        [("E011", "error", "content/page.md", 5, 6)];
+    e012_evidence_file_missing: "e012-evidence-missing", Check,
+        [("E012", "error", "content/page.md", 9, 13)];
+    e013_range_outside_the_file: "e013-range-outside", Check,
+        [("E013", "error", "content/page.md", 9, 13)];
+    e014_quote_not_in_range: "e014-quote-not-in-range", Check,
+        [("E014", "error", "content/page.md", 9, 13)];
+    e015_dotdot_path: "e015-dotdot", Check,
+        [("E015", "error", "content/page.md", 9, 30)];
+    e015_percent_encoded_dotdot: "e015-percent-encoded", Check,
+        [("E015", "error", "content/page.md", 9, 30)];
+    e015_absolute_path: "e015-absolute", Check,
+        [("E015", "error", "content/page.md", 9, 30)];
+    e016_duplicate_claim_id: "e016-duplicate-id", Check,
+        [("E016", "error", "content/page.md", 5, 6)];
+    e017_claim_id_with_spaces: "e017-id-with-spaces", Check,
+        [("E017", "error", "content/page.md", 5, 6)];
+    e018_malformed_range: "e018-malformed-range", Check,
+        [("E018", "error", "content/page.md", 9, 13)];
+    e020_unknown_claim_reference: "e020-unknown-claim-ref", Check,
+        [("E020", "error", "content/page.md", 16, 7)];
+    e021_unknown_entity_kind: "e021-unknown-kind", Check,
+        [("E021", "error", "content/page.md", 5, 8)];
+    e022_duplicate_entity_key: "e022-duplicate-key", Check,
+        [("E022", "error", "content/twin.md", 6, 7)];
+    e023_two_claims_in_one_cell: "e023-two-claims-one-cell", Check,
+        [("E023", "error", "content/page.md", 14, 6)];
+    e030_link_to_missing_page: "e030-missing-page", Check,
+        [("E030", "error", "content/page.md", 16, 32)];
+    e030_link_to_missing_anchor: "e030-missing-anchor", Check,
+        [("E030", "error", "content/page.md", 20, 36)];
+    e031_claim_lacks_a_language: "e031-missing-lang", Check,
+        [("E031", "error", "content/page.md", 5, 6)];
+    e032_untranslated_segment: "e032-untranslated", Check,
+        [("E032", "error", "content/page.md", 19, 1)];
+    e033_unclosed_language_block: "e033-unclosed-block", Check,
+        [("E033", "error", "content/page.md", 15, 1)];
+    e040_template_error_in_override: "e040-template-error", Build,
+        [("E040", "error", "templates/page.html", 1, 1)];
+    e041_fluent_syntax_error: "e041-fluent-error", Check,
+        [("E041", "error", "templates/i18n/en.ftl", 2, 30)];
+    e042_output_path_collision: "e042-output-collision", Build,
+        [
+            ("E042", "error", "content/evidence/_index.md", 1, 1),
+            ("E042", "error", "content/evidence/_index.md", 1, 1),
+        ];
+    e050_dot_diagram_does_not_parse: "e050-bad-dot", Check,
+        [("E050", "error", "content/page.md", 19, 1)];
+    w001_evidence_cited_by_no_claim: "w001-uncited-evidence", Check,
+        [("W001", "warning", "evidence/logs/unused.log", 1, 1)];
+    w002_confirmed_on_transcript_only: "w002-transcript-only", Check,
+        [("W002", "warning", "content/page.md", 5, 6)];
+    w003_raw_html_in_claim_text: "w003-raw-html", Check,
+        [("W003", "warning", "content/page.md", 8, 6)];
+    combined_reports_every_mistake_in_order: "combined", Check,
+        [
+            ("E020", "error", "content/_index.md", 13, 26),
+            ("E030", "error", "content/_index.md", 16, 41),
+            ("E010", "error", "content/a.md", 6, 9),
+            ("E011", "error", "content/a.md", 12, 6),
+            ("E031", "error", "content/a.md", 18, 6),
+            ("E012", "error", "content/b.md", 9, 13),
+            ("E013", "error", "content/b.md", 16, 13),
+            ("E014", "error", "content/b.md", 23, 13),
+            ("W002", "warning", "content/b.md", 26, 6),
+            ("W003", "warning", "content/b.md", 35, 6),
+            ("E021", "error", "content/notes/c.md", 5, 8),
+            ("E020", "error", "content/notes/c.md", 8, 10),
+            ("E016", "error", "content/notes/c.md", 11, 6),
+            ("E032", "error", "content/notes/c.md", 18, 1),
+            ("E033", "error", "content/notes/d.md", 11, 1),
+            ("W001", "warning", "evidence/logs/unused.log", 1, 1),
+        ];
+}
+
+/// Codes the engine defines that no fixture can reach, with the reason.
+const UNREACHABLE: &[(&str, &str)] = &[(
+    "E043",
+    "an evidence file that became unreadable between loading and rendering: a race, not a site",
+)];
+
+/// The case's site in a temp dir.
+fn site(case: &str) -> SiteTest {
+    SiteTest::from_fixture(&format!("check/{case}"))
+}
+
+fn keys(findings: &[JsonFinding]) -> Vec<(&str, &str, &str, usize, usize)> {
+    findings.iter().map(JsonFinding::key).collect()
+}
+
+/// Checks a site and asserts `check` wrote nothing.
+fn check_untouched(t: &SiteTest) -> Report {
+    let before = Tree::of(t.root());
+    let report = t.check();
+    before.assert_same(&Tree::of(t.root()), "the site after `check`");
+    report
+}
+
+/// The JSON findings of `report`, asserted to be `expected` exactly and in
+/// the same order as the human output.
+fn assert_json(case: &str, report: &Report, expected: &[Expected]) -> Vec<JsonFinding> {
+    let found = json_findings(report);
+    assert_eq!(keys(&found), expected.to_vec(), "{case}: JSON findings");
+    for (f, d) in found.iter().zip(&report.diagnostics) {
+        assert_eq!(f.message, d.message, "{case}: JSON message");
+        assert_eq!(f.hint, d.hint, "{case}: JSON hint");
+        assert!(
+            f.hint.as_deref().is_some_and(|h| !h.is_empty()),
+            "{case}: every finding has a hint: {f:?}"
+        );
+    }
+    found
+}
+
+fn run_case(case: &str, stage: Stage, expected: &[Expected]) {
+    assert!(
+        fixture(&format!("check/{case}")).is_dir(),
+        "no fixture tests/fixtures/check/{case}"
+    );
+    let mut t = site(case);
+    let report = check_untouched(&t);
+    match stage {
+        Stage::Check => {
+            assert_json(case, &report, expected);
+            insta::assert_snapshot!(case, check::format(&report, Format::Human));
+            let errors = expected.iter().any(|e| e.1 == "error");
+            assert_eq!(report.exit_code(), u8::from(errors), "{case}: exit code");
+            // `build` runs the same rules: errors stop it, warnings do not,
+            // and an untranslated segment (E032) is only a warning there.
+            if expected.iter().any(|e| e.1 == "error" && e.0 != "E032") {
+                assert!(
+                    matches!(t.build_err(), kansoku::Error::Content(_)),
+                    "{case}: build refuses the site"
+                );
+                assert!(!t.out().exists(), "{case}: build wrote public/");
+            } else if errors {
+                t.build();
+                let warned: Vec<&str> = t.report().warnings.iter().map(|d| d.code).collect();
+                assert_eq!(warned, ["E032"], "{case}: build warns instead");
+            }
+        }
+        Stage::Build => {
+            // Rendering is where these live: `check` does not see them.
+            assert_eq!(
+                keys(&json_findings(&report)),
+                Vec::<(&str, &str, &str, usize, usize)>::new(),
+                "{case}: check findings"
+            );
+            let err = t.build_err();
+            let kansoku::Error::Content(diagnostics) = &err else {
+                panic!("{case}: expected content errors, got {err}");
+            };
+            insta::assert_snapshot!(case, err.to_string());
+            let report = Report {
+                diagnostics: diagnostics.clone(),
+            };
+            assert_json(case, &report, expected);
+            assert!(!t.out().exists(), "{case}: build wrote public/");
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Pairing: fixtures, table, engine codes and README stay in step.
+
+fn fixture_dirs() -> BTreeSet<String> {
+    std::fs::read_dir(fixture("check"))
+        .expect("tests/fixtures/check is readable")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+#[test]
+fn every_fixture_has_a_case_and_every_case_a_fixture() {
+    let dirs = fixture_dirs();
+    let cases: BTreeSet<String> = CASES.iter().map(|c| c.0.to_owned()).collect();
+    assert_eq!(CASES.len(), cases.len(), "a case is listed twice");
+    let untested: Vec<_> = dirs.difference(&cases).collect();
+    let missing: Vec<_> = cases.difference(&dirs).collect();
+    assert!(untested.is_empty(), "fixtures without a case: {untested:?}");
+    assert!(missing.is_empty(), "cases without a fixture: {missing:?}");
+}
+
+#[test]
+fn every_case_has_its_own_snapshot() {
+    for (case, _, _) in CASES {
+        let snap = repo_root().join(format!("tests/snapshots/check__{case}.snap"));
+        assert!(snap.is_file(), "no snapshot {}", snap.display());
+    }
+}
+
+/// Every `"E…"`/`"W…"` code literal in the engine's sources.
+fn engine_codes() -> BTreeSet<String> {
+    let mut codes = BTreeSet::new();
+    for entry in walk(&repo_root().join("src")) {
+        if entry.extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&entry).expect("source is UTF-8");
+        let b = text.as_bytes();
+        for i in 0..b.len().saturating_sub(5) {
+            let code = &b[i + 1..i + 5];
+            if b[i] == b'"'
+                && matches!(code[0], b'E' | b'W')
+                && code[1..].iter().all(u8::is_ascii_digit)
+                && b[i + 5] == b'"'
+            {
+                codes.insert(String::from_utf8_lossy(code).into_owned());
+            }
+        }
+    }
+    codes
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).expect("readable dir") {
+        let p = e.expect("entry").path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[test]
+fn every_engine_code_has_a_fixture() {
+    let covered: BTreeSet<&str> = CASES.iter().flat_map(|c| c.2.iter().map(|e| e.0)).collect();
+    let unreachable: BTreeSet<&str> = UNREACHABLE.iter().map(|u| u.0).collect();
+    let missing: Vec<String> = engine_codes()
+        .into_iter()
+        .filter(|c| !covered.contains(c.as_str()) && !unreachable.contains(c.as_str()))
+        .collect();
+    assert!(missing.is_empty(), "codes with no fixture: {missing:?}");
+}
+
+#[test]
+fn readme_documents_every_engine_code() {
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).expect("README.md");
+    let section = readme
+        .split("\n## Diagnostics\n")
+        .nth(1)
+        .expect("README has a Diagnostics section");
+    let section = section.split("\n## ").next().expect("section text");
+    for code in engine_codes() {
+        assert!(
+            section.contains(&format!("| `{code}` |")),
+            "README's Diagnostics table has no row for {code}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Exact messages and hints of a few cases.
+
+fn only_finding(case: &str) -> JsonFinding {
+    let found = json_findings(&site(case).check());
+    assert_eq!(found.len(), 1, "{case}: {found:?}");
+    found.into_iter().next().expect("one finding")
+}
+
+#[test]
+fn misspelt_class_suggests_the_nearest() {
+    let f = only_finding("e010-unknown-class");
+    assert_eq!(f.message, "unknown evidence class `confimed`");
+    assert_eq!(f.hint.as_deref(), Some("did you mean `confirmed`?"));
+}
+
+#[test]
+fn range_outside_names_the_real_length() {
+    let f = only_finding("e013-range-outside");
+    assert_eq!(
+        f.message,
+        "line range L4-L9 is outside `evidence/logs/a.log`, which has 5 lines after its header"
+    );
+    assert_eq!(
+        f.hint.as_deref(),
+        Some("lines count from 1 after the header; the last is L5")
+    );
+}
+
+#[test]
+fn duplicate_claim_id_names_both_places() {
+    let f = only_finding("e016-duplicate-id");
+    assert_eq!(
+        f.message,
+        "duplicate claim id `base-ok` (first defined at content/_index.md:5:6)"
+    );
+}
+
+#[test]
+fn claim_id_with_spaces_suggests_a_valid_one() {
+    let f = only_finding("e017-id-with-spaces");
+    assert_eq!(f.message, "claim id `Page Claim 2` is not a valid id");
+    assert_eq!(
+        f.hint.as_deref(),
+        Some("use letters, digits, `-`, `_` or `.`, e.g. `page-claim-2`")
+    );
+}
+
+#[test]
+fn missing_claim_reference_suggests_the_nearest() {
+    let f = only_finding("e020-unknown-claim-ref");
+    assert_eq!(f.message, "unknown claim `page-cliam` in `[[claim:…]]`");
+    assert_eq!(f.hint.as_deref(), Some("did you mean `page-claim`?"));
+}
+
+#[test]
+fn missing_anchor_names_the_language_and_the_nearest() {
+    let f = only_finding("e030-missing-anchor");
+    assert_eq!(
+        f.message,
+        "anchor `#sumary` not found in the en page of `content/page.md`"
+    );
+    assert_eq!(f.hint.as_deref(), Some("did you mean `#summary`?"));
+}
+
+#[test]
+fn transcript_only_warning_does_not_fail() {
+    let report = site("w002-transcript-only").check();
+    let f = &json_findings(&report)[0];
+    assert_eq!(
+        f.message,
+        "confirmed claim `page-claim` rests only on transcript or note evidence"
+    );
+    assert_eq!(report.exit_code(), 0);
+}
+
+#[test]
+fn combined_findings_are_sorted_by_file_then_line() {
+    let found = json_findings(&site("combined").check());
+    let order: Vec<_> = found
+        .iter()
+        .map(|f| (f.path.clone(), f.line, f.col))
+        .collect();
+    let mut sorted = order.clone();
+    sorted.sort();
+    assert_eq!(order, sorted);
+    let files: BTreeSet<&str> = found.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(files.len(), 6, "{files:?}");
+}
+
+// ---------------------------------------------------------------------------
+// SPEC §8: bad input gives a finding, never a panic.
+
+/// The clean site with `content/page.md` replaced by `bytes`.
+fn clean_with_page(bytes: &[u8]) -> SiteTest {
+    let mut t = site("clean");
+    t.write_bytes("content/page.md", bytes);
+    t
+}
+
+fn human(report: &Report) -> String {
+    check::format(report, Format::Human)
+}
+
+/// Every file of a site rewritten: a BOM in front and CRLF line ends.
+fn bom_and_crlf(t: &mut SiteTest) {
+    for (rel, bytes) in Tree::of(t.root()).0 {
+        let text = String::from_utf8(bytes).expect("fixture text is UTF-8");
+        let mut out = b"\xEF\xBB\xBF".to_vec();
+        out.extend_from_slice(text.replace('\n', "\r\n").as_bytes());
+        t.write_bytes(&rel, &out);
+    }
+}
+
+#[test]
+fn bom_and_crlf_change_no_finding() {
+    for case in [
+        "clean",
+        "e001-toml-syntax",
+        "e010-unknown-class",
+        "e013-range-outside",
+        "e014-quote-not-in-range",
+        "e020-unknown-claim-ref",
+        "e030-missing-anchor",
+        "e033-unclosed-block",
+        "combined",
+    ] {
+        let plain = human(&site(case).check());
+        let mut t = site(case);
+        bom_and_crlf(&mut t);
+        let report = t.check();
+        assert_eq!(human(&report), plain, "{case} with BOM + CRLF");
+        assert!(
+            !human(&report).contains('\r'),
+            "{case}: a CR reached the output"
+        );
+    }
+}
+
+#[test]
+fn bom_and_crlf_site_builds() {
+    let mut t = site("clean");
+    bom_and_crlf(&mut t);
+    t.build();
+    t.assert_file_contains("en/page/index.html", "The second line holds output.");
+}
+
+#[test]
+fn invalid_utf8_in_a_page_names_the_byte() {
+    let text = std::fs::read_to_string(fixture("check/clean/content/page.md")).expect("page");
+    let at = text.find("Body.").expect("body line") + 2;
+    let mut bytes = text.as_bytes().to_vec();
+    bytes.insert(at, 0xFF);
+    let report = clean_with_page(&bytes).check();
+    let found = json_findings(&report);
+    assert_eq!(
+        keys(&found),
+        vec![("E001", "error", "content/page.md", 16, 3)]
+    );
+    assert_eq!(found[0].message, format!("invalid UTF-8 at byte {at}"));
+    insta::assert_snapshot!("bad_input_invalid_utf8_page", human(&report));
+}
+
+#[test]
+fn invalid_utf8_in_evidence_names_the_byte() {
+    let mut t = site("clean");
+    let log = b"+++\nkind = \"raw\"\n+++\nline one\nline two: out\xFFput\nline three\n";
+    t.write_bytes("evidence/logs/a.log", log);
+    let found = json_findings(&t.check());
+    let f = found
+        .iter()
+        .find(|f| f.path == "evidence/logs/a.log")
+        .unwrap_or_else(|| panic!("no finding for the log: {found:?}"));
+    assert_eq!(f.key(), ("E001", "error", "evidence/logs/a.log", 5, 14));
+    assert_eq!(f.message, "invalid UTF-8 at byte 43");
+}
+
+#[test]
+fn undecodable_evidence_is_not_reported_missing() {
+    let mut t = site("clean");
+    t.write_bytes(
+        "evidence/logs/a.log",
+        b"+++\nkind = \"raw\"\n+++\nline \xFF\n",
+    );
+    let found = json_findings(&t.check());
+    assert_eq!(
+        keys(&found),
+        vec![("E001", "error", "evidence/logs/a.log", 4, 6)]
+    );
+}
+
+#[test]
+fn empty_page_is_an_error() {
+    for bytes in [&b""[..], b"\n\n  \n", b"\xEF\xBB\xBF"] {
+        let report = clean_with_page(bytes).check();
+        let found = json_findings(&report);
+        assert_eq!(
+            keys(&found),
+            vec![("E001", "error", "content/page.md", 1, 1)]
+        );
+        assert_eq!(found[0].message, "empty file");
+    }
+    insta::assert_snapshot!("bad_input_empty_page", human(&clean_with_page(b"").check()));
+}
+
+#[test]
+fn page_without_front_matter_is_an_error() {
+    let found = json_findings(&clean_with_page(b"# Just Markdown\n").check());
+    assert_eq!(
+        keys(&found),
+        vec![("E001", "error", "content/page.md", 1, 1)]
+    );
+    assert_eq!(
+        found[0].message,
+        "page does not start with `+++` front matter"
+    );
+}
+
+#[test]
+fn page_with_errors_is_not_reported_missing() {
+    let mut t = site("e010-unknown-class");
+    t.edit(
+        "content/_index.md",
+        "A valid page. [[claim:base-ok]]",
+        "A valid page. [[claim:base-ok]] More on the [page](page.md).",
+    );
+    let found = json_findings(&t.check());
+    assert_eq!(
+        keys(&found),
+        vec![("E010", "error", "content/page.md", 6, 9)]
+    );
+}
+
+#[test]
+fn caret_aligns_under_wide_characters() {
+    let mut t = site("clean");
+    t.edit(
+        "content/page.md",
+        "本文。[[claim:page-claim]]",
+        "本文。[[claim:nope]]",
+    );
+    let text = human(&t.check());
+    assert!(
+        text.contains("13 | 本文。[[claim:nope]]\n   |       ^^^^^^^^^^^^^^\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn double_percent_encoded_dotdot_is_refused() {
+    let mut t = site("e015-percent-encoded");
+    t.edit(
+        "content/page.md",
+        "%2e%2e/%2e%2e/etc/passwd",
+        "%252e%252e/secret.txt",
+    );
+    let found = json_findings(&t.check());
+    assert_eq!(
+        keys(&found),
+        vec![("E015", "error", "content/page.md", 9, 30)]
+    );
+    assert_eq!(
+        found[0].message,
+        "evidence path `%252e%252e/secret.txt` leaves the evidence directory (`..`)"
+    );
+}
+
+#[test]
+fn symlink_out_of_evidence_is_refused() {
+    let mut t = site("clean");
+    t.write("secret.txt", "not evidence\n");
+    std::os::unix::fs::symlink("../../secret.txt", t.root().join("evidence/logs/out.log"))
+        .expect("symlink");
+    t.edit(
+        "content/page.md",
+        "\"logs/a.log#L2\"",
+        "\"logs/a.log#L2\", \"logs/out.log#L1\"",
+    );
+    let report = t.check();
+    let found = json_findings(&report);
+    assert_eq!(
+        keys(&found),
+        vec![("E015", "error", "content/page.md", 9, 30)]
+    );
+    assert_eq!(
+        found[0].message,
+        "evidence path `logs/out.log` is a symlink that leaves the evidence directory"
+    );
+    insta::assert_snapshot!("bad_input_symlink_out", human(&report));
+}
+
+#[test]
+fn symlink_inside_evidence_is_followed() {
+    let mut t = site("clean");
+    std::os::unix::fs::symlink("a.log", t.root().join("evidence/logs/alias.log")).expect("symlink");
+    t.edit(
+        "content/page.md",
+        "\"logs/a.log#L2\"",
+        "\"logs/alias.log#L2\"",
+    );
+    assert_eq!(json_findings(&t.check()), Vec::new());
+}
+
+#[test]
+fn directory_symlink_out_of_evidence_is_e015() {
+    let outside = tempfile::tempdir().expect("temp dir");
+    std::fs::write(outside.path().join("s.log"), "outside\n").expect("write");
+    let mut t = site("clean");
+    std::os::unix::fs::symlink(outside.path(), t.root().join("evidence/linked")).expect("symlink");
+    t.edit(
+        "content/page.md",
+        "\"logs/a.log#L2\"",
+        "\"logs/a.log#L2\", \"linked/s.log#L1\"",
+    );
+    let found = json_findings(&t.check());
+    assert_eq!(
+        keys(&found),
+        vec![("E015", "error", "content/page.md", 9, 30)]
+    );
+}
+
+#[test]
+fn directory_symlink_out_of_evidence_is_refused() {
+    let outside = tempfile::tempdir().expect("temp dir");
+    std::fs::write(outside.path().join("s.log"), "outside\n").expect("write");
+    let mut t = site("clean");
+    std::os::unix::fs::symlink(outside.path(), t.root().join("evidence/linked")).expect("symlink");
+    t.edit(
+        "content/page.md",
+        "\"logs/a.log#L2\"",
+        "\"logs/a.log#L2\", \"linked/s.log#L1\"",
+    );
+    let report = t.check();
+    assert_eq!(report.exit_code(), 1, "{}", human(&report));
+    assert!(matches!(t.build_err(), kansoku::Error::Content(_)));
+    assert!(!t.out().exists());
+}
+
+#[test]
+fn script_in_claim_text_warns_and_is_escaped_in_every_page() {
+    let mut t = site("w003-raw-html");
+    let found = json_findings(&t.check());
+    assert_eq!(
+        found[0].message,
+        "claim `page-claim` has raw HTML in its `en` text; it is shown escaped, as text"
+    );
+    t.build();
+    assert_eq!(t.report().warnings.len(), 1, "build reports the W003 too");
+    t.assert_file_contains(
+        "en/page/index.html",
+        "The second line holds &lt;script&gt;alert(1)&lt;/script&gt; output.",
+    );
+    t.assert_file_contains(
+        "ja-en/page/index.html",
+        "&lt;script&gt;alert(1)&lt;/script&gt;",
+    );
+    for (path, bytes) in t.tree().0 {
+        let text = String::from_utf8_lossy(&bytes);
+        if path.ends_with(".html") {
+            assert!(!text.contains("<script>alert"), "{path} has the raw script");
+        }
+    }
+}
+
+#[test]
+fn ten_megabyte_evidence_file_checks_fine() {
+    let mut t = site("clean");
+    let mut log = String::from("+++\nkind = \"raw\"\nsource = \"generated\"\n+++\n");
+    let mut n = 0;
+    while log.len() < 10 * 1024 * 1024 {
+        n += 1;
+        log.push_str(&format!(
+            "{n:08} sample payload line with some words to fill it up\n"
+        ));
+    }
+    log.push_str("the very last line\n");
+    n += 1;
+    t.write("evidence/logs/big.log", &log);
+    t.edit(
+        "content/page.md",
+        "\"logs/a.log#L2\"",
+        &format!(
+            "\"logs/a.log#L2\", {{ path = \"logs/big.log\", lines = \"{}-{n}\", quote = \"the very last line\" }}",
+            n - 1
+        ),
+    );
+    assert_eq!(json_findings(&t.check()), Vec::new());
+    t.edit(
+        "content/page.md",
+        &format!("-{n}\""),
+        &format!("-{}\"", n + 1),
+    );
+    let found = json_findings(&t.check());
+    assert_eq!(
+        keys(&found),
+        vec![("E013", "error", "content/page.md", 9, 30)]
+    );
+    assert!(
+        found[0].message.contains(&format!("which has {n} lines")),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn deeply_nested_markdown_checks_and_builds() {
+    // `<div>` opens an HTML block: the reference inside is not Markdown.
+    for (opener, refs) in [
+        (">", 1),
+        ("- ", 1),
+        ("* ", 1),
+        ("[", 1),
+        ("*", 1),
+        ("1. ", 1),
+        ("<div>", 0),
+    ] {
+        let mut t = site("clean");
+        let deep = opener.repeat(10_000);
+        t.edit(
+            "content/page.md",
+            "Body. [[claim:page-claim]]",
+            &format!("Body. [[claim:page-claim]]\n\n{deep} deep [[claim:nope]]"),
+        );
+        let found = json_findings(&t.check());
+        assert_eq!(found.len(), refs, "{opener:?}: {found:?}");
+        assert!(
+            found.iter().all(|f| f.code == "E020"),
+            "{opener:?}: {found:?}"
+        );
+        t.edit("content/page.md", "[[claim:nope]]", "");
+        assert_eq!(json_findings(&t.check()), Vec::new(), "{opener:?}");
+        t.build();
+    }
+}
+
+#[test]
+fn very_long_line_is_located() {
+    let mut t = site("clean");
+    let long = "word ".repeat(200_000);
+    t.edit(
+        "content/page.md",
+        "Body. [[claim:page-claim]]",
+        &format!("Body. [[claim:page-claim]]\n\n{long}[[claim:nope]]"),
+    );
+    let report = t.check();
+    let found = json_findings(&report);
+    assert_eq!(
+        keys(&found),
+        vec![("E020", "error", "content/page.md", 18, 1_000_001)]
+    );
+    // The source line is cut to a window around the span, the caret still
+    // under it: a megabyte of line would drown the terminal.
+    let text = human(&report);
+    let snippet: Vec<&str> = text.lines().filter(|l| l.contains(" | ")).collect();
+    let (line, caret) = (snippet[0], snippet[1]);
+    assert!(line.len() < 400, "source line shown in full: {} bytes", line.len());
+    assert!(line.contains("…word word") && line.ends_with("[[claim:nope]]"), "{line}");
+    let at = caret.chars().position(|c| c == '^').expect("a caret");
+    let under: String = line.chars().skip(at).take(14).collect();
+    assert_eq!(under, "[[claim:nope]]");
+    t.edit("content/page.md", "[[claim:nope]]", "");
+    t.build();
+}
+
+#[test]
+fn bad_book_toml_is_one_located_finding() {
+    let mut t = site("combined");
+    t.edit(
+        "book.toml",
+        "languages = [\"ja\", \"en\"]",
+        "languages = [\"ja\", \"en\"\nlangs = 2",
+    );
+    let report = t.check();
+    let found = json_findings(&report);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(
+        (found[0].code.as_str(), found[0].path.as_str()),
+        ("E001", "book.toml")
+    );
+    assert_eq!(report.exit_code(), 1);
+}
+
+// ---------------------------------------------------------------------------
+// The real binary: formats, streams and exit codes.
+
+fn kansoku(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kansoku"))
+        .args(args)
+        .output()
+        .expect("the kansoku binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("output is UTF-8")
+}
+
+fn root_arg(t: &SiteTest) -> &str {
+    t.root().to_str().expect("temp paths are UTF-8")
+}
+
+#[test]
+fn github_format_through_the_binary() {
+    let t = site("e013-range-outside");
+    let out = kansoku(&["check", "--root", root_arg(&t), "--format", "github"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        "::error file=content/page.md,line=9,col=13,title=E013::line range L4-L9 is outside \
+         `evidence/logs/a.log`, which has 5 lines after its header (hint: lines count from 1 \
+         after the header; the last is L5)\n"
+    );
+    assert_eq!(text(&out.stderr), "");
+}
+
+#[test]
+fn github_format_marks_warnings_as_warnings() {
+    let t = site("w001-uncited-evidence");
+    let out = kansoku(&["check", "--root", root_arg(&t), "--format", "github"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stdout),
+        "::warning file=evidence/logs/unused.log,line=1,col=1,title=W001::evidence file \
+         `evidence/logs/unused.log` is cited by no claim (hint: cite it from a claim's \
+         `evidence`, or remove it)\n"
+    );
+}
+
+#[test]
+fn json_format_through_the_binary_is_one_object_per_finding() {
+    let t = site("combined");
+    let out = kansoku(&["check", "--root", root_arg(&t), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let found = parse_json_findings(&text(&out.stdout));
+    assert_eq!(found, json_findings(&t.check()));
+    assert_eq!(found.len(), 16);
+}
+
+#[test]
+fn exit_0_when_clean() {
+    let t = site("clean");
+    let out = kansoku(&["check", "--root", root_arg(&t)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr), "check: no errors, 0 warnings\n");
+    assert_eq!(text(&out.stdout), "");
+}
+
+#[test]
+fn exit_0_with_warnings_only() {
+    for case in [
+        "w001-uncited-evidence",
+        "w002-transcript-only",
+        "w003-raw-html",
+    ] {
+        let t = site(case);
+        let out = kansoku(&["check", "--root", root_arg(&t)]);
+        assert_eq!(out.status.code(), Some(0), "{case}");
+        assert!(
+            text(&out.stderr).ends_with("check: no errors, 1 warning\n"),
+            "{case}"
+        );
+    }
+}
+
+#[test]
+fn exit_1_on_content_errors() {
+    let t = site("e010-unknown-class");
+    let out = kansoku(&["check", "--root", root_arg(&t)]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stderr), human(&t.check()));
+    let t = site("combined");
+    let out = kansoku(&["check", "--root", root_arg(&t)]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).ends_with("check: 13 errors, 3 warnings\n"));
+}
+
+#[test]
+fn exit_2_without_book_toml() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::create_dir(dir.path().join("content")).expect("mkdir");
+    let root = dir.path().to_str().expect("UTF-8 path");
+    let out = kansoku(&["check", "--root", root]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.starts_with("error: no book.toml in "), "{err}");
+    assert_eq!(text(&out.stdout), "");
+    assert!(matches!(
+        check::check(dir.path()),
+        Err(kansoku::Error::Usage(_))
+    ));
+}
+
+#[test]
+fn exit_2_on_usage_errors() {
+    let missing = repo_root().join("tests/fixtures/check/no-such-site");
+    let out = kansoku(&["check", "--root", missing.to_str().expect("UTF-8")]);
+    assert_eq!(out.status.code(), Some(2));
+    let t = site("clean");
+    let out = kansoku(&["check", "--root", root_arg(&t), "--format", "xml"]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "an unknown format is a usage error"
+    );
+    std::fs::remove_dir_all(t.root().join("content")).expect("rm content");
+    let out = kansoku(&["check", "--root", root_arg(&t)]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+}
