@@ -771,8 +771,15 @@ fn very_long_line_is_located() {
     let text = human(&report);
     let snippet: Vec<&str> = text.lines().filter(|l| l.contains(" | ")).collect();
     let (line, caret) = (snippet[0], snippet[1]);
-    assert!(line.len() < 400, "source line shown in full: {} bytes", line.len());
-    assert!(line.contains("…word word") && line.ends_with("[[claim:nope]]"), "{line}");
+    assert!(
+        line.len() < 400,
+        "source line shown in full: {} bytes",
+        line.len()
+    );
+    assert!(
+        line.contains("…word word") && line.ends_with("[[claim:nope]]"),
+        "{line}"
+    );
     let at = caret.chars().position(|c| c == '^').expect("a caret");
     let under: String = line.chars().skip(at).take(14).collect();
     assert_eq!(under, "[[claim:nope]]");
