@@ -62,7 +62,7 @@ fn main() {
     let seed = args
         .get(3)
         .and_then(|s| s.parse().ok())
-        .unwrap_or(0x6b61_6e73_6f6b_75u64);
+        .unwrap_or(0x006b_616e_736f_6b75_u64);
     let dir = Path::new(dir);
     let mut rng = Rng(seed | 1);
     let logs = (n / 5).max(1);

@@ -126,7 +126,9 @@ fn status_chain(cx: &Ctx<'_>, lang: Lang) -> Result<String, Diagnostic> {
     }
     cx.r.diagrams
         .svg(&dot, &format!("status-chain-{lang}"))
-        .map(|svg| format!("<figure class=\"diagram diagram--chain\" tabindex=\"0\">{svg}</figure>"))
+        .map(|svg| {
+            format!("<figure class=\"diagram diagram--chain\" tabindex=\"0\">{svg}</figure>")
+        })
         .map_err(|m| {
             Diagnostic::error(
                 "E050",

@@ -119,7 +119,10 @@ impl I18n {
 }
 
 /// The Tera function `t(key, lang, …args)`.
-pub(crate) struct Translate(pub(crate) Arc<I18n>, pub(crate) std::sync::RwLock<HashMap<(String, String), String>>);
+pub(crate) struct Translate(
+    pub(crate) Arc<I18n>,
+    pub(crate) std::sync::RwLock<HashMap<(String, String), String>>,
+);
 
 impl tera::Function for Translate {
     fn call(&self, args: &HashMap<String, tera::Value>) -> tera::Result<tera::Value> {
@@ -157,13 +160,21 @@ impl tera::Function for Translate {
         // the costly part, so plain messages are formatted once.
         let cache_key = (lang.code().to_owned(), key.to_owned());
         if args.is_none() {
-            if let Some(hit) = self.1.read().unwrap_or_else(|p| p.into_inner()).get(&cache_key) {
+            if let Some(hit) = self
+                .1
+                .read()
+                .unwrap_or_else(|p| p.into_inner())
+                .get(&cache_key)
+            {
                 return Ok(tera::Value::String(hit.clone()));
             }
         }
         let text = self.0.message(lang, key, args).map_err(tera::Error::msg)?;
         if args.is_none() {
-            self.1.write().unwrap_or_else(|p| p.into_inner()).insert(cache_key, text.clone());
+            self.1
+                .write()
+                .unwrap_or_else(|p| p.into_inner())
+                .insert(cache_key, text.clone());
         }
         Ok(tera::Value::String(text))
     }

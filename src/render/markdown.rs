@@ -133,7 +133,8 @@ pub fn render(chunk: &Chunk, cx: &MdContext<'_>, ids: &mut IdSet) -> String {
                 let n = *footnotes.entry(name.to_string()).or_insert(next);
                 let id = escape(&format!("{}{name}", cx.id_prefix));
                 events.push(Event::InlineHtml(
-                    format!("<sup class=\"footnote-reference\"><a href=\"#fn-{id}\">{n}</a></sup>").into(),
+                    format!("<sup class=\"footnote-reference\"><a href=\"#fn-{id}\">{n}</a></sup>")
+                        .into(),
                 ));
             }
             Event::Start(Tag::FootnoteDefinition(name)) => {
@@ -164,7 +165,6 @@ pub fn render(chunk: &Chunk, cx: &MdContext<'_>, ids: &mut IdSet) -> String {
     }
     out
 }
-
 
 /// Gives every heading an id (its own `{#id}` or a slug of its text),
 /// unique on the page. Runs after the other rewrites, so claim references

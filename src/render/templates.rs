@@ -107,46 +107,56 @@ impl Templates {
                 )),
             }
         }
-        // Parse each on its own first so a syntax error is pinned to its file.
-        for (name, text) in &sources {
-            let mut probe = tera::Tera::default();
-            if let Err(e) = probe.add_raw_template(name, text) {
-                let msg = tera_message(&e);
-                // Inheritance is resolved below with every template loaded.
-                if !msg.contains("Failed to parse") {
-                    continue;
-                }
-                let loc = parse_location(&origins[name], &msg);
-                let detail = msg
-                    .lines()
-                    .rev()
-                    .find(|l| !l.trim().is_empty() && !l.contains('|'))
-                    .unwrap_or("")
-                    .trim()
-                    .trim_start_matches("= ")
-                    .to_owned();
-                diags.push(
-                    Diagnostic::error("E040", loc, format!("template syntax error: {detail}"))
-                        .with_hint(
-                            "fix the template, or delete the override to use the built-in one",
-                        ),
-                );
-            }
-        }
         if !diags.is_empty() {
             return Ok(Err(diags));
         }
-        if let Err(e) = tera.add_raw_templates(sources) {
-            let msg = tera_message(&e);
-            return Ok(Err(vec![Diagnostic::error(
-                "E040",
-                Location::file("templates"),
-                format!("template error: {msg}"),
-            )
-            .with_hint("a template extends or includes one that does not exist")]));
+        // The common case parses each template once. Only when that fails
+        // is each file parsed on its own, to pin a syntax error to its file.
+        if let Err(e) = tera.add_raw_templates(sources.clone()) {
+            for (name, text) in &sources {
+                let mut probe = tera::Tera::default();
+                if let Err(e) = probe.add_raw_template(name, text) {
+                    let msg = tera_message(&e);
+                    // Inheritance needs every template: judged below.
+                    if !msg.contains("Failed to parse") {
+                        continue;
+                    }
+                    let loc = parse_location(&origins[name], &msg);
+                    let detail = msg
+                        .lines()
+                        .rev()
+                        .find(|l| !l.trim().is_empty() && !l.contains('|'))
+                        .unwrap_or("")
+                        .trim()
+                        .trim_start_matches("= ")
+                        .to_owned();
+                    diags.push(
+                        Diagnostic::error("E040", loc, format!("template syntax error: {detail}"))
+                            .with_hint(
+                                "fix the template, or delete the override to use the built-in one",
+                            ),
+                    );
+                }
+            }
+            if diags.is_empty() {
+                let msg = tera_message(&e);
+                diags.push(
+                    Diagnostic::error(
+                        "E040",
+                        Location::file("templates"),
+                        format!("template error: {msg}"),
+                    )
+                    .with_hint("a template extends or includes one that does not exist"),
+                );
+            }
+            return Ok(Err(diags));
         }
         let reserved_ids = fixed_ids(files.iter().map(|f| String::from_utf8_lossy(&f.bytes)));
-        Ok(Ok(Templates { tera, origins, reserved_ids }))
+        Ok(Ok(Templates {
+            tera,
+            origins,
+            reserved_ids,
+        }))
     }
 
     /// Ids the theme writes literally (`id="main"`): headings must not take them.

@@ -36,7 +36,11 @@ pub const TEMPLATES: &[(&str, &str)] = embed!(
 pub const I18N: &[(&str, &str)] = embed!("templates/i18n/en.ftl", "templates/i18n/ja.ftl");
 
 /// Embedded static files.
-pub const STATIC: &[(&str, &str)] = embed!("static/kansoku.css");
+pub const STATIC: &[(&str, &str)] = embed!(
+    "static/favicon.svg",
+    "static/kansoku.css",
+    "static/kansoku.js"
+);
 
 /// A theme file and where it came from.
 #[derive(Debug, Clone)]

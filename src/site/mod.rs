@@ -98,8 +98,27 @@ fn guard_out_dir(config: &Config) -> Result<()> {
     Ok(())
 }
 
+/// What a build includes beyond the pages themselves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BuildOptions {
+    /// Write the Pagefind search bundles (on for every real build; tests
+    /// and benchmarks of other stages may turn it off).
+    pub search: bool,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions { search: true }
+    }
+}
+
 /// Builds the site at `root` into its build directory.
 pub fn build(root: &Path) -> Result<BuildReport> {
+    build_with(root, BuildOptions::default())
+}
+
+/// Builds with explicit options.
+pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     let start = Instant::now();
     // KANSOKU_TIMINGS=1 prints each stage's time, for profiling.
     let timings = std::env::var_os("KANSOKU_TIMINGS").is_some();
@@ -116,8 +135,15 @@ pub fn build(root: &Path) -> Result<BuildReport> {
     let renderer = Renderer::new(root)?.map_err(Error::Content)?;
     lap("theme", t);
     let t = Instant::now();
-    let files = renderer.render(&site).map_err(Error::Content)?;
+    let mut files = renderer.render(&site).map_err(Error::Content)?;
     lap("render", t);
+    let t = Instant::now();
+    // Search reads the rendered pages, so it runs after render; its bundle
+    // is written with everything else, atomically.
+    if options.search {
+        files.extend(crate::search::index(&site, &files)?);
+    }
+    lap("search", t);
     let t = Instant::now();
     let out_dir = root.join(&site.config.build_dir);
     output::write_atomic(&files, &out_dir)?;

@@ -41,6 +41,24 @@ legend-title = Evidence classes
 legend-note = Each class has a colour, a symbol and a label. Select a badge to open the log the claim rests on.
 badge-evidence-hint = (open the evidence log)
 
+## Search (shown only when JavaScript runs)
+
+search-label = Search this site (English)
+search-placeholder = Search (e.g. quantization, rocBLAS)
+search-count-one = { $count } result
+search-count-other = { $count } results
+search-none = Nothing found. Try another word, or a claim id.
+search-error = Search could not be loaded.
+search-claims = Matching claims
+
+## Claim links
+
+claim-permalink = Link to this claim
+claim-copy = Copy link
+claim-copied = Link copied
+evidence-to-claims = Claims citing this log
+evidence-back-to-claim = ← Back to the claim
+
 ## Page
 
 lead-label = What you'll gain here

@@ -41,6 +41,24 @@ legend-title = 証拠クラスの凡例
 legend-note = 色・記号・ラベルの三つで区別しています。バッジを選ぶと、その主張が依拠するログが開きます。
 badge-evidence-hint = (根拠のログを開く)
 
+## Search (shown only when JavaScript runs)
+
+search-label = サイト内を検索(日本語)
+search-placeholder = 検索(例:量子化、rocBLAS)
+search-count-one = { $count } 件見つかりました
+search-count-other = { $count } 件見つかりました
+search-none = 見つかりませんでした。別の語や、主張の ID で試してください。
+search-error = 検索を読み込めませんでした。
+search-claims = 一致した主張
+
+## Claim links
+
+claim-permalink = この主張へのリンク
+claim-copy = リンクをコピー
+claim-copied = コピーしました
+evidence-to-claims = このログを引用している主張へ
+evidence-back-to-claim = ← 主張へ戻る
+
 ## Page
 
 lead-label = このページで得られる理解

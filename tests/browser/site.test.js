@@ -1,0 +1,170 @@
+// Every page of the built site, in ja, en and the parallel view (plus the
+// chooser, the evidence pages and 404): zero axe-core violations in light
+// mode on a desktop and in dark mode on a 360 px phone, no horizontal page
+// scroll on the phone, no console error, no failed or external request.
+// Then the page structure (landmarks, skip link, lang on language parts,
+// focus styles), print styles, and screenshots kept under target/ as CI
+// artifacts (home, hub and matrix in both languages, light and dark).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import { serve, launch, watchedPage, sitePages, artifact } from "./lib.js";
+
+const require = createRequire(import.meta.url);
+const AXE = require.resolve("axe-core/axe.min.js");
+
+let server, browser;
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function axe(page) {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ["violations"] });
+    return r.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
+  });
+}
+
+const pages = sitePages();
+
+test("the site has pages in ja, en and the parallel view", () => {
+  for (const tree of ["/ja/", "/en/", "/ja-en/"]) {
+    assert.ok(pages.filter((p) => p.startsWith(tree)).length >= 20, `${tree}: ${pages.length}`);
+  }
+  assert.ok(pages.includes("/") && pages.includes("/404.html"));
+});
+
+test("axe-core: no violations on any page (light, desktop)", async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "light" });
+  const page = await watchedPage(context, server.origin);
+  const failures = [];
+  for (const p of pages) {
+    await page.goto(server.origin + p);
+    const v = await axe(page);
+    const problems = page.problems();
+    if (v.length || problems.length) failures.push(`${p}\n    ${[...v, ...problems].join("\n    ")}`);
+  }
+  await context.close();
+  assert.deepEqual(failures, [], `${failures.length} of ${pages.length} pages:\n${failures.join("\n")}`);
+});
+
+test("axe-core in dark mode and no horizontal scroll at 360 px, on every page", async () => {
+  const context = await browser.newContext({ viewport: { width: 360, height: 780 }, colorScheme: "dark", isMobile: true });
+  const page = await watchedPage(context, server.origin);
+  const failures = [];
+  for (const p of pages) {
+    await page.goto(server.origin + p);
+    const v = await axe(page);
+    const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+    if (scroll > client) v.push(`page scrolls sideways: ${scroll} > ${client}`);
+    const problems = page.problems();
+    if (v.length || problems.length) failures.push(`${p}\n    ${[...v, ...problems].join("\n    ")}`);
+  }
+  await context.close();
+  assert.deepEqual(failures, [], `${failures.length} of ${pages.length} pages:\n${failures.join("\n")}`);
+});
+
+test("the matrix stays usable at 360 px: its table scrolls inside its box", async () => {
+  const context = await browser.newContext({ viewport: { width: 360, height: 780 }, isMobile: true });
+  const page = await watchedPage(context, server.origin);
+  await page.goto(`${server.origin}/en/generations/`);
+  const table = page.locator(".view-table--matrix").first();
+  const [scroll, client] = await table.evaluate((el) => [el.scrollWidth, el.clientWidth]);
+  assert.ok(scroll > client, "the matrix is wider than the phone");
+  const scroller = await table.evaluate((el) => {
+    for (let e = el; e && e !== document.body; e = e.parentElement) {
+      if (e.scrollWidth > e.clientWidth && getComputedStyle(e).overflowX === "auto") return e === el ? "table" : "wrapper";
+    }
+    return null;
+  });
+  assert.ok(scroller, "and scrolls inside its own box");
+  // Scrolled sideways, the generation names stay in view.
+  const rowHead = table.locator('tbody th[scope="row"]').first();
+  const before = await rowHead.evaluate((el) => el.getBoundingClientRect().left);
+  await table.evaluate((el) => {
+    const s = el.scrollWidth > el.clientWidth ? el : el.parentElement;
+    s.scrollLeft = 400;
+  });
+  const afterLeft = await rowHead.evaluate((el) => el.getBoundingClientRect().left);
+  assert.ok(Math.abs(afterLeft - before) < 2, `row headers stick: ${before} → ${afterLeft}`);
+  await page.screenshot({ path: artifact("matrix-en-360.png"), fullPage: true });
+  assert.deepEqual(page.problems(), []);
+  await context.close();
+});
+
+test("structure: landmarks, skip link, lang on every language part, focus styles", async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await watchedPage(context, server.origin);
+  for (const p of ["/ja/components/ggml-hip/", "/en/components/ggml-hip/", "/ja-en/components/ggml-hip/"]) {
+    await page.goto(server.origin + p);
+    for (const sel of ["body > header", "main#main", "body > footer", "nav.site-nav", "aside.legend"]) {
+      assert.equal(await page.locator(sel).count(), 1, `${p}: ${sel}`);
+    }
+    assert.equal(await page.locator("main h1").count(), 1, `${p}: one h1`);
+    // The skip link is the first stop and moves focus into main.
+    await page.keyboard.press("Tab");
+    const first = await page.evaluate(() => document.activeElement.className);
+    assert.equal(first, "skip-link");
+    const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+    assert.equal(outline, "solid", "keyboard focus is visible");
+    await page.keyboard.press("Enter");
+    assert.equal(new URL(page.url()).hash, "#main");
+  }
+  // Parallel view: every column and every title says which language it is in.
+  await page.goto(`${server.origin}/ja-en/components/ggml-hip/`);
+  const unlabelled = await page.$$eval(".pr__col, .parallel__title, .scope-pair", (els) =>
+    els.filter((e) => !["ja", "en"].includes(e.getAttribute("lang"))).length,
+  );
+  assert.equal(unlabelled, 0);
+  // Switcher entries are written in their own language.
+  for (const [view, lang] of [["ja", "ja"], ["en", "en"]]) {
+    assert.equal(await page.locator(`.switcher a[data-view="${view}"]`).getAttribute("lang"), lang);
+  }
+  assert.deepEqual(page.problems(), []);
+  await context.close();
+});
+
+test("print: no navigation, badges as text labels, evidence links as URLs", async () => {
+  const context = await browser.newContext({ viewport: { width: 900, height: 1200 } });
+  const page = await watchedPage(context, server.origin);
+  await page.goto(`${server.origin}/en/components/ggml-hip/`);
+  await page.emulateMedia({ media: "print" });
+  for (const sel of [".site-nav", ".switcher", ".site-search", ".skip-link"]) {
+    assert.equal(await page.locator(sel).first().isVisible(), false, `${sel} hidden in print`);
+  }
+  const badge = page.locator("main a.badge--confirmed").first();
+  assert.equal(await badge.locator(".badge__label").textContent(), "Confirmed");
+  assert.ok(await badge.locator(".badge__label").isVisible());
+  const bg = await badge.evaluate((el) => getComputedStyle(el).backgroundColor);
+  assert.match(bg, /rgba\(0, 0, 0, 0\)|transparent/, "no colour fill: the label carries the class");
+  const after = await page.locator("a.ev-link").first().evaluate((el) => getComputedStyle(el, "::after").content);
+  assert.match(after, /\/en\/evidence\//, "evidence links print their URL");
+  await page.pdf({ path: artifact("ggml-hip-en-print.pdf") });
+  assert.deepEqual(page.problems(), []);
+  await context.close();
+});
+
+test("screenshots: home, hub and matrix in both languages, light and dark", async () => {
+  const shots = [];
+  for (const scheme of ["light", "dark"]) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: scheme });
+    const page = await watchedPage(context, server.origin);
+    for (const lang of ["ja", "en"]) {
+      for (const [name, path] of [["home", ""], ["hub", "components/"], ["matrix", "generations/"]]) {
+        await page.goto(`${server.origin}/${lang}/${path}`);
+        const file = artifact(`${name}-${lang}-${scheme}.png`);
+        await page.screenshot({ path: file, fullPage: true });
+        shots.push(file);
+      }
+    }
+    assert.deepEqual(page.problems(), []);
+    await context.close();
+  }
+  assert.equal(shots.length, 12);
+});
