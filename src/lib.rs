@@ -19,6 +19,8 @@ pub mod evidence;
 pub mod init;
 pub mod lang;
 pub mod render;
+pub mod search;
+pub mod serve;
 pub mod site;
 pub(crate) mod source;
 pub mod validate;

@@ -27,6 +27,18 @@ enum Command {
         #[arg(long, value_enum, default_value_t = FormatArg::Human)]
         format: FormatArg,
     },
+    /// Preview the site on a local server that rebuilds and reloads on save.
+    Serve {
+        /// Port to listen on [default: `[serve] port` in book.toml, else 3000].
+        #[arg(long)]
+        port: Option<u16>,
+        /// Address to listen on; anything but loopback shares the preview with your network.
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: std::net::IpAddr,
+        /// Open the site in the default browser.
+        #[arg(long)]
+        open: bool,
+    },
     /// Write a small working bilingual site into DIR.
     Init {
         /// A new or empty directory.
@@ -70,7 +82,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Build => match kansoku::site::build(&cli.root) {
             Ok(report) => {
-                print_diags(&report.warnings);
+                eprint!("{}", kansoku::check::brief(&report.warnings, 3));
                 println!("{}", report.summary());
                 ExitCode::SUCCESS
             }
@@ -95,6 +107,21 @@ fn main() -> ExitCode {
             }
             Err(e) => fail(e),
         },
+        Command::Serve { port, bind, open } => {
+            let opts = kansoku::serve::Options {
+                port,
+                bind,
+                open,
+                ..kansoku::serve::Options::new(cli.root)
+            };
+            match kansoku::serve::serve(opts) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Command::Init { dir } => match kansoku::init::init(&dir) {
             Ok(n) => {
                 println!(
