@@ -65,7 +65,10 @@ fn write_tree(files: &[OutputFile], dir: &Path) -> Result<()> {
     // Directories, then files, each in parallel: metadata operations are
     // the slow part on many disks, the bytes are final, and
     // create_dir_all tolerates a directory made meanwhile by another thread.
-    let mut dirs: Vec<&str> = files.iter().filter_map(|f| f.path.rsplit_once('/').map(|(d, _)| d)).collect();
+    let mut dirs: Vec<&str> = files
+        .iter()
+        .filter_map(|f| f.path.rsplit_once('/').map(|(d, _)| d))
+        .collect();
     dirs.sort_unstable();
     dirs.dedup();
     dirs.par_iter().try_for_each(|d| {
