@@ -239,21 +239,8 @@ pub(crate) fn inject(html: &[u8], snippet: &str) -> Vec<u8> {
     out
 }
 
-/// HTML-escapes text for element content and quoted attributes.
-pub(crate) fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+/// HTML escaping is the renderer's: one function for every page.
+pub(crate) use crate::render::highlight::escape;
 
 /// The overlay for a failed rebuild: the diagnostics exactly as
 /// `kansoku check` prints them, escaped. Inline styles, so it needs no
