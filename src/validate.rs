@@ -23,7 +23,7 @@ pub enum Mode {
 }
 
 /// Where a claim is defined: page index and claim index in that page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct ClaimAt {
     /// Index into `Content::pages`.
     pub page: usize,
@@ -157,15 +157,13 @@ pub fn validate(
                 }
                 if let Some(quote) = &link.quote {
                     if !file.lines(a, b).contains(quote.as_str()) {
-                        let where_ = if link.lines.is_some() && a == b {
-                            format!("line {a} of")
-                        } else if link.lines.is_some() {
-                            format!("lines {a}-{b} of")
-                        } else {
-                            "".to_owned()
+                        let where_ = match link.lines {
+                            Some(_) if a == b => format!("line {a} of "),
+                            Some(_) => format!("lines {a}-{b} of "),
+                            None => String::new(),
                         };
                         diags.push(
-                            src.error("E014", link.span.clone(), format!("quote \"{quote}\" not found in {where_} `{}/{}`", evidence.dir_name, link.path).replace("in  `", "in `"))
+                            src.error("E014", link.span.clone(), format!("quote \"{quote}\" not found in {where_}`{}/{}`", evidence.dir_name, link.path))
                                 .with_hint("the evidence changed under the claim, or the range is wrong: fix one of them"),
                         );
                     }

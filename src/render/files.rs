@@ -100,7 +100,7 @@ fn evidence_pages(cx: &Ctx<'_>, out: &mut Vec<OutputFile>) -> Result<(), Diagnos
             let mut seen = BTreeSet::new();
             let cited_by = citing
                 .iter()
-                .filter(|&&at| seen.insert(at.page * 1_000_000 + at.claim))
+                .filter(|&&at| seen.insert(at))
                 .map(|&at| {
                     let claim = site.claim(at);
                     let view = &cx.claims[li(lang)][&claim.id];

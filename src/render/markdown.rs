@@ -44,8 +44,7 @@ pub fn render(chunk: &Chunk, cx: &MdContext<'_>, ids: &mut IdSet) -> String {
             Event::Start(Tag::Link {
                 link_type: LinkType::WikiLink { .. },
                 dest_url,
-                title,
-                id,
+                ..
             }) => {
                 // Consume the wikilink's own text; it is replaced as a whole.
                 let mut depth = 1;
@@ -72,10 +71,7 @@ pub fn render(chunk: &Chunk, cx: &MdContext<'_>, ids: &mut IdSet) -> String {
                 };
                 match html {
                     Some(h) => events.push(Event::InlineHtml(h.into())),
-                    None => {
-                        let _ = (title, id);
-                        events.push(Event::Text(format!("[[{dest_url}]]").into()));
-                    }
+                    None => events.push(Event::Text(format!("[[{dest_url}]]").into())),
                 }
             }
             Event::Start(Tag::Link {
