@@ -5,7 +5,7 @@
 //! already validated; everything else comes from the site in memory.
 
 use super::highlight::escape;
-use super::pages::{li, Ctx};
+use super::pages::{li, Ctx, NavTree};
 use super::views::*;
 use super::OutputFile;
 use crate::error::Diagnostic;
@@ -52,8 +52,29 @@ fn lang_switch(cx: &Ctx<'_>, suffix: &str, current: Option<Lang>) -> (Vec<Switch
 }
 
 fn evidence_pages(cx: &Ctx<'_>, out: &mut Vec<OutputFile>) -> Result<(), Diagnostic> {
+    use rayon::prelude::*;
     let site = cx.site;
-    for file in site.evidence.files.values() {
+    let files: Vec<&crate::evidence::EvidenceFile> = site.evidence.files.values().collect();
+    // In parallel; collecting keeps file order, so output and the first
+    // error reported do not depend on the number of threads.
+    let pages: Vec<Result<Vec<OutputFile>, Diagnostic>> = files
+        .par_iter()
+        .map(|file| evidence_page(cx, file))
+        .collect();
+    for p in pages {
+        out.extend(p?);
+    }
+    evidence_index(cx, out)
+}
+
+/// One evidence file: its raw copy and its page in each language.
+fn evidence_page(
+    cx: &Ctx<'_>,
+    file: &crate::evidence::EvidenceFile,
+) -> Result<Vec<OutputFile>, Diagnostic> {
+    let site = cx.site;
+    let mut out = Vec::with_capacity(3);
+    {
         let bytes = std::fs::read(&file.disk_path).map_err(|e| {
             Diagnostic::error(
                 "E043",
@@ -131,7 +152,7 @@ fn evidence_pages(cx: &Ctx<'_>, out: &mut Vec<OutputFile>) -> Result<(), Diagnos
             };
             let suffix = format!("evidence/{}/", file.path);
             let href = format!("{}{lang}/{suffix}", cx.base);
-            let mut t = cx.common(lang, "evidence", &href);
+            let mut t = cx.common(lang, "evidence", &href, NavTree::Lang(lang), None);
             let (sw, alt) = lang_switch(cx, &suffix, Some(lang));
             t.insert("switcher", &sw);
             t.insert("alternates", &alt);
@@ -142,6 +163,12 @@ fn evidence_pages(cx: &Ctx<'_>, out: &mut Vec<OutputFile>) -> Result<(), Diagnos
             });
         }
     }
+    Ok(out)
+}
+
+/// The list of evidence files, in each language.
+fn evidence_index(cx: &Ctx<'_>, out: &mut Vec<OutputFile>) -> Result<(), Diagnostic> {
+    let site = cx.site;
     for lang in Lang::ALL {
         let files: Vec<EvidenceEntry<'_>> = site
             .evidence
@@ -155,7 +182,7 @@ fn evidence_pages(cx: &Ctx<'_>, out: &mut Vec<OutputFile>) -> Result<(), Diagnos
             })
             .collect();
         let href = format!("{}{lang}/evidence/", cx.base);
-        let mut t = cx.common(lang, "evidence-index", &href);
+        let mut t = cx.common(lang, "evidence-index", &href, NavTree::Lang(lang), None);
         let (sw, alt) = lang_switch(cx, "evidence/", Some(lang));
         t.insert("switcher", &sw);
         t.insert("alternates", &alt);
@@ -176,14 +203,20 @@ fn chooser_and_404(cx: &Ctx<'_>, out: &mut Vec<OutputFile>) -> Result<(), Diagno
         href: format!("{}ja-en/", cx.base),
         current: false,
     });
-    let mut t = cx.common(d, "chooser", cx.base);
+    let mut t = cx.common(d, "chooser", cx.base, NavTree::Lang(d), None);
     t.insert("switcher", &sw);
     t.insert("alternates", &alt);
     out.push(OutputFile {
         path: "index.html".to_owned(),
         bytes: cx.render("chooser.html", &t)?.into_bytes(),
     });
-    let mut t = cx.common(d, "not-found", &format!("{}404.html", cx.base));
+    let mut t = cx.common(
+        d,
+        "not-found",
+        &format!("{}404.html", cx.base),
+        NavTree::Lang(d),
+        None,
+    );
     t.insert("switcher", &sw);
     t.insert("alternates", &Vec::<Alternate>::new());
     out.push(OutputFile {

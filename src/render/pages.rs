@@ -21,15 +21,35 @@ pub(super) struct Ctx<'a> {
     pub(super) urls: BTreeMap<String, String>,
     /// Claim views per language (index 0 = ja, 1 = en).
     pub(super) claims: [BTreeMap<String, ClaimView>; 2],
-    pub(super) nav: [Vec<NavItem>; 2],
-    /// Navigation of the parallel tree (titles in the default language).
-    nav_parallel: Vec<NavItem>,
     /// Page indices in navigation order.
     pub(super) order: Vec<usize>,
     /// Navigation tree: parent URL path → positions in `order`.
     nav_children: BTreeMap<String, Vec<usize>>,
+    /// Rendered `partials/nav_item.html` per tree (ja, en, ja-en) and
+    /// position in `order`: (not current, current).
+    nav_items: [Vec<(String, String)>; 3],
+    /// Rendered `partials/legend.html` per language.
+    legend: [String; 2],
+    /// Rendered `partials/meanings.html`.
+    meanings: String,
     /// (about, aspect) → the claim filling that cell.
     pub(super) cells: BTreeMap<(String, String), ClaimAt>,
+}
+
+/// A navigation tree: one per language and the parallel view's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum NavTree {
+    Lang(Lang),
+    Parallel,
+}
+
+impl NavTree {
+    fn index(self) -> usize {
+        match self {
+            NavTree::Lang(l) => li(l),
+            NavTree::Parallel => 2,
+        }
+    }
 }
 
 pub(super) fn li(lang: Lang) -> usize {
@@ -55,7 +75,16 @@ impl Ctx<'_> {
         }
     }
 
-    pub(super) fn common(&self, lang: Lang, view: &str, canonical: &str) -> tera::Context {
+    /// The variables every template gets. `nav` is the navigation to
+    /// show, with `current` (a URL path) marked and its sections opened.
+    pub(super) fn common(
+        &self,
+        lang: Lang,
+        view: &str,
+        canonical: &str,
+        nav: NavTree,
+        current: Option<&str>,
+    ) -> tera::Context {
         let c = &self.site.config;
         let mut cx = tera::Context::new();
         cx.insert("lang", lang.code());
@@ -77,40 +106,43 @@ impl Ctx<'_> {
         cx.insert("canonical", canonical);
         cx.insert("home_href", &format!("{}{lang}/", self.base));
         cx.insert("evidence_href", &format!("{}{lang}/evidence/", self.base));
-        cx.insert("nav", &self.nav_for(&self.nav[li(lang)], None));
+        cx.insert("nav_html", &self.nav_html(nav, current));
+        cx.insert("legend_html", &self.legend[li(lang)]);
+        cx.insert("meanings_html", &self.meanings);
         cx
     }
 
     /// The navigation shown on a page: top-level entries, and the entries
     /// of each section on the way to `current` (a URL path). Listing every
     /// page on every page would make output grow with the square of the
-    /// site.
-    pub(super) fn nav_for(&self, items: &[NavItem], current: Option<&str>) -> Vec<NavItem> {
+    /// site. Entries were rendered once each; a page only joins them.
+    pub(super) fn nav_html(&self, tree: NavTree, current: Option<&str>) -> String {
         fn walk(
             cx: &Ctx<'_>,
-            items: &[NavItem],
+            items: &[(String, String)],
             parent: &str,
-            depth: usize,
             current: Option<&str>,
-            out: &mut Vec<NavItem>,
+            out: &mut String,
         ) {
             let Some(children) = cx.nav_children.get(parent) else {
                 return;
             };
             for &pos in children {
                 let url = &cx.site.content.pages[cx.order[pos]].url_path;
-                out.push(NavItem {
-                    depth,
-                    current: current == Some(url.as_str()),
-                    ..items[pos].clone()
+                let (plain, marked) = &items[pos];
+                out.push('\n');
+                out.push_str(if current == Some(url.as_str()) {
+                    marked
+                } else {
+                    plain
                 });
                 if !url.is_empty() && current.is_some_and(|c| c.starts_with(url.as_str())) {
-                    walk(cx, items, url, depth + 1, current, out);
+                    walk(cx, items, url, current, out);
                 }
             }
         }
-        let mut out = Vec::new();
-        walk(self, items, "", 0, current, &mut out);
+        let mut out = String::new();
+        walk(self, &self.nav_items[tree.index()], "", current, &mut out);
         out
     }
 
@@ -234,6 +266,25 @@ fn nav_order(site: &Site) -> Vec<usize> {
     order
 }
 
+/// Each navigation entry's depth: how many section entries it sits under.
+fn nav_depths(cx: &Ctx<'_>) -> Vec<usize> {
+    fn walk(cx: &Ctx<'_>, parent: &str, depth: usize, out: &mut [usize]) {
+        let Some(children) = cx.nav_children.get(parent) else {
+            return;
+        };
+        for &pos in children {
+            out[pos] = depth;
+            let url = &cx.site.content.pages[cx.order[pos]].url_path;
+            if !url.is_empty() {
+                walk(cx, url, depth + 1, out);
+            }
+        }
+    }
+    let mut out = vec![0; cx.order.len()];
+    walk(cx, "", 0, &mut out);
+    out
+}
+
 pub(super) fn render_site(r: &Renderer, site: &Site) -> Result<Vec<OutputFile>, Vec<Diagnostic>> {
     let base = site.config.base_path.as_str();
     let urls = site
@@ -249,8 +300,9 @@ pub(super) fn render_site(r: &Renderer, site: &Site) -> Result<Vec<OutputFile>, 
         base,
         urls,
         claims: [BTreeMap::new(), BTreeMap::new()],
-        nav: [Vec::new(), Vec::new()],
-        nav_parallel: Vec::new(),
+        nav_items: [Vec::new(), Vec::new(), Vec::new()],
+        legend: [String::new(), String::new()],
+        meanings: String::new(),
         nav_children: nav_children(site, &order),
         order: order.clone(),
         cells: site
@@ -263,29 +315,58 @@ pub(super) fn render_site(r: &Renderer, site: &Site) -> Result<Vec<OutputFile>, 
             })
             .collect(),
     };
-    for lang in Lang::ALL {
-        cx.nav[li(lang)] = order
-            .iter()
-            .map(|&i| {
+    let depths = nav_depths(&cx);
+    let default = site.config.default_lang();
+    for tree in [
+        NavTree::Lang(Lang::Ja),
+        NavTree::Lang(Lang::En),
+        NavTree::Parallel,
+    ] {
+        let (lang, code) = match tree {
+            NavTree::Lang(l) => (l, l.code()),
+            NavTree::Parallel => (default, "ja-en"),
+        };
+        let items: Result<Vec<(String, String)>, Diagnostic> = order
+            .par_iter()
+            .zip(&depths)
+            .map(|(&i, &depth)| {
                 let p = &site.content.pages[i];
-                NavItem {
+                let mut item = NavItem {
                     title: p.title.get(lang).clone(),
-                    href: cx.page_href(lang.code(), p),
-                    depth: p.url_path.matches('/').count().saturating_sub(1),
+                    href: cx.page_href(code, p),
+                    depth,
                     current: false,
-                }
+                };
+                let mut t = tera::Context::new();
+                t.insert("lang", lang.code());
+                t.insert("item", &item);
+                let plain = cx.render("partials/nav_item.html", &t)?.trim().to_owned();
+                item.current = true;
+                t.insert("item", &item);
+                let marked = cx.render("partials/nav_item.html", &t)?.trim().to_owned();
+                Ok((plain, marked))
             })
             .collect();
+        cx.nav_items[tree.index()] = items.map_err(|d| vec![d])?;
     }
-    let default = site.config.default_lang();
-    cx.nav_parallel = cx.nav[li(default)]
-        .iter()
-        .zip(&order)
-        .map(|(n, &i)| NavItem {
-            href: cx.page_href("ja-en", &site.content.pages[i]),
-            ..n.clone()
-        })
-        .collect();
+    let classes: Vec<&str> = Class::ALL.iter().map(|c| c.name()).collect();
+    for lang in Lang::ALL {
+        let mut t = tera::Context::new();
+        t.insert("lang", lang.code());
+        t.insert("classes", &classes);
+        cx.legend[li(lang)] = cx
+            .render("partials/legend.html", &t)
+            .map_err(|d| vec![d])?
+            .trim()
+            .to_owned();
+    }
+    let mut t = tera::Context::new();
+    t.insert("classes", &classes);
+    cx.meanings = cx
+        .render("partials/meanings.html", &t)
+        .map_err(|d| vec![d])?
+        .trim()
+        .to_owned();
     for lang in Lang::ALL {
         // Each claim's inline HTML is rendered once per language, in
         // parallel; BTreeMap collection keeps the result order-free.
@@ -467,11 +548,16 @@ fn render_page(cx: &Ctx<'_>, page: &Page, lang: Lang) -> Result<OutputFile, Diag
         });
     }
     let href = cx.page_href(lang.code(), page);
-    let mut t = cx.common(lang, "page", &href);
+    let mut t = cx.common(
+        lang,
+        "page",
+        &href,
+        NavTree::Lang(lang),
+        Some(&page.url_path),
+    );
     let (sw, alt) = switcher(cx, page, Some(lang));
     t.insert("switcher", &sw);
     t.insert("alternates", &alt);
-    t.insert("nav", &cx.nav_for(&cx.nav[li(lang)], Some(&page.url_path)));
     t.insert("page", &page_view(cx, page, lang, segments));
     let html = cx.render("page.html", &t)?;
     Ok(OutputFile {
@@ -534,11 +620,16 @@ fn render_parallel(cx: &Ctx<'_>, page: &Page) -> Result<OutputFile, Diagnostic> 
         }
     }
     let href = cx.page_href("ja-en", page);
-    let mut t = cx.common(default, "parallel", &href);
+    let mut t = cx.common(
+        default,
+        "parallel",
+        &href,
+        NavTree::Parallel,
+        Some(&page.url_path),
+    );
     let (sw, alt) = switcher(cx, page, None);
     t.insert("switcher", &sw);
     t.insert("alternates", &alt);
-    t.insert("nav", &cx.nav_for(&cx.nav_parallel, Some(&page.url_path)));
     t.insert("page_ja", &page_view(cx, page, Lang::Ja, Vec::new()));
     t.insert("page_en", &page_view(cx, page, Lang::En, Vec::new()));
     t.insert("rows", &rows);
