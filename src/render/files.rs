@@ -13,9 +13,12 @@ use crate::lang::Lang;
 use serde::Serialize;
 use std::collections::BTreeSet;
 
-pub(super) fn render(cx: &Ctx<'_>, out: &mut Vec<OutputFile>) -> Result<(), Diagnostic> {
-    evidence_pages(cx, out)?;
-    chooser_and_404(cx, out)?;
+/// The outputs that list or summarise the whole site: the evidence index,
+/// the chooser, `404.html`, `claims.json` and `sitemap.xml`.
+pub(super) fn site_files(cx: &Ctx<'_>) -> Result<Vec<OutputFile>, Diagnostic> {
+    let mut out = Vec::new();
+    evidence_index(cx, &mut out)?;
+    chooser_and_404(cx, &mut out)?;
     out.push(OutputFile {
         path: "claims.json".to_owned(),
         bytes: claims_json(cx),
@@ -24,8 +27,18 @@ pub(super) fn render(cx: &Ctx<'_>, out: &mut Vec<OutputFile>) -> Result<(), Diag
         path: "sitemap.xml".to_owned(),
         bytes: sitemap(cx).into_bytes(),
     });
-    Ok(())
+    Ok(out)
 }
+
+/// Where [`site_files`] writes, in the same order.
+pub(super) const SITE_FILES: [&str; 6] = [
+    "ja/evidence/index.html",
+    "en/evidence/index.html",
+    "index.html",
+    "404.html",
+    "claims.json",
+    "sitemap.xml",
+];
 
 fn lang_switch(cx: &Ctx<'_>, suffix: &str, current: Option<Lang>) -> (Vec<Switch>, Vec<Alternate>) {
     let sw = Lang::ALL
@@ -51,24 +64,8 @@ fn lang_switch(cx: &Ctx<'_>, suffix: &str, current: Option<Lang>) -> (Vec<Switch
     (sw, alt)
 }
 
-fn evidence_pages(cx: &Ctx<'_>, out: &mut Vec<OutputFile>) -> Result<(), Diagnostic> {
-    use rayon::prelude::*;
-    let site = cx.site;
-    let files: Vec<&crate::evidence::EvidenceFile> = site.evidence.files.values().collect();
-    // In parallel; collecting keeps file order, so output and the first
-    // error reported do not depend on the number of threads.
-    let pages: Vec<Result<Vec<OutputFile>, Diagnostic>> = files
-        .par_iter()
-        .map(|file| evidence_page(cx, file))
-        .collect();
-    for p in pages {
-        out.extend(p?);
-    }
-    evidence_index(cx, out)
-}
-
 /// One evidence file: its raw copy and its page in each language.
-fn evidence_page(
+pub(super) fn evidence_page(
     cx: &Ctx<'_>,
     file: &crate::evidence::EvidenceFile,
 ) -> Result<Vec<OutputFile>, Diagnostic> {

@@ -15,6 +15,8 @@ pub mod templates;
 pub mod theme;
 pub mod views;
 
+pub use pages::{Deps, Prepared};
+
 use crate::error::{Diagnostic, Result};
 use crate::lang::Lang;
 use crate::validate::Site;
@@ -92,39 +94,189 @@ impl Renderer {
         &self.i18n
     }
 
-    /// Renders the whole site.
-    pub fn render(&self, site: &Site) -> std::result::Result<Vec<OutputFile>, Vec<Diagnostic>> {
-        let mut out = pages::render_site(self, site)?;
-        for f in &self.static_files {
-            out.push(OutputFile {
-                path: format!("static/{}", f.name),
-                bytes: f.bytes.clone(),
-            });
-        }
-        out.push(OutputFile {
-            path: "static/syntax.css".to_owned(),
-            bytes: highlight::stylesheet().into_bytes(),
-        });
-        out.sort_by(|a, b| a.path.cmp(&b.path));
-        let mut diags = Vec::new();
-        for w in out.windows(2) {
-            if w[0].path == w[1].path {
-                diags.push(
-                    Diagnostic::error(
-                        "E042",
-                        crate::error::Location::file(self.origin_of(site, &w[0].path)),
-                        format!("two outputs would be written to `{}`", w[0].path),
-                    )
-                    .with_hint("rename the page or static file that collides with a generated one"),
-                );
+    /// Every path a build of `site` writes, sorted, duplicates kept: known
+    /// before anything is rendered, so collisions are found first and
+    /// output can be written as it is made.
+    pub fn planned_paths(&self, site: &Site) -> Vec<String> {
+        let mut paths = Vec::new();
+        for page in &site.content.pages {
+            for t in [Some(Lang::Ja), Some(Lang::En), None] {
+                paths.push(format!("{}/{}index.html", tree(t), page.url_path));
             }
         }
-        if diags.is_empty() {
-            Ok(out)
-        } else {
-            Err(diags)
+        for path in site.evidence.files.keys() {
+            paths.push(format!("evidence/{path}"));
+            for lang in Lang::ALL {
+                paths.push(format!("{lang}/evidence/{path}/index.html"));
+            }
+        }
+        paths.extend(files::SITE_FILES.iter().map(|p| (*p).to_owned()));
+        paths.extend(self.static_paths());
+        paths.sort();
+        paths
+    }
+
+    fn static_paths(&self) -> impl Iterator<Item = String> + '_ {
+        self.static_files
+            .iter()
+            .map(|f| format!("static/{}", f.name))
+            .chain(std::iter::once("static/syntax.css".to_owned()))
+    }
+
+    /// E042 for every output path two sources would write.
+    pub fn collisions(&self, site: &Site) -> Vec<Diagnostic> {
+        let paths = self.planned_paths(site);
+        paths
+            .windows(2)
+            .filter(|w| w[0] == w[1])
+            .map(|w| {
+                Diagnostic::error(
+                    "E042",
+                    crate::error::Location::file(self.origin_of(site, &w[0])),
+                    format!("two outputs would be written to `{}`", w[0]),
+                )
+                .with_hint("rename the page or static file that collides with a generated one")
+            })
+            .collect()
+    }
+
+    /// The state every output of `site` shares (see [`Prepared`]).
+    pub fn prepare(&self, site: &Site) -> std::result::Result<Prepared, Vec<Diagnostic>> {
+        pages::prepare(self, site)
+    }
+
+    /// Updates `prepared` after edits that kept the site's structure (the
+    /// same pages at the same URLs with the same titles and weights):
+    /// re-renders the views of the claims in `candidates` and of the claims
+    /// resting on them, and returns the ids whose views changed.
+    pub fn update_prepared(
+        &self,
+        site: &Site,
+        prepared: &mut Prepared,
+        candidates: &std::collections::BTreeSet<String>,
+    ) -> std::result::Result<std::collections::BTreeSet<String>, Vec<Diagnostic>> {
+        pages::update(self, site, prepared, candidates).map_err(|d| vec![d])
+    }
+
+    fn ctx<'a>(&'a self, site: &'a Site, prepared: &'a Prepared) -> pages::Ctx<'a> {
+        pages::Ctx {
+            r: self,
+            site,
+            base: site.config.base_path.as_str(),
+            p: prepared,
         }
     }
+
+    /// One output unit: its files and, for a page, what it depended on.
+    pub fn render_unit(
+        &self,
+        site: &Site,
+        prepared: &Prepared,
+        unit: Unit<'_>,
+    ) -> std::result::Result<(Vec<OutputFile>, Deps), Diagnostic> {
+        let cx = self.ctx(site, prepared);
+        match unit {
+            Unit::Page(i) => {
+                let (files, deps) = pages::page_unit(&cx, &site.content.pages[i])?;
+                Ok((files.into(), deps))
+            }
+            Unit::Evidence(path) => match site.evidence.files.get(path) {
+                Some(file) => Ok((files::evidence_page(&cx, file)?, Deps::default())),
+                None => Ok((Vec::new(), Deps::default())),
+            },
+            Unit::Site => {
+                let mut out = files::site_files(&cx)?;
+                for f in &self.static_files {
+                    out.push(OutputFile {
+                        path: format!("static/{}", f.name),
+                        bytes: f.bytes.clone(),
+                    });
+                }
+                out.push(OutputFile {
+                    path: "static/syntax.css".to_owned(),
+                    bytes: highlight::stylesheet().into_bytes(),
+                });
+                Ok((
+                    out,
+                    Deps {
+                        all: true,
+                        ..Deps::default()
+                    },
+                ))
+            }
+        }
+    }
+
+    /// Every unit of `site`, in a fixed order: pages, evidence files, then
+    /// the site-wide files.
+    pub fn units<'a>(&self, site: &'a Site) -> Vec<Unit<'a>> {
+        let mut units: Vec<Unit<'a>> = (0..site.content.pages.len()).map(Unit::Page).collect();
+        units.extend(site.evidence.files.keys().map(|p| Unit::Evidence(p)));
+        units.push(Unit::Site);
+        units
+    }
+
+    /// Renders every unit in parallel, handing each file to `sink` as soon
+    /// as it is made (from any thread), and returns each unit's
+    /// dependencies in unit order. The first error in unit order is the
+    /// one returned, whatever the number of threads.
+    pub fn render_each(
+        &self,
+        site: &Site,
+        prepared: &Prepared,
+        units: &[Unit<'_>],
+        sink: &(dyn Fn(OutputFile) -> std::result::Result<(), Diagnostic> + Sync),
+    ) -> std::result::Result<Vec<Deps>, Vec<Diagnostic>> {
+        use rayon::prelude::*;
+        let results: Vec<std::result::Result<Deps, Diagnostic>> = units
+            .par_iter()
+            .map(|&unit| {
+                let (files, deps) = self.render_unit(site, prepared, unit)?;
+                for f in files {
+                    sink(f)?;
+                }
+                Ok(deps)
+            })
+            .collect();
+        // A template error repeats on every page; the first says it all.
+        results
+            .into_iter()
+            .collect::<std::result::Result<_, _>>()
+            .map_err(|d| vec![d])
+    }
+
+    /// Renders the whole site into memory, sorted by path.
+    pub fn render(&self, site: &Site) -> std::result::Result<Vec<OutputFile>, Vec<Diagnostic>> {
+        let diags = self.collisions(site);
+        if !diags.is_empty() {
+            return Err(diags);
+        }
+        let prepared = self.prepare(site)?;
+        let out = std::sync::Mutex::new(Vec::new());
+        self.render_each(site, &prepared, &self.units(site), &|f| {
+            out.lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .push(f);
+            Ok(())
+        })?;
+        let mut out = out
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        out.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(out)
+    }
+}
+
+/// A piece of output rendered on its own: what `serve` re-renders after an
+/// edit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Unit<'a> {
+    /// A content page (index into `Content::pages`): `ja/`, `en/`, `ja-en/`.
+    Page(usize),
+    /// An evidence file (its path): the raw copy and its page per language.
+    Evidence(&'a str),
+    /// The evidence index, chooser, 404, `claims.json`, sitemap, static files.
+    Site,
 }
 
 /// `ja`, `en` or `ja-en`.

@@ -13,10 +13,10 @@ use crate::validate::{ClaimAt, Site};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 
-pub(super) struct Ctx<'a> {
-    pub(super) r: &'a Renderer,
-    pub(super) site: &'a Site,
-    pub(super) base: &'a str,
+/// Render state computed once per site and shared by every output (and,
+/// in `serve`, kept across edits that leave the site's structure alone).
+#[derive(Debug, Clone, Default)]
+pub struct Prepared {
     /// Content-relative path → URL path.
     pub(super) urls: BTreeMap<String, String>,
     /// Claim views per language (index 0 = ja, 1 = en).
@@ -34,6 +34,27 @@ pub(super) struct Ctx<'a> {
     meanings: String,
     /// (about, aspect) → the claim filling that cell.
     pub(super) cells: BTreeMap<(String, String), ClaimAt>,
+}
+
+pub(super) struct Ctx<'a> {
+    pub(super) r: &'a Renderer,
+    pub(super) site: &'a Site,
+    pub(super) base: &'a str,
+    pub(super) p: &'a Prepared,
+}
+
+impl Prepared {
+    /// Every claim id with a view.
+    pub fn claim_ids(&self) -> impl Iterator<Item = &String> {
+        self.claims[0].keys()
+    }
+}
+
+impl std::ops::Deref for Ctx<'_> {
+    type Target = Prepared;
+    fn deref(&self) -> &Prepared {
+        self.p
+    }
 }
 
 /// A navigation tree: one per language and the parallel view's.
@@ -267,55 +288,42 @@ fn nav_order(site: &Site) -> Vec<usize> {
 }
 
 /// Each navigation entry's depth: how many section entries it sits under.
-fn nav_depths(cx: &Ctx<'_>) -> Vec<usize> {
-    fn walk(cx: &Ctx<'_>, parent: &str, depth: usize, out: &mut [usize]) {
-        let Some(children) = cx.nav_children.get(parent) else {
+fn nav_depths(p: &Prepared, site: &Site) -> Vec<usize> {
+    fn walk(p: &Prepared, site: &Site, parent: &str, depth: usize, out: &mut [usize]) {
+        let Some(children) = p.nav_children.get(parent) else {
             return;
         };
         for &pos in children {
             out[pos] = depth;
-            let url = &cx.site.content.pages[cx.order[pos]].url_path;
+            let url = &site.content.pages[p.order[pos]].url_path;
             if !url.is_empty() {
-                walk(cx, url, depth + 1, out);
+                walk(p, site, url, depth + 1, out);
             }
         }
     }
-    let mut out = vec![0; cx.order.len()];
-    walk(cx, "", 0, &mut out);
+    let mut out = vec![0; p.order.len()];
+    walk(p, site, "", 0, &mut out);
     out
 }
 
-pub(super) fn render_site(r: &Renderer, site: &Site) -> Result<Vec<OutputFile>, Vec<Diagnostic>> {
+/// Computes the state every output needs: URLs, navigation (rendered once
+/// per entry), the legend, and each claim's view with its inline HTML.
+pub(super) fn prepare(r: &Renderer, site: &Site) -> Result<Prepared, Vec<Diagnostic>> {
     let base = site.config.base_path.as_str();
-    let urls = site
-        .content
-        .pages
-        .iter()
-        .map(|p| (p.rel.clone(), p.url_path.clone()))
-        .collect();
     let order = nav_order(site);
-    let mut cx = Ctx {
-        r,
-        site,
-        base,
-        urls,
-        claims: [BTreeMap::new(), BTreeMap::new()],
-        nav_items: [Vec::new(), Vec::new(), Vec::new()],
-        legend: [String::new(), String::new()],
-        meanings: String::new(),
-        nav_children: nav_children(site, &order),
-        order: order.clone(),
-        cells: site
-            .index
-            .claims
-            .values()
-            .filter_map(|&at| {
-                let c = site.claim(at);
-                Some(((c.about.clone()?, c.aspect.clone()?), at))
-            })
+    let mut p = Prepared {
+        urls: site
+            .content
+            .pages
+            .iter()
+            .map(|p| (p.rel.clone(), p.url_path.clone()))
             .collect(),
+        nav_children: nav_children(site, &order),
+        order,
+        cells: cells(site),
+        ..Prepared::default()
     };
-    let depths = nav_depths(&cx);
+    let depths = nav_depths(&p, site);
     let default = site.config.default_lang();
     for tree in [
         NavTree::Lang(Lang::Ja),
@@ -326,35 +334,45 @@ pub(super) fn render_site(r: &Renderer, site: &Site) -> Result<Vec<OutputFile>, 
             NavTree::Lang(l) => (l, l.code()),
             NavTree::Parallel => (default, "ja-en"),
         };
-        let items: Result<Vec<(String, String)>, Diagnostic> = order
+        let items: Result<Vec<(String, String)>, Diagnostic> = p
+            .order
             .par_iter()
             .zip(&depths)
             .map(|(&i, &depth)| {
-                let p = &site.content.pages[i];
+                let page = &site.content.pages[i];
                 let mut item = NavItem {
-                    title: p.title.get(lang).clone(),
-                    href: cx.page_href(code, p),
+                    title: page.title.get(lang).clone(),
+                    href: format!("{base}{code}/{}", page.url_path),
                     depth,
                     current: false,
                 };
                 let mut t = tera::Context::new();
                 t.insert("lang", lang.code());
                 t.insert("item", &item);
-                let plain = cx.render("partials/nav_item.html", &t)?.trim().to_owned();
+                let plain = r
+                    .templates
+                    .render("partials/nav_item.html", &t)?
+                    .trim()
+                    .to_owned();
                 item.current = true;
                 t.insert("item", &item);
-                let marked = cx.render("partials/nav_item.html", &t)?.trim().to_owned();
+                let marked = r
+                    .templates
+                    .render("partials/nav_item.html", &t)?
+                    .trim()
+                    .to_owned();
                 Ok((plain, marked))
             })
             .collect();
-        cx.nav_items[tree.index()] = items.map_err(|d| vec![d])?;
+        p.nav_items[tree.index()] = items.map_err(|d| vec![d])?;
     }
     let classes: Vec<&str> = Class::ALL.iter().map(|c| c.name()).collect();
     for lang in Lang::ALL {
         let mut t = tera::Context::new();
         t.insert("lang", lang.code());
         t.insert("classes", &classes);
-        cx.legend[li(lang)] = cx
+        p.legend[li(lang)] = r
+            .templates
             .render("partials/legend.html", &t)
             .map_err(|d| vec![d])?
             .trim()
@@ -362,53 +380,147 @@ pub(super) fn render_site(r: &Renderer, site: &Site) -> Result<Vec<OutputFile>, 
     }
     let mut t = tera::Context::new();
     t.insert("classes", &classes);
-    cx.meanings = cx
+    p.meanings = r
+        .templates
         .render("partials/meanings.html", &t)
         .map_err(|d| vec![d])?
         .trim()
         .to_owned();
+    let ids: Vec<&String> = site.index.claims.keys().collect();
     for lang in Lang::ALL {
-        // Each claim's inline HTML is rendered once per language, in
-        // parallel; BTreeMap collection keeps the result order-free.
-        let ids: Vec<(&String, &ClaimAt)> = site.index.claims.iter().collect();
-        let views: Result<Vec<(String, ClaimView)>, Diagnostic> = ids
-            .par_iter()
-            .map(|(id, &at)| {
-                let mut v = claim_view(&cx, at, lang);
-                let mut t = tera::Context::new();
-                t.insert("claim", &v);
-                t.insert("lang", lang.code());
-                t.insert("base", base);
-                v.inline = cx.render("partials/claim.html", &t)?.trim().to_owned();
-                Ok(((*id).clone(), v))
-            })
-            .collect();
-        cx.claims[li(lang)] = views.map_err(|d| vec![d])?.into_iter().collect();
+        let views = claim_views(r, site, &p, &ids, lang).map_err(|d| vec![d])?;
+        p.claims[li(lang)] = views.into_iter().collect();
     }
-    // Pages render in parallel; collecting keeps page order, so output and
-    // the reported error do not depend on the number of threads.
-    let rendered: Vec<Result<[OutputFile; 3], Diagnostic>> = site
-        .content
-        .pages
-        .par_iter()
-        .map(|page| {
-            Ok([
-                render_page(&cx, page, Lang::Ja)?,
-                render_page(&cx, page, Lang::En)?,
-                render_parallel(&cx, page)?,
-            ])
-        })
-        .collect();
-    let mut out = Vec::with_capacity(rendered.len() * 3);
-    for r in rendered {
-        match r {
-            Ok(files) => out.extend(files),
-            // A template error repeats on every page; the first says it all.
-            Err(d) => return Err(vec![d]),
+    Ok(p)
+}
+
+/// Brings `p` up to date with `site` after edits that left its structure
+/// (pages, URLs, titles, weights) alone: the claim views of `candidates`
+/// (claim ids that may have changed, present or removed) and of every
+/// claim resting on one of them are made again. Returns the ids whose view
+/// changed in either language, or that appeared or went away.
+pub(super) fn update(
+    r: &Renderer,
+    site: &Site,
+    p: &mut Prepared,
+    candidates: &std::collections::BTreeSet<String>,
+) -> Result<std::collections::BTreeSet<String>, Diagnostic> {
+    let mut changed = std::collections::BTreeSet::new();
+    // A claim's view shows the id, class and text of each claim it rests
+    // on, so those views change with them.
+    let mut todo: std::collections::BTreeSet<&String> = candidates.iter().collect();
+    for page in &site.content.pages {
+        for c in &page.claims {
+            if c.from.iter().any(|(id, _)| candidates.contains(id)) {
+                todo.insert(&c.id);
+            }
         }
     }
-    super::files::render(&cx, &mut out).map_err(|d| vec![d])?;
-    Ok(out)
+    let ids: Vec<&String> = todo.into_iter().collect();
+    p.cells = cells(site);
+    for lang in Lang::ALL {
+        let views = claim_views(r, site, p, &ids, lang)?;
+        let map = &mut p.claims[li(lang)];
+        let mut present = std::collections::BTreeSet::new();
+        for (id, view) in views {
+            present.insert(id.clone());
+            if map.get(&id) != Some(&view) {
+                changed.insert(id.clone());
+                map.insert(id, view);
+            }
+        }
+        for id in &ids {
+            if !present.contains(*id) && map.remove(*id).is_some() {
+                changed.insert((*id).clone());
+            }
+        }
+    }
+    Ok(changed)
+}
+
+/// (about, aspect) → the claim filling that matrix cell.
+pub(super) fn cells(site: &Site) -> BTreeMap<(String, String), ClaimAt> {
+    site.index
+        .claims
+        .values()
+        .filter_map(|&at| {
+            let c = site.claim(at);
+            Some(((c.about.clone()?, c.aspect.clone()?), at))
+        })
+        .collect()
+}
+
+/// The views of the claims `ids` in `lang`, each with its inline HTML
+/// rendered, in parallel and in the order of `ids`.
+pub(super) fn claim_views(
+    r: &Renderer,
+    site: &Site,
+    p: &Prepared,
+    ids: &[&String],
+    lang: Lang,
+) -> Result<Vec<(String, ClaimView)>, Diagnostic> {
+    let cx = Ctx {
+        r,
+        site,
+        base: site.config.base_path.as_str(),
+        p,
+    };
+    ids.par_iter()
+        .filter_map(|id| site.index.claims.get(*id).map(|&at| (*id, at)))
+        .map(|(id, at)| {
+            let mut v = claim_view(&cx, at, lang);
+            let mut t = tera::Context::new();
+            t.insert("claim", &v);
+            t.insert("lang", lang.code());
+            t.insert("base", cx.base);
+            v.inline = cx.render("partials/claim.html", &t)?.trim().to_owned();
+            Ok((id.clone(), v))
+        })
+        .collect()
+}
+
+/// What one output unit read besides its own source: the claims whose
+/// views it shows, or everything (generated views pivot every claim).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Deps {
+    /// Claim ids whose views were used.
+    pub claims: std::collections::BTreeSet<String>,
+    /// Depends on the whole site.
+    pub all: bool,
+}
+
+/// Records which claims a unit shows while it renders.
+#[derive(Default)]
+pub(super) struct Recorder(std::cell::RefCell<Deps>);
+
+impl Recorder {
+    pub(super) fn claim(&self, id: &str) {
+        let mut d = self.0.borrow_mut();
+        if !d.claims.contains(id) {
+            d.claims.insert(id.to_owned());
+        }
+    }
+    fn all(&self) {
+        self.0.borrow_mut().all = true;
+    }
+    pub(super) fn into_deps(self) -> Deps {
+        self.0.into_inner()
+    }
+}
+
+/// One content page in each language and side by side, with what it
+/// depended on.
+pub(super) fn page_unit(cx: &Ctx<'_>, page: &Page) -> Result<([OutputFile; 3], Deps), Diagnostic> {
+    let rec = Recorder::default();
+    if page.layout != crate::content::Layout::Page {
+        rec.all();
+    }
+    let files = [
+        render_page(cx, page, Lang::Ja, &rec)?,
+        render_page(cx, page, Lang::En, &rec)?,
+        render_parallel(cx, page, &rec)?,
+    ];
+    Ok((files, rec.into_deps()))
 }
 
 fn switcher(cx: &Ctx<'_>, page: &Page, current: Option<Lang>) -> (Vec<Switch>, Vec<Alternate>) {
@@ -434,9 +546,17 @@ fn switcher(cx: &Ctx<'_>, page: &Page, current: Option<Lang>) -> (Vec<Switch>, V
     (sw, alt)
 }
 
-fn claim_list(cx: &Ctx<'_>, lang: Lang, ids: impl Iterator<Item = String>) -> Vec<ClaimView> {
-    ids.filter_map(|id| cx.claims[li(lang)].get(&id).cloned())
-        .collect()
+fn claim_list(
+    cx: &Ctx<'_>,
+    lang: Lang,
+    ids: impl Iterator<Item = String>,
+    rec: &Recorder,
+) -> Vec<ClaimView> {
+    ids.filter_map(|id| {
+        rec.claim(&id);
+        cx.claims[li(lang)].get(&id).cloned()
+    })
+    .collect()
 }
 
 fn md_context<'a>(
@@ -459,7 +579,13 @@ fn md_context<'a>(
     }
 }
 
-fn page_view(cx: &Ctx<'_>, page: &Page, lang: Lang, segments: Vec<SegView>) -> PageView {
+fn page_view(
+    cx: &Ctx<'_>,
+    page: &Page,
+    lang: Lang,
+    segments: Vec<SegView>,
+    rec: &Recorder,
+) -> PageView {
     PageView {
         title: page.title.get(lang).clone(),
         lead: page.lead.as_ref().map(|l| l.get(lang).clone()),
@@ -473,10 +599,10 @@ fn page_view(cx: &Ctx<'_>, page: &Page, lang: Lang, segments: Vec<SegView>) -> P
             .as_ref()
             .map(|t| t.replace("{path}", page.source_path())),
         segments,
-        claims: claim_list(cx, lang, page.claims.iter().map(|c| c.id.clone())),
+        claims: claim_list(cx, lang, page.claims.iter().map(|c| c.id.clone()), rec),
         scope: page.scope.as_ref().map(|s| ScopeView {
-            can: claim_list(cx, lang, s.can.iter().map(|(id, _)| id.clone())),
-            cannot: claim_list(cx, lang, s.cannot.iter().map(|(id, _)| id.clone())),
+            can: claim_list(cx, lang, s.can.iter().map(|(id, _)| id.clone()), rec),
+            cannot: claim_list(cx, lang, s.cannot.iter().map(|(id, _)| id.clone()), rec),
         }),
         entity: page.entity.as_ref().map(|e| EntityView {
             kind: e.kind.clone(),
@@ -509,9 +635,17 @@ fn has_view_marker(page: &Page) -> bool {
     })
 }
 
-fn render_page(cx: &Ctx<'_>, page: &Page, lang: Lang) -> Result<OutputFile, Diagnostic> {
+fn render_page(
+    cx: &Ctx<'_>,
+    page: &Page,
+    lang: Lang,
+    rec: &Recorder,
+) -> Result<OutputFile, Diagnostic> {
     let claims = &cx.claims[li(lang)];
-    let claim_html = |id: &str| claims.get(id).map(|c| c.inline.clone());
+    let claim_html = |id: &str| {
+        rec.claim(id);
+        claims.get(id).map(|c| c.inline.clone())
+    };
     let prefix = format!("{}{lang}/", cx.base);
     let view = super::generated::view_html(cx, page, lang, lang.code())?;
     let md = md_context(cx, page, &prefix, &claim_html, view.as_deref(), "");
@@ -558,7 +692,7 @@ fn render_page(cx: &Ctx<'_>, page: &Page, lang: Lang) -> Result<OutputFile, Diag
     let (sw, alt) = switcher(cx, page, Some(lang));
     t.insert("switcher", &sw);
     t.insert("alternates", &alt);
-    t.insert("page", &page_view(cx, page, lang, segments));
+    t.insert("page", &page_view(cx, page, lang, segments, rec));
     let html = cx.render("page.html", &t)?;
     Ok(OutputFile {
         path: format!("{lang}/{}index.html", page.url_path),
@@ -566,13 +700,19 @@ fn render_page(cx: &Ctx<'_>, page: &Page, lang: Lang) -> Result<OutputFile, Diag
     })
 }
 
-fn render_parallel(cx: &Ctx<'_>, page: &Page) -> Result<OutputFile, Diagnostic> {
+fn render_parallel(cx: &Ctx<'_>, page: &Page, rec: &Recorder) -> Result<OutputFile, Diagnostic> {
     let default = cx.site.config.default_lang();
     let prefix = format!("{}ja-en/", cx.base);
     let ja_claims = &cx.claims[0];
     let en_claims = &cx.claims[1];
-    let ja_html = |id: &str| ja_claims.get(id).map(|c| c.inline.clone());
-    let en_html = |id: &str| en_claims.get(id).map(|c| c.inline.clone());
+    let ja_html = |id: &str| {
+        rec.claim(id);
+        ja_claims.get(id).map(|c| c.inline.clone())
+    };
+    let en_html = |id: &str| {
+        rec.claim(id);
+        en_claims.get(id).map(|c| c.inline.clone())
+    };
     let view_ja = super::generated::view_html(cx, page, Lang::Ja, "ja-en")?;
     let view_en = super::generated::view_html(cx, page, Lang::En, "ja-en")?;
     let md_ja = md_context(cx, page, &prefix, &ja_html, view_ja.as_deref(), "ja-");
@@ -582,6 +722,7 @@ fn render_parallel(cx: &Ctx<'_>, page: &Page) -> Result<OutputFile, Diagnostic> 
     // shows its badge and text in the default language, then the other.
     let other = default.other();
     let both_html = |id: &str| {
+        rec.claim(id);
         let main = cx.claims[li(default)].get(id)?;
         let alt = cx.claims[li(other)].get(id)?;
         Some(format!(
@@ -630,8 +771,8 @@ fn render_parallel(cx: &Ctx<'_>, page: &Page) -> Result<OutputFile, Diagnostic> 
     let (sw, alt) = switcher(cx, page, None);
     t.insert("switcher", &sw);
     t.insert("alternates", &alt);
-    t.insert("page_ja", &page_view(cx, page, Lang::Ja, Vec::new()));
-    t.insert("page_en", &page_view(cx, page, Lang::En, Vec::new()));
+    t.insert("page_ja", &page_view(cx, page, Lang::Ja, Vec::new(), rec));
+    t.insert("page_en", &page_view(cx, page, Lang::En, Vec::new(), rec));
     t.insert("rows", &rows);
     let html = cx.render("parallel.html", &t)?;
     Ok(OutputFile {

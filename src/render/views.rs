@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 /// A link with a label.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Link {
     /// Shown text.
     pub label: String,
@@ -15,7 +15,7 @@ pub struct Link {
 }
 
 /// A claim reference target (`from`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ClaimLink {
     /// Claim id.
     pub id: String,
@@ -28,7 +28,7 @@ pub struct ClaimLink {
 }
 
 /// A claim in one language.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ClaimView {
     /// Id.
     pub id: String,

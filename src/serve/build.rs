@@ -1,24 +1,23 @@
-//! Serve stage, building: the site into a fresh temporary directory, on
-//! the builder thread, after each relevant batch of changes.
+//! Serve stage, building: the site into the server's temporary directory,
+//! on the builder thread, after each relevant batch of changes.
 //!
-//! Each build is a full load → validate → render → search index through
-//! the library's public stages (the same sequence as `site::build`),
-//! written by `site::output` into a new directory that only the server
-//! reads; it never touches the site's `public/`. Correct first: nothing is
-//! patched in place, so a deleted or renamed page is simply absent from the
-//! next build. The costly theme state (Tera, Fluent, static files) is kept
-//! in a [`Renderer`] until a theme file or `book.toml` changes. This module
-//! knows nothing about HTTP beyond publishing a [`Snapshot`].
+//! Each build goes through [`Incremental`]: only changed files are parsed
+//! again, the site is validated whole, and only the outputs that depend on
+//! the change are rendered and written (all of them after a structural or
+//! theme change). It never touches the site's `public/`. The costly theme
+//! state (Tera, Fluent, static files) is kept in a [`Renderer`] until a
+//! theme file or `book.toml` changes. The search bundle is rebuilt after
+//! the reload is sent. This module knows nothing about HTTP beyond
+//! publishing a [`Snapshot`].
 
 use super::http::{self, Event, Shared, Snapshot};
+use super::incremental::{Incremental, Stats};
 use super::watch::{self, Change, Layout, Watches};
 use crate::check::{self, Report};
 use crate::config::Config;
 use crate::error::{Diagnostic, Error};
 use crate::render::Renderer;
-use crate::validate::Mode;
 use notify_debouncer_full::DebounceEventResult;
-use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
@@ -32,10 +31,6 @@ const SETTLE: Duration = Duration::from_millis(80);
 
 /// But never postpone a build longer than this while changes keep coming.
 const MAX_SETTLE: Duration = Duration::from_millis(1000);
-
-/// How many good builds stay on disk: the current one and the one before,
-/// which requests that began before the swap may still be reading.
-const KEEP: usize = 2;
 
 /// A message for the builder thread.
 #[derive(Debug)]
@@ -54,51 +49,62 @@ pub(crate) enum Outcome {
         dir: PathBuf,
         files: usize,
         warnings: Vec<Diagnostic>,
+        stats: Stats,
     },
     /// The diagnostics text, as `kansoku check` prints it.
     Failed { text: String },
 }
 
-/// Builds the site again and again, each time into a new directory.
-#[derive(Debug)]
+/// Builds the site again and again into one directory, rendering only what
+/// each change touched (see `incremental.rs`).
 pub(crate) struct Builder {
     root: PathBuf,
-    work: PathBuf,
     renderer: Option<Renderer>,
-    generation: u64,
-    kept: VecDeque<PathBuf>,
+    pub(crate) generation: u64,
+    state: Incremental,
+    /// The last build's search bundle is out of date.
+    search_pending: bool,
+}
+
+impl std::fmt::Debug for Builder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Builder")
+            .field("root", &self.root)
+            .field("generation", &self.generation)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Builder {
     /// A builder for the site at `root`, writing under `work`.
     pub(crate) fn new(root: PathBuf, work: PathBuf) -> Builder {
+        let out = work.join("site");
         Builder {
+            state: Incremental::new(root.clone(), out),
             root,
-            work,
             renderer: None,
             generation: 0,
-            kept: VecDeque::new(),
+            search_pending: false,
         }
     }
 
-    /// One build attempt. `Change::Full` reloads the theme first.
-    pub(crate) fn build(&mut self, change: Change) -> Outcome {
+    /// One build attempt after `change` to `paths`. `Change::Full` reloads
+    /// the theme and everything else.
+    pub(crate) fn build(&mut self, change: Change, paths: &[PathBuf]) -> Outcome {
         if change == Change::Full {
             self.renderer = None;
+            self.state.invalidate();
+        } else {
+            self.state.touched(paths);
         }
         match self.try_build() {
-            Ok((dir, files, warnings)) => {
-                self.kept.push_back(dir.clone());
-                while self.kept.len() > KEEP {
-                    if let Some(old) = self.kept.pop_front() {
-                        // Best effort: the whole work dir goes at shutdown.
-                        let _ = std::fs::remove_dir_all(old);
-                    }
-                }
+            Ok((files, warnings, stats)) => {
+                self.search_pending = true;
                 Outcome::Built {
-                    dir,
+                    dir: self.state.out().to_path_buf(),
                     files,
                     warnings,
+                    stats,
                 }
             }
             Err(e) => Outcome::Failed {
@@ -107,25 +113,32 @@ impl Builder {
         }
     }
 
-    fn try_build(&mut self) -> Result<(PathBuf, usize, Vec<Diagnostic>), Error> {
-        let (mut site, warnings) = crate::site::load(&self.root, Mode::Build)?;
-        // Served at the root of the dev server whatever `site-url` says,
-        // as Zola's `serve` replaces `base_url`.
-        site.config.base_path = "/".to_owned();
+    fn try_build(&mut self) -> Result<(usize, Vec<Diagnostic>, Stats), Error> {
         let renderer = match self.renderer.take() {
             Some(r) => r,
             None => Renderer::new(&self.root)?.map_err(Error::Content)?,
         };
-        let rendered = renderer.render(&site).map_err(Error::Content);
+        let built = self.state.build(&renderer);
         self.renderer = Some(renderer);
-        let mut files = rendered?;
-        // The rest of `site::build`'s sequence: search reads the rendered
-        // pages, so the preview's search finds what the preview shows.
-        files.extend(crate::search::index(&site, &files)?);
+        let (stats, warnings) = built?;
         self.generation += 1;
-        let dir = self.work.join(format!("build-{}", self.generation));
-        crate::site::output::write_atomic(&files, &dir)?;
-        Ok((dir, files.len(), warnings))
+        Ok((stats.total, warnings, stats))
+    }
+
+    /// Brings the search bundle up to date with the last build: after the
+    /// reload, because indexing costs more than rendering one page. The
+    /// rest of `site::build`'s sequence, so the preview's search finds
+    /// what the preview shows.
+    pub(crate) fn index_search(&mut self) -> Result<(), Error> {
+        if !std::mem::take(&mut self.search_pending) {
+            return Ok(());
+        }
+        let Some(site) = self.state.site() else {
+            return Ok(());
+        };
+        let pages = self.state.searchable()?;
+        let files = crate::search::index(site, &pages)?;
+        self.state.write_search(files)
     }
 }
 
@@ -168,7 +181,7 @@ impl Worker {
     /// overlay.
     fn build_and_publish(&mut self, change: Change, first: bool, paths: &[PathBuf]) {
         let start = Instant::now();
-        let outcome = self.builder.build(change);
+        let outcome = self.builder.build(change, paths);
         let ms = start.elapsed().as_millis();
         let cause = match paths {
             [] => String::new(),
@@ -187,6 +200,7 @@ impl Worker {
                 dir,
                 files,
                 warnings,
+                stats,
             } => {
                 // Warnings as `kansoku build` shows them, and only when they
                 // change: the same list after every save is noise.
@@ -195,7 +209,16 @@ impl Worker {
                     self.last_warnings = warnings;
                 }
                 let verb = if first { "built" } else { "rebuilt" };
-                self.say(&format!("{verb} {files} files in {ms} ms{cause}"));
+                let what = if stats.full {
+                    format!("{files} files")
+                } else {
+                    format!(
+                        "{} of {files} files ({} units)",
+                        stats.written + stats.removed,
+                        stats.units
+                    )
+                };
+                self.say(&format!("{verb} {what} in {ms} ms{cause}"));
                 self.shared.set(Snapshot {
                     dir: Some(dir),
                     token: format!("{}-{}", self.instance, self.builder.generation).into(),
@@ -203,6 +226,16 @@ impl Worker {
                 });
                 // No open pages is not an error.
                 let _ = self.shared.events.send(Event::Reload);
+                let start = Instant::now();
+                match self.builder.index_search() {
+                    Ok(()) => {
+                        let ms = start.elapsed().as_millis();
+                        if ms >= 500 {
+                            self.say(&format!("search index updated in {ms} ms"));
+                        }
+                    }
+                    Err(e) => self.say(&format!("search index not updated: {e}")),
+                }
             }
             Outcome::Failed { text } => {
                 self.say(text.trim_end());

@@ -12,6 +12,7 @@
 
 mod build;
 mod http;
+mod incremental;
 mod watch;
 
 use crate::config::Config;

@@ -1,0 +1,755 @@
+//! Serve stage, rebuilding only what an edit touched.
+//!
+//! The state of the last build stays in memory: the parsed pages and
+//! evidence, the render state ([`Prepared`]: navigation, claim views) and,
+//! for each page, the claims its output shows ([`Deps`]). After an edit
+//! only the changed files are parsed again; the site is validated whole
+//! (a change anywhere can break a reference elsewhere); then, if the
+//! site's structure (pages, URLs, titles, weights) is the same, only these
+//! outputs are rendered again:
+//!
+//! - the edited pages;
+//! - pages showing a claim whose view changed (its own page, pages citing
+//!   it inline or in a scope, claims resting on it), and pages with a
+//!   generated view (they pivot every claim);
+//! - evidence pages that list such a claim, and edited evidence files;
+//! - the site-wide files (`claims.json`, the evidence index, the sitemap).
+//!
+//! Anything else (a page added, removed or renamed, a title or weight
+//! changed, the theme or `book.toml`) renders everything, as
+//! `kansoku build` would. Either way files are written to the served
+//! directory only when their bytes changed, each by rename, and a test
+//! (`tests` below) holds incremental output equal to a full build.
+
+use crate::config::Config;
+use crate::content::{self, Content};
+use crate::error::{Diagnostic, Error};
+use crate::evidence::load_evidence;
+use crate::render::{Deps, OutputFile, Prepared, Renderer, Unit};
+use crate::source::{decode, Source};
+use crate::validate::{self, Mode, Site};
+use rayon::prelude::*;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// What a page contributes to the navigation and URLs: if these are the
+/// same for every page, the render state can be updated in place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Shape {
+    rel: String,
+    url: String,
+    titles: [String; 2],
+    weight: i64,
+}
+
+fn shape(content: &Content) -> Vec<Shape> {
+    content
+        .pages
+        .iter()
+        .map(|p| Shape {
+            rel: p.rel.clone(),
+            url: p.url_path.clone(),
+            titles: [p.title.ja.clone(), p.title.en.clone()],
+            weight: p.weight,
+        })
+        .collect()
+}
+
+/// The last good render: what an incremental one starts from.
+struct Rendered {
+    prepared: Prepared,
+    shape: Vec<Shape>,
+    /// Page rel → what its output showed.
+    deps: BTreeMap<String, Deps>,
+    /// Evidence path → the claims its page listed.
+    cites: BTreeMap<String, BTreeSet<String>>,
+}
+
+/// Which sources changed since the last good render.
+#[derive(Default)]
+struct Dirty {
+    /// Everything (first build, theme, `book.toml`, an unclear event).
+    all: bool,
+    /// Content-relative page paths.
+    pages: BTreeSet<String>,
+    /// Evidence paths (relative to the evidence directory).
+    evidence: BTreeSet<String>,
+}
+
+/// What one build did.
+#[derive(Debug)]
+pub(crate) struct Stats {
+    /// Files written because their bytes changed.
+    pub(crate) written: usize,
+    /// Files removed.
+    pub(crate) removed: usize,
+    /// Files in the served tree.
+    pub(crate) total: usize,
+    /// Units rendered (pages, evidence files, the site-wide set).
+    pub(crate) units: usize,
+    /// Whether everything was rendered.
+    pub(crate) full: bool,
+}
+
+/// The sources, the render state and the served tree, kept between builds.
+pub(crate) struct Incremental {
+    root: PathBuf,
+    out: PathBuf,
+    /// The sources as last read: `None` until the first load.
+    site: Option<Site>,
+    /// Findings from loading each page (by `content/…` path) and the
+    /// evidence directory: kept with the parse they came from.
+    page_diags: BTreeMap<String, Vec<Diagnostic>>,
+    evidence_diags: Vec<Diagnostic>,
+    rendered: Option<Rendered>,
+    dirty: Dirty,
+    /// Served path → hash of its bytes.
+    manifest: HashMap<String, u64>,
+}
+
+fn hash(bytes: &[u8]) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    bytes.hash(&mut h);
+    h.finish()
+}
+
+impl Incremental {
+    /// State for the site at `root`, serving from the directory `out`.
+    pub(crate) fn new(root: PathBuf, out: PathBuf) -> Incremental {
+        Incremental {
+            root,
+            out,
+            site: None,
+            page_diags: BTreeMap::new(),
+            evidence_diags: Vec::new(),
+            rendered: None,
+            dirty: Dirty {
+                all: true,
+                ..Dirty::default()
+            },
+            manifest: HashMap::new(),
+        }
+    }
+
+    /// The served directory.
+    pub(crate) fn out(&self) -> &Path {
+        &self.out
+    }
+
+    /// Forget everything: the next build reads and renders it all.
+    pub(crate) fn invalidate(&mut self) {
+        self.site = None;
+        self.dirty.all = true;
+    }
+
+    /// Notes changed paths (absolute, from the watcher). Paths that are not
+    /// one page or one evidence file make the next build read everything.
+    pub(crate) fn touched(&mut self, paths: &[PathBuf]) {
+        let Some(site) = &self.site else {
+            return;
+        };
+        let content_dir = self.root.join("content");
+        let evidence_dir = self.root.join(&site.config.evidence_dir);
+        if paths.is_empty() {
+            self.invalidate();
+        }
+        for path in paths {
+            if let Ok(rel) = path.strip_prefix(&content_dir) {
+                let rel = content::rel_path(Path::new(""), rel);
+                if rel.ends_with(".md") && !path.is_dir() {
+                    self.dirty.pages.insert(rel);
+                    continue;
+                }
+            } else if let Ok(rel) = path.strip_prefix(&evidence_dir) {
+                if !path.is_dir() {
+                    self.dirty
+                        .evidence
+                        .insert(content::rel_path(Path::new(""), rel));
+                    continue;
+                }
+            }
+            // A directory moved or removed, or something outside both.
+            self.invalidate();
+            return;
+        }
+    }
+
+    /// Reads what changed; returns every finding of the current sources.
+    fn load(&mut self) -> Result<Vec<Diagnostic>, Error> {
+        if self.dirty.all || self.site.is_none() {
+            let config = Config::load(&self.root)?;
+            let (content, diags) = content::load_content(&self.root)?;
+            let (evidence, ediags) = load_evidence(&self.root, &config.evidence_dir)?;
+            let mut page_diags: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
+            for d in diags {
+                page_diags
+                    .entry(d.location.path.clone())
+                    .or_default()
+                    .push(d);
+            }
+            self.page_diags = page_diags;
+            self.evidence_diags = ediags;
+            let mut config = config;
+            // Served at the root of the dev server whatever `site-url`
+            // says, as Zola's `serve` replaces `base_url`.
+            config.base_path = "/".to_owned();
+            self.site = Some(Site {
+                config,
+                content,
+                evidence,
+                index: validate::Index::default(),
+            });
+        } else if let Some(site) = self.site.as_mut() {
+            let dir = self.root.join("content");
+            for rel in &self.dirty.pages {
+                let shown = format!("content/{rel}");
+                self.page_diags.remove(&shown);
+                let at = site
+                    .content
+                    .pages
+                    .binary_search_by(|p| p.rel.as_str().cmp(rel));
+                site.content.failed.retain(|f| f != rel);
+                let path = dir.join(rel);
+                let page = if path.is_file() {
+                    let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+                    let mut diags = Vec::new();
+                    let page = match decode(&shown, &bytes) {
+                        Ok(text) => {
+                            content::load_page(Source::new(shown.clone(), text), rel, &mut diags)
+                        }
+                        Err(d) => {
+                            diags.push(d);
+                            None
+                        }
+                    };
+                    if page.is_none() {
+                        site.content.failed.push(rel.clone());
+                        site.content.failed.sort();
+                    }
+                    if !diags.is_empty() {
+                        self.page_diags.insert(shown, diags);
+                    }
+                    page
+                } else {
+                    None
+                };
+                match (at, page) {
+                    (Ok(i), Some(p)) => site.content.pages[i] = p,
+                    (Err(i), Some(p)) => site.content.pages.insert(i, p),
+                    (Ok(i), None) => {
+                        site.content.pages.remove(i);
+                    }
+                    (Err(_), None) => {}
+                }
+            }
+            if !self.dirty.evidence.is_empty() {
+                // One file's state (a symlink, a bad header) can depend on
+                // the directory, so the evidence is read again whole; it is
+                // a small share of a site's bytes.
+                let (evidence, ediags) = load_evidence(&self.root, &site.config.evidence_dir)?;
+                site.evidence = evidence;
+                self.evidence_diags = ediags;
+            }
+        }
+        let site = self.site.as_mut().expect("loaded above");
+        let (index, vdiags) =
+            validate::validate(&site.config, &site.content, &site.evidence, Mode::Build);
+        site.index = index;
+        let mut diags: Vec<Diagnostic> = self.page_diags.values().flatten().cloned().collect();
+        diags.extend(self.evidence_diags.iter().cloned());
+        diags.extend(vdiags);
+        validate::sort(&mut diags);
+        Ok(diags)
+    }
+
+    /// Loads what changed, renders what depends on it and updates the
+    /// served tree. On content errors nothing is written and the changes
+    /// stay pending for the next build.
+    pub(crate) fn build(&mut self, renderer: &Renderer) -> Result<(Stats, Vec<Diagnostic>), Error> {
+        let diags = self.load()?;
+        if diags.iter().any(Diagnostic::is_error) {
+            return Err(Error::Content(diags));
+        }
+        let site = self.site.as_ref().expect("loaded");
+        let collisions = renderer.collisions(site);
+        if !collisions.is_empty() {
+            return Err(Error::Content(collisions));
+        }
+        let shape = shape(&site.content);
+        let reuse = !self.dirty.all && self.rendered.as_ref().is_some_and(|r| r.shape == shape);
+        let stats = if reuse {
+            self.render_changed(renderer)?
+        } else {
+            self.render_all(renderer, shape)?
+        };
+        self.dirty = Dirty::default();
+        Ok((stats, diags))
+    }
+
+    fn render_all(&mut self, renderer: &Renderer, shape: Vec<Shape>) -> Result<Stats, Error> {
+        let site = self.site.as_ref().expect("loaded");
+        let prepared = renderer.prepare(site).map_err(Error::Content)?;
+        let units = renderer.units(site);
+        let (files, deps) = render_units(renderer, site, &prepared, &units)?;
+        let mut page_deps = BTreeMap::new();
+        for (unit, d) in units.iter().zip(deps) {
+            if let Unit::Page(i) = unit {
+                page_deps.insert(site.content.pages[*i].rel.clone(), d);
+            }
+        }
+        let keep: BTreeSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
+        let gone: Vec<String> = self
+            .manifest
+            .keys()
+            .filter(|p| !keep.contains(p.as_str()) && !is_search_file(p))
+            .cloned()
+            .collect();
+        let units = units.len();
+        let cites = cites(site);
+        let (written, removed) = self.write(files, &gone)?;
+        self.rendered = Some(Rendered {
+            prepared,
+            shape,
+            deps: page_deps,
+            cites,
+        });
+        Ok(Stats {
+            written,
+            removed,
+            total: self.manifest.len(),
+            units,
+            full: true,
+        })
+    }
+
+    fn render_changed(&mut self, renderer: &Renderer) -> Result<Stats, Error> {
+        let site = self.site.as_ref().expect("loaded");
+        let mut rendered = self.rendered.take().expect("checked by the caller");
+        // Claims that may have changed: those of the edited pages, and
+        // those that no longer exist.
+        let mut candidates: BTreeSet<String> = BTreeSet::new();
+        for rel in &self.dirty.pages {
+            if let Some(&i) = site.index.pages.get(rel) {
+                candidates.extend(site.content.pages[i].claims.iter().map(|c| c.id.clone()));
+            }
+        }
+        candidates.extend(
+            rendered
+                .prepared_ids()
+                .filter(|id| !site.index.claims.contains_key(*id))
+                .cloned(),
+        );
+        let changed = match renderer.update_prepared(site, &mut rendered.prepared, &candidates) {
+            Ok(c) => c,
+            Err(d) => {
+                // The state is half updated: start afresh next time.
+                self.dirty.all = true;
+                return Err(Error::Content(d));
+            }
+        };
+        let mut units: Vec<Unit<'_>> = Vec::new();
+        for (i, page) in site.content.pages.iter().enumerate() {
+            let redo = self.dirty.pages.contains(&page.rel)
+                || rendered
+                    .deps
+                    .get(&page.rel)
+                    .is_none_or(|d| d.all || d.claims.iter().any(|c| changed.contains(c)));
+            if redo {
+                units.push(Unit::Page(i));
+            }
+        }
+        let new_cites = cites(site);
+        let mut gone = Vec::new();
+        for (path, ids) in &rendered.cites {
+            if !site.evidence.files.contains_key(path) {
+                gone.push(format!("evidence/{path}"));
+                for lang in crate::lang::Lang::ALL {
+                    gone.push(format!("{lang}/evidence/{path}/index.html"));
+                }
+            } else if new_cites.get(path) != Some(ids) || ids.iter().any(|c| changed.contains(c)) {
+                self.dirty.evidence.insert(path.clone());
+            }
+        }
+        for (path, ids) in &new_cites {
+            if !rendered.cites.contains_key(path) || ids.iter().any(|c| changed.contains(c)) {
+                self.dirty.evidence.insert(path.clone());
+            }
+        }
+        for path in &self.dirty.evidence {
+            match site.evidence.files.get_key_value(path) {
+                Some((key, _)) => units.push(Unit::Evidence(key)),
+                None => {
+                    gone.push(format!("evidence/{path}"));
+                    for lang in crate::lang::Lang::ALL {
+                        gone.push(format!("{lang}/evidence/{path}/index.html"));
+                    }
+                }
+            }
+        }
+        units.push(Unit::Site);
+        let (files, deps) = render_units(renderer, site, &rendered.prepared, &units)?;
+        for (unit, d) in units.iter().zip(deps) {
+            if let Unit::Page(i) = unit {
+                rendered.deps.insert(site.content.pages[*i].rel.clone(), d);
+            }
+        }
+        let count = units.len();
+        rendered.cites = new_cites;
+        self.rendered = Some(rendered);
+        let (written, removed) = self.write(files, &gone)?;
+        Ok(Stats {
+            written,
+            removed,
+            total: self.manifest.len(),
+            units: count,
+            full: false,
+        })
+    }
+
+    /// Writes the files whose bytes changed (each to a temporary name, then
+    /// renamed over the old one, so a reader never sees half a file) and
+    /// removes `gone`.
+    fn write(&mut self, files: Vec<OutputFile>, gone: &[String]) -> Result<(usize, usize), Error> {
+        let out = &self.out;
+        let manifest = &self.manifest;
+        let changed: Vec<(OutputFile, u64)> = files
+            .into_par_iter()
+            .map(|f| {
+                let h = hash(&f.bytes);
+                (f, h)
+            })
+            .filter(|(f, h)| manifest.get(&f.path) != Some(h))
+            .collect();
+        let dirs: BTreeSet<&str> = changed
+            .iter()
+            .filter_map(|(f, _)| f.path.rsplit_once('/').map(|(d, _)| d))
+            .collect();
+        for d in dirs {
+            let path = out.join(d);
+            std::fs::create_dir_all(&path).map_err(|e| Error::io(&path, e))?;
+        }
+        changed
+            .par_iter()
+            .try_for_each(|(f, _)| write_replace(out, &f.path, &f.bytes))?;
+        let written = changed.len();
+        for (f, h) in changed {
+            self.manifest.insert(f.path, h);
+        }
+        let mut removed = 0;
+        for path in gone {
+            if self.manifest.remove(path).is_some() {
+                let abs = self.out.join(path);
+                match std::fs::remove_file(&abs) {
+                    Ok(()) => removed += 1,
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(e) => return Err(Error::io(&abs, e)),
+                }
+            }
+        }
+        Ok((written, removed))
+    }
+
+    /// The served directory's search bundle: written by the search step
+    /// after the pages, replacing the previous one.
+    pub(crate) fn write_search(&mut self, files: Vec<OutputFile>) -> Result<(), Error> {
+        let gone: Vec<String> = self
+            .manifest
+            .keys()
+            .filter(|p| is_search_file(p) && !files.iter().any(|f| &f.path == *p))
+            .cloned()
+            .collect();
+        self.write(files, &gone)?;
+        Ok(())
+    }
+
+    /// The site as last loaded, if it loaded.
+    pub(crate) fn site(&self) -> Option<&Site> {
+        self.site.as_ref()
+    }
+
+    /// The rendered HTML of every page the search indexes, read back from
+    /// the served tree.
+    pub(crate) fn searchable(&self) -> Result<Vec<OutputFile>, Error> {
+        let mut paths: Vec<&String> = self
+            .manifest
+            .keys()
+            .filter(|p| {
+                (p.starts_with("ja/") || p.starts_with("en/")) && p.ends_with("/index.html")
+            })
+            .collect();
+        paths.sort();
+        paths
+            .par_iter()
+            .map(|p| {
+                let abs = self.out.join(p);
+                let bytes = std::fs::read(&abs).map_err(|e| Error::io(&abs, e))?;
+                Ok(OutputFile {
+                    path: (*p).clone(),
+                    bytes,
+                })
+            })
+            .collect()
+    }
+}
+
+impl Rendered {
+    fn prepared_ids(&self) -> impl Iterator<Item = &String> {
+        self.prepared.claim_ids()
+    }
+}
+
+/// Search bundle files: written by the search step, not by rendering.
+fn is_search_file(path: &str) -> bool {
+    let mut parts = path.splitn(3, '/');
+    matches!(
+        (parts.next(), parts.next()),
+        (Some("ja" | "en"), Some(crate::search::BUNDLE_DIR))
+    )
+}
+
+/// Evidence path → ids of the claims citing it.
+fn cites(site: &Site) -> BTreeMap<String, BTreeSet<String>> {
+    site.index
+        .cited_by
+        .iter()
+        .map(|(path, ats)| {
+            (
+                path.clone(),
+                ats.iter().map(|&at| site.claim(at).id.clone()).collect(),
+            )
+        })
+        .collect()
+}
+
+fn render_units(
+    renderer: &Renderer,
+    site: &Site,
+    prepared: &Prepared,
+    units: &[Unit<'_>],
+) -> Result<(Vec<OutputFile>, Vec<Deps>), Error> {
+    let files = Mutex::new(Vec::new());
+    let deps = renderer
+        .render_each(site, prepared, units, &|f| {
+            files
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .push(f);
+            Ok(())
+        })
+        .map_err(Error::Content)?;
+    let files = files
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    Ok((files, deps))
+}
+
+/// Replaces `dir/rel` with `bytes` by writing a sibling and renaming it.
+fn write_replace(dir: &Path, rel: &str, bytes: &[u8]) -> Result<(), Error> {
+    let path = dir.join(rel);
+    let name = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let tmp = path.with_file_name(format!(".{name}.kansoku-tmp"));
+    std::fs::write(&tmp, bytes).map_err(|e| Error::io(&tmp, e))?;
+    std::fs::rename(&tmp, &path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::io(&path, e)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A copy of this repository's own site to edit.
+    fn site_copy() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+        for entry in walkdir::WalkDir::new(repo.join("content"))
+            .into_iter()
+            .chain(walkdir::WalkDir::new(repo.join("evidence")))
+        {
+            let entry = entry.expect("walk");
+            let rel = entry.path().strip_prefix(repo).expect("inside");
+            let to = dir.path().join(rel);
+            if entry.file_type().is_dir() {
+                std::fs::create_dir_all(&to).expect("mkdir");
+            } else {
+                std::fs::copy(entry.path(), &to).expect("copy");
+            }
+        }
+        std::fs::copy(repo.join("book.toml"), dir.path().join("book.toml")).expect("book.toml");
+        dir
+    }
+
+    /// What a full build of `root` writes (served at `/`), search included.
+    fn full_build(root: &Path) -> BTreeMap<String, Vec<u8>> {
+        let (mut site, _) = crate::site::load(root, Mode::Build).expect("loads");
+        site.config.base_path = "/".to_owned();
+        let renderer = Renderer::new(root).expect("theme").expect("theme");
+        let mut files = renderer.render(&site).expect("renders");
+        files.extend(crate::search::index(&site, &files).expect("indexes"));
+        files.into_iter().map(|f| (f.path, f.bytes)).collect()
+    }
+
+    /// Everything in the served directory.
+    fn served(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+        walkdir::WalkDir::new(dir)
+            .into_iter()
+            .map(|e| e.expect("walk"))
+            .filter(|e| e.file_type().is_file())
+            .map(|e| {
+                let rel = content::rel_path(dir, e.path());
+                (rel, std::fs::read(e.path()).expect("read"))
+            })
+            .collect()
+    }
+
+    fn assert_same(root: &Path, b: &mut Builder) {
+        b.index_search().expect("search");
+        let want = full_build(root);
+        let got = served(b.state.out());
+        let only = |a: &BTreeMap<String, Vec<u8>>, b: &BTreeMap<String, Vec<u8>>| -> Vec<String> {
+            a.keys().filter(|k| !b.contains_key(*k)).cloned().collect()
+        };
+        assert_eq!(
+            only(&want, &got),
+            Vec::<String>::new(),
+            "missing from serve"
+        );
+        assert_eq!(only(&got, &want), Vec::<String>::new(), "only in serve");
+        let differ: Vec<&String> = want.keys().filter(|k| want[*k] != got[*k]).collect();
+        assert!(differ.is_empty(), "differ from a full build: {differ:?}");
+    }
+
+    /// A builder the way `serve` drives it: each step names the paths the
+    /// watcher reported.
+    struct Builder {
+        state: Incremental,
+        renderer: Renderer,
+        _work: tempfile::TempDir,
+    }
+
+    impl Builder {
+        fn new(root: &Path) -> Builder {
+            let work = tempfile::tempdir().expect("work dir");
+            Builder {
+                state: Incremental::new(root.to_path_buf(), work.path().join("site")),
+                renderer: Renderer::new(root).expect("theme").expect("theme"),
+                _work: work,
+            }
+        }
+        fn build(&mut self, paths: &[PathBuf]) -> Result<Stats, Error> {
+            self.state.touched(paths);
+            self.state.build(&self.renderer).map(|(s, _)| s)
+        }
+        fn index_search(&mut self) -> Result<(), Error> {
+            let site = self.state.site().expect("loaded");
+            let pages = self.state.searchable()?;
+            let files = crate::search::index(site, &pages)?;
+            self.state.write_search(files)
+        }
+    }
+
+    fn edit(path: &Path, from: &str, to: &str) {
+        let text = std::fs::read_to_string(path).expect("read");
+        assert!(text.contains(from), "{} lacks {from:?}", path.display());
+        std::fs::write(path, text.replacen(from, to, 1)).expect("write");
+    }
+
+    #[test]
+    fn incremental_rebuilds_equal_a_full_build() {
+        let dir = site_copy();
+        let root = dir.path();
+        let mut b = Builder::new(root);
+        let first = b.build(&[]).expect("first build");
+        assert!(first.full);
+        let total = first.total;
+        assert_same(root, &mut b);
+
+        // Add a page: the navigation changes, so everything renders.
+        let new_page = root.join("content/components/scratch.md");
+        std::fs::write(
+            &new_page,
+            r#"+++
+title = { ja = "メモ", en = "Scratch" }
+weight = 200
+
+[[claims]]
+id = "scratch-note"
+class = "inferred"
+ja = "MIOpen は maps に現れない。"
+en = "MIOpen is not in the maps."
+evidence = [{ path = "phase-c/runner-maps.txt", lines = "18" }]
++++
+
+::: ja
+[[claim:scratch-note]] と [[claim:dispatch-blas]]。
+:::
+::: en
+[[claim:scratch-note]] and [[claim:dispatch-blas]].
+:::
+"#,
+        )
+        .expect("write page");
+        let s = b
+            .build(std::slice::from_ref(&new_page))
+            .expect("page added");
+        assert!(s.full, "a new page changes the navigation");
+        assert_same(root, &mut b);
+
+        // Edit a claim's class: cited inline by the new page, rested on by
+        // claims of the home page and of its own page.
+        let ggml = root.join("content/components/ggml-hip.md");
+        edit(
+            &ggml,
+            "id = \"dispatch-blas\"\nclass = \"confirmed\"",
+            "id = \"dispatch-blas\"\nclass = \"inferred\"",
+        );
+        let s = b.build(std::slice::from_ref(&ggml)).expect("class edited");
+        assert!(!s.full, "same structure: only what depends on the claim");
+        assert!(s.units < b.renderer.units(b.state.site().expect("site")).len());
+        assert!(s.written > 0 && s.written < total, "{s:?}");
+        assert_same(root, &mut b);
+
+        // Edit the text of a claim that two other pages cite inline.
+        let index = root.join("content/components/_index.md");
+        edit(
+            &index,
+            "rocSOLVER と hipBLASLt が、",
+            "rocSOLVER と hipBLASLt とが、",
+        );
+        let s = b.build(std::slice::from_ref(&index)).expect("text edited");
+        assert!(!s.full);
+        assert_same(root, &mut b);
+
+        // Delete an evidence file the claims cite: the build fails and the
+        // served tree stays as it was.
+        let log = root.join("evidence/phase-c/runner-maps.txt");
+        let saved = std::fs::read(&log).expect("read log");
+        let before = served(b.state.out());
+        std::fs::remove_file(&log).expect("delete log");
+        match b.build(std::slice::from_ref(&log)) {
+            Err(Error::Content(d)) => assert!(d.iter().any(|d| d.code == "E012"), "{d:?}"),
+            other => panic!("expected E012, got {other:?}"),
+        }
+        assert_eq!(
+            served(b.state.out()),
+            before,
+            "a failed build writes nothing"
+        );
+
+        // Fix it: the file comes back.
+        std::fs::write(&log, saved).expect("restore log");
+        let s = b.build(std::slice::from_ref(&log)).expect("fixed");
+        assert!(!s.full);
+        assert_same(root, &mut b);
+
+        // And an edit after a failure still lands.
+        edit(&index, "hipBLASLt とが、", "hipBLASLt が、");
+        b.build(std::slice::from_ref(&index)).expect("edited again");
+        assert_same(root, &mut b);
+    }
+}
