@@ -13,9 +13,10 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// How long a path must stay quiet before its events are delivered.
-/// Editors write, rename and touch within a few milliseconds; 150 ms
-/// covers a save burst without making a reload feel slow.
-pub(crate) const DEBOUNCE: Duration = Duration::from_millis(150);
+/// Editors write, rename and touch within a few milliseconds; 50 ms
+/// covers a save burst and leaves most of a 100 ms save-to-reload budget
+/// to the (incremental) build.
+pub(crate) const DEBOUNCE: Duration = Duration::from_millis(50);
 
 /// What a batch of changes needs, ordered from least to most work.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
