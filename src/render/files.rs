@@ -8,37 +8,50 @@ use super::highlight::escape;
 use super::pages::{li, Ctx, NavTree};
 use super::views::*;
 use super::OutputFile;
+use super::SitePart;
 use crate::error::Diagnostic;
 use crate::lang::Lang;
 use serde::Serialize;
 use std::collections::BTreeSet;
 
-/// The outputs that list or summarise the whole site: the evidence index,
-/// the chooser, `404.html`, `claims.json` and `sitemap.xml`.
-pub(super) fn site_files(cx: &Ctx<'_>) -> Result<Vec<OutputFile>, Diagnostic> {
+/// One of the outputs that list or summarise the whole site.
+pub(super) fn site_part(cx: &Ctx<'_>, part: SitePart) -> Result<Vec<OutputFile>, Diagnostic> {
     let mut out = Vec::new();
-    evidence_index(cx, &mut out)?;
-    chooser_and_404(cx, &mut out)?;
-    out.push(OutputFile {
-        path: "claims.json".to_owned(),
-        bytes: claims_json(cx),
-    });
-    out.push(OutputFile {
-        path: "sitemap.xml".to_owned(),
-        bytes: sitemap(cx).into_bytes(),
-    });
+    match part {
+        SitePart::EvidenceIndex => evidence_index(cx, &mut out)?,
+        SitePart::Chooser => chooser_and_404(cx, &mut out)?,
+        SitePart::Claims => {
+            let fragments: Vec<String> = {
+                use rayon::prelude::*;
+                cx.site
+                    .content
+                    .pages
+                    .par_iter()
+                    .map(|p| claims_fragment(cx, p))
+                    .collect()
+            };
+            out.push(claims_json(fragments.iter().map(String::as_str)));
+        }
+        SitePart::Sitemap => out.push(OutputFile {
+            path: "sitemap.xml".to_owned(),
+            bytes: sitemap(cx).into_bytes(),
+        }),
+        // The theme's static files: rendered by the caller, which owns them.
+        SitePart::Static => {}
+    }
     Ok(out)
 }
 
-/// Where [`site_files`] writes, in the same order.
-pub(super) const SITE_FILES: [&str; 6] = [
-    "ja/evidence/index.html",
-    "en/evidence/index.html",
-    "index.html",
-    "404.html",
-    "claims.json",
-    "sitemap.xml",
-];
+/// Where each [`SitePart`] writes.
+pub(super) fn site_paths(part: SitePart) -> &'static [&'static str] {
+    match part {
+        SitePart::EvidenceIndex => &["ja/evidence/index.html", "en/evidence/index.html"],
+        SitePart::Chooser => &["index.html", "404.html"],
+        SitePart::Claims => &["claims.json"],
+        SitePart::Sitemap => &["sitemap.xml"],
+        SitePart::Static => &[],
+    }
+}
 
 fn lang_switch(cx: &Ctx<'_>, suffix: &str, current: Option<Lang>) -> (Vec<Switch>, Vec<Alternate>) {
     let sw = Lang::ALL
@@ -245,44 +258,74 @@ struct JsonClaim<'a> {
     tags: &'a [String],
 }
 
-fn claims_json(cx: &Ctx<'_>) -> Vec<u8> {
-    let mut all = Vec::new();
-    for page in &cx.site.content.pages {
-        for c in &page.claims {
-            let url = |l: Lang| format!("{}#claim-{}", cx.page_href(l.code(), page), c.id);
-            all.push(JsonClaim {
-                id: &c.id,
-                class: c.class.name(),
-                page: page.source_path(),
-                url: crate::lang::Bi {
-                    ja: url(Lang::Ja),
-                    en: url(Lang::En),
-                },
-                text: &c.text,
-                evidence: c
-                    .evidence
-                    .iter()
-                    .map(|l| JsonLink {
-                        path: &l.path,
-                        lines: l.lines.map(|(a, b)| [a, b]),
-                        quote: l.quote.as_deref(),
-                        url: crate::lang::Bi {
-                            ja: format!("{}{}", cx.evidence_href(Lang::Ja, &l.path), l.fragment()),
-                            en: format!("{}{}", cx.evidence_href(Lang::En, &l.path), l.fragment()),
-                        },
-                    })
-                    .collect(),
-                from: c.from.iter().map(|(f, _)| f.as_str()).collect(),
-                about: c.about.as_deref(),
-                aspect: c.aspect.as_deref(),
-                tags: &c.tags,
-            });
+/// A page's claims as they appear in `claims.json`: each element of the
+/// pretty-printed array, indented, joined by `,\n` (empty for none).
+/// `claims.json` is these joined, so `serve` can keep them per page.
+pub(super) fn claims_fragment(cx: &Ctx<'_>, page: &crate::content::Page) -> String {
+    let mut parts = Vec::with_capacity(page.claims.len());
+    for c in &page.claims {
+        let url = |l: Lang| format!("{}#claim-{}", cx.page_href(l.code(), page), c.id);
+        let claim = JsonClaim {
+            id: &c.id,
+            class: c.class.name(),
+            page: page.source_path(),
+            url: crate::lang::Bi {
+                ja: url(Lang::Ja),
+                en: url(Lang::En),
+            },
+            text: &c.text,
+            evidence: c
+                .evidence
+                .iter()
+                .map(|l| JsonLink {
+                    path: &l.path,
+                    lines: l.lines.map(|(a, b)| [a, b]),
+                    quote: l.quote.as_deref(),
+                    url: crate::lang::Bi {
+                        ja: format!("{}{}", cx.evidence_href(Lang::Ja, &l.path), l.fragment()),
+                        en: format!("{}{}", cx.evidence_href(Lang::En, &l.path), l.fragment()),
+                    },
+                })
+                .collect(),
+            from: c.from.iter().map(|(f, _)| f.as_str()).collect(),
+            about: c.about.as_deref(),
+            aspect: c.aspect.as_deref(),
+            tags: &c.tags,
+        };
+        let one = serde_json::to_string_pretty(&claim)
+            .expect("claims serialise: strings and numbers only");
+        // An element of a pretty-printed array sits one level deeper.
+        let mut indented = String::with_capacity(one.len() + one.len() / 16);
+        for (i, line) in one.split('\n').enumerate() {
+            if i > 0 {
+                indented.push('\n');
+            }
+            indented.push_str("  ");
+            indented.push_str(line);
         }
+        parts.push(indented);
     }
-    let mut bytes =
-        serde_json::to_vec_pretty(&all).expect("claims serialise: strings and numbers only");
+    parts.join(",\n")
+}
+
+/// `claims.json` from every page's [`claims_fragment`], in page order: the
+/// bytes `serde_json::to_vec_pretty` gives for the whole list.
+pub(super) fn claims_json<'a>(fragments: impl Iterator<Item = &'a str>) -> OutputFile {
+    let mut bytes = Vec::new();
+    for f in fragments.filter(|f| !f.is_empty()) {
+        bytes.extend_from_slice(if bytes.is_empty() { b"[\n" } else { b",\n" });
+        bytes.extend_from_slice(f.as_bytes());
+    }
+    if bytes.is_empty() {
+        bytes.extend_from_slice(b"[]");
+    } else {
+        bytes.extend_from_slice(b"\n]");
+    }
     bytes.push(b'\n');
-    bytes
+    OutputFile {
+        path: "claims.json".to_owned(),
+        bytes,
+    }
 }
 
 fn sitemap(cx: &Ctx<'_>) -> String {

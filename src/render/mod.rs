@@ -110,7 +110,9 @@ impl Renderer {
                 paths.push(format!("{lang}/evidence/{path}/index.html"));
             }
         }
-        paths.extend(files::SITE_FILES.iter().map(|p| (*p).to_owned()));
+        for part in SitePart::ALL {
+            paths.extend(files::site_paths(part).iter().map(|p| (*p).to_owned()));
+        }
         paths.extend(self.static_paths());
         paths.sort();
         paths
@@ -184,27 +186,33 @@ impl Renderer {
                 Some(file) => Ok((files::evidence_page(&cx, file)?, Deps::default())),
                 None => Ok((Vec::new(), Deps::default())),
             },
-            Unit::Site => {
-                let mut out = files::site_files(&cx)?;
-                for f in &self.static_files {
-                    out.push(OutputFile {
+            Unit::Site(SitePart::Static) => {
+                let mut out: Vec<OutputFile> = self
+                    .static_files
+                    .iter()
+                    .map(|f| OutputFile {
                         path: format!("static/{}", f.name),
                         bytes: f.bytes.clone(),
-                    });
-                }
+                    })
+                    .collect();
                 out.push(OutputFile {
                     path: "static/syntax.css".to_owned(),
                     bytes: highlight::stylesheet().into_bytes(),
                 });
-                Ok((
-                    out,
-                    Deps {
-                        all: true,
-                        ..Deps::default()
-                    },
-                ))
+                Ok((out, Deps::default()))
             }
+            Unit::Site(part) => Ok((files::site_part(&cx, part)?, Deps::default())),
         }
+    }
+
+    /// A page's entry in `claims.json` (see [`Renderer::claims_json`]).
+    pub fn claims_fragment(&self, site: &Site, prepared: &Prepared, page: usize) -> String {
+        files::claims_fragment(&self.ctx(site, prepared), &site.content.pages[page])
+    }
+
+    /// `claims.json` from each page's fragment, in page order.
+    pub fn claims_json<'a>(&self, fragments: impl Iterator<Item = &'a str>) -> OutputFile {
+        files::claims_json(fragments)
     }
 
     /// Every unit of `site`, in a fixed order: pages, evidence files, then
@@ -212,7 +220,7 @@ impl Renderer {
     pub fn units<'a>(&self, site: &'a Site) -> Vec<Unit<'a>> {
         let mut units: Vec<Unit<'a>> = (0..site.content.pages.len()).map(Unit::Page).collect();
         units.extend(site.evidence.files.keys().map(|p| Unit::Evidence(p)));
-        units.push(Unit::Site);
+        units.extend(SitePart::ALL.map(Unit::Site));
         units
     }
 
@@ -275,8 +283,34 @@ pub enum Unit<'a> {
     Page(usize),
     /// An evidence file (its path): the raw copy and its page per language.
     Evidence(&'a str),
-    /// The evidence index, chooser, 404, `claims.json`, sitemap, static files.
-    Site,
+    /// Outputs about the whole site.
+    Site(SitePart),
+}
+
+/// The outputs about the whole site, each rendered on its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SitePart {
+    /// The evidence index in each language.
+    EvidenceIndex,
+    /// The language chooser (`index.html`) and `404.html`.
+    Chooser,
+    /// `claims.json`.
+    Claims,
+    /// `sitemap.xml`.
+    Sitemap,
+    /// The theme's static files and the highlighting stylesheet.
+    Static,
+}
+
+impl SitePart {
+    /// Every part, in rendering order.
+    pub const ALL: [SitePart; 5] = [
+        SitePart::EvidenceIndex,
+        SitePart::Chooser,
+        SitePart::Claims,
+        SitePart::Sitemap,
+        SitePart::Static,
+    ];
 }
 
 /// `ja`, `en` or `ja-en`.

@@ -25,7 +25,7 @@ use crate::config::Config;
 use crate::content::{self, Content};
 use crate::error::{Diagnostic, Error};
 use crate::evidence::load_evidence;
-use crate::render::{Deps, OutputFile, Prepared, Renderer, Unit};
+use crate::render::{Deps, OutputFile, Prepared, Renderer, SitePart, Unit};
 use crate::source::{decode, Source};
 use crate::validate::{self, Mode, Site};
 use rayon::prelude::*;
@@ -65,6 +65,8 @@ struct Rendered {
     deps: BTreeMap<String, Deps>,
     /// Evidence path → the claims its page listed.
     cites: BTreeMap<String, BTreeSet<String>>,
+    /// Each page's entry in `claims.json`, in page order.
+    fragments: Vec<String>,
 }
 
 /// Which sources changed since the last good render.
@@ -291,8 +293,16 @@ impl Incremental {
     fn render_all(&mut self, renderer: &Renderer, shape: Vec<Shape>) -> Result<Stats, Error> {
         let site = self.site.as_ref().expect("loaded");
         let prepared = renderer.prepare(site).map_err(Error::Content)?;
-        let units = renderer.units(site);
-        let (files, deps) = render_units(renderer, site, &prepared, &units)?;
+        let mut units = renderer.units(site);
+        // `claims.json` is made here from per-page fragments, kept for the
+        // next build.
+        units.retain(|u| *u != Unit::Site(SitePart::Claims));
+        let (mut files, deps) = render_units(renderer, site, &prepared, &units)?;
+        let fragments: Vec<String> = (0..site.content.pages.len())
+            .into_par_iter()
+            .map(|i| renderer.claims_fragment(site, &prepared, i))
+            .collect();
+        files.push(renderer.claims_json(fragments.iter().map(String::as_str)));
         let mut page_deps = BTreeMap::new();
         for (unit, d) in units.iter().zip(deps) {
             if let Unit::Page(i) = unit {
@@ -306,7 +316,7 @@ impl Incremental {
             .filter(|p| !keep.contains(p.as_str()) && !is_search_file(p))
             .cloned()
             .collect();
-        let units = units.len();
+        let units = units.len() + 1;
         let cites = cites(site);
         let (written, removed) = self.write(files, &gone)?;
         self.rendered = Some(Rendered {
@@ -314,6 +324,7 @@ impl Incremental {
             shape,
             deps: page_deps,
             cites,
+            fragments,
         });
         Ok(Stats {
             written,
@@ -388,8 +399,27 @@ impl Incremental {
                 }
             }
         }
-        units.push(Unit::Site);
-        let (files, deps) = render_units(renderer, site, &rendered.prepared, &units)?;
+        if !self.dirty.evidence.is_empty() || new_cites != rendered.cites {
+            units.push(Unit::Site(SitePart::EvidenceIndex));
+        }
+        if !self.dirty.pages.is_empty() {
+            units.push(Unit::Site(SitePart::Sitemap));
+        }
+        let (mut files, deps) = render_units(renderer, site, &rendered.prepared, &units)?;
+        // Only the edited pages' entries in `claims.json` can differ.
+        let mut claims_changed = false;
+        for rel in &self.dirty.pages {
+            if let Some(&i) = site.index.pages.get(rel) {
+                let fragment = renderer.claims_fragment(site, &rendered.prepared, i);
+                if rendered.fragments[i] != fragment {
+                    rendered.fragments[i] = fragment;
+                    claims_changed = true;
+                }
+            }
+        }
+        if claims_changed {
+            files.push(renderer.claims_json(rendered.fragments.iter().map(String::as_str)));
+        }
         for (unit, d) in units.iter().zip(deps) {
             if let Unit::Page(i) = unit {
                 rendered.deps.insert(site.content.pages[*i].rel.clone(), d);
