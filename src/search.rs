@@ -363,6 +363,7 @@ pub fn claim_classes(site: &Site) -> String {
 /// output (under `ja/pagefind/` and `en/pagefind/`), sorted by path.
 pub fn index(site: &Site, files: &[OutputFile]) -> Result<Vec<OutputFile>> {
     let cpu_before = process_cpu_ms();
+    let rss_before = proc_status_kb("VmRSS");
     let base = site.config.base_path.as_str();
     let classes = claim_classes(site);
     // One thread per language: the indexes are independent, Pagefind indexes
@@ -409,8 +410,25 @@ pub fn index(site: &Site, files: &[OutputFile]) -> Result<Vec<OutputFile>> {
             "timing: search cpu {:>5} ms (user+sys, all threads)",
             after - before
         );
+        // The stage keeps every page's words until the bundles are built, so
+        // its peak is the process's high-water mark, if it is the highest.
+        if let (Some(rss), Some(peak)) = (rss_before, proc_status_kb("VmHWM")) {
+            eprintln!(
+                "timing: search rss {} MB before, process peak {} MB",
+                rss / 1024,
+                peak / 1024
+            );
+        }
     }
     Ok(out)
+}
+
+/// A `kB` line of `/proc/self/status` (`VmRSS`, `VmHWM`), for
+/// `KANSOKU_TIMINGS`; `None` where there is no `/proc`.
+fn proc_status_kb(key: &str) -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with(key))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// CPU time used by this process so far (user + system, every thread), for
