@@ -324,3 +324,33 @@ fn indexing_works_inside_a_tokio_runtime() {
         "Pagefind's own UI is not published"
     );
 }
+
+/// An evidence log is found by its lines, but its lines are not anchors:
+/// the search box uses anchors only to trace matches to claims, and each
+/// one would add a marker to the index and a copy of its line to the
+/// fragment (every log line has an id for links).
+#[test]
+fn evidence_logs_are_indexed_by_their_lines_without_line_anchors() {
+    let t = built();
+    let frags = fragments(&t);
+    let raw = t.read("evidence/phase-c/runner-maps.txt");
+    // The last line of words (the file opens with its provenance header).
+    let line = raw
+        .lines()
+        .rfind(|l| l.split_whitespace().count() > 3)
+        .expect("the log has a line of words");
+    for lang in ["ja", "en"] {
+        let url = format!("/{lang}/evidence/phase-c/runner-maps.txt/");
+        let f = frags
+            .iter()
+            .find(|f| f.lang == lang && f.url == url)
+            .unwrap_or_else(|| panic!("{url} indexed"));
+        let indexed: String = f.text().split_whitespace().collect();
+        let words: String = line.split_whitespace().collect();
+        assert!(indexed.contains(&words), "{url}: {line:?} is indexed");
+        assert!(
+            !f.anchors.iter().any(|a| a.id.starts_with('L')),
+            "{url}: no anchor per log line"
+        );
+    }
+}
