@@ -359,9 +359,33 @@ pub fn claim_classes(site: &Site) -> String {
     serde_json::to_string(&map).expect("a map of strings serializes")
 }
 
+/// What the index reads of a rendered file: for a page of the `ja/` or
+/// `en/` tree, the page reduced by [`searchable_part`] and [`compact`];
+/// `None` for anything not indexed. A build keeps only these while it
+/// writes the pages themselves.
+pub fn searchable(file: &OutputFile) -> Option<OutputFile> {
+    let indexed = LANGS.iter().any(|l| {
+        file.path
+            .strip_prefix(l)
+            .is_some_and(|r| r.starts_with('/'))
+    }) && file.path.ends_with("/index.html");
+    indexed.then(|| OutputFile {
+        path: file.path.clone(),
+        bytes: compact(&searchable_part(&String::from_utf8_lossy(&file.bytes))).into_bytes(),
+    })
+}
+
 /// Builds the search bundles for a rendered site: the files to add to the
 /// output (under `ja/pagefind/` and `en/pagefind/`), sorted by path.
 pub fn index(site: &Site, files: &[OutputFile]) -> Result<Vec<OutputFile>> {
+    use rayon::prelude::*;
+    let pages: Vec<OutputFile> = files.par_iter().filter_map(searchable).collect();
+    index_searchable(site, &pages)
+}
+
+/// [`index`] for pages already reduced by [`searchable`].
+pub fn index_searchable(site: &Site, pages: &[OutputFile]) -> Result<Vec<OutputFile>> {
+    let files = pages;
     let cpu_before = process_cpu_ms();
     let rss_before = proc_status_kb("VmRSS");
     let base = site.config.base_path.as_str();
@@ -452,8 +476,7 @@ fn bundle(lang: &str, pages: &[(String, &[u8])]) -> anyhow::Result<Vec<OutputFil
         let config = PagefindServiceConfig::builder().build();
         let mut index = PagefindIndex::new(Some(config))?;
         for (url, html) in pages {
-            let html = searchable_part(&String::from_utf8_lossy(html));
-            let html = compact(&html);
+            let html = String::from_utf8_lossy(html).into_owned();
             index.add_html_file(None, Some(url.clone()), html).await?;
         }
         let files = index.get_files().await?;
