@@ -13,8 +13,9 @@ pub use claims::{Claim, Class, EvidenceLink};
 
 use crate::error::{Diagnostic, Error, Result};
 use crate::lang::{Bi, RawBi};
-use crate::source::{decode, Source};
+use crate::source::{decode_owned, Source};
 use front_matter::RawPage;
+use rayon::prelude::*;
 use std::ops::Range;
 use std::path::Path;
 use toml::Spanned;
@@ -161,43 +162,83 @@ pub(crate) fn url_path(rel: &str) -> String {
 }
 
 /// Loads every `*.md` under `content/`, collecting all findings.
+///
+/// Files are read and parsed in parallel, but results are merged in path
+/// order, so pages, findings and the first I/O error reported do not depend
+/// on the number of threads.
 pub fn load_content(root: &Path) -> Result<(Content, Vec<Diagnostic>)> {
     let dir = root.join("content");
-    let mut pages = Vec::new();
-    let mut failed = Vec::new();
-    let mut diags = Vec::new();
     if !dir.is_dir() {
         return Err(Error::Usage(format!(
             "no content/ directory in {}; pages live in content/*.md",
             root.display()
         )));
     }
-    for entry in walkdir::WalkDir::new(&dir).sort_by_file_name() {
-        let entry = entry.map_err(|e| {
-            let path = e
-                .path()
-                .map(Path::to_path_buf)
-                .unwrap_or_else(|| dir.clone());
-            Error::io(path, e.into())
-        })?;
-        if !entry.file_type().is_file() || entry.path().extension().is_none_or(|e| e != "md") {
-            continue;
+    let loaded: Vec<Result<(Loaded, Vec<Diagnostic>)>> = walk(&dir, |entry| {
+        entry.file_type().is_file() && entry.path().extension().is_some_and(|e| e == "md")
+    })
+    .into_par_iter()
+    .map(|entry| load_file(&dir, &entry?))
+    .collect();
+    let mut content = Content::default();
+    let mut diags = Vec::new();
+    for result in loaded {
+        let (loaded, file_diags) = result?;
+        diags.extend(file_diags);
+        match loaded {
+            Loaded::Page(page) => content.pages.push(*page),
+            Loaded::Failed(rel) => content.failed.push(rel),
         }
-        let rel = rel_path(&dir, entry.path());
-        let shown = format!("content/{rel}");
-        let bytes = std::fs::read(entry.path()).map_err(|e| Error::io(entry.path(), e))?;
-        match decode(&shown, &bytes) {
-            Ok(text) => match load_page(Source::new(shown, text), &rel, &mut diags) {
-                Some(page) => pages.push(page),
-                None => failed.push(rel),
-            },
-            Err(d) => {
-                diags.push(d);
-                failed.push(rel);
+    }
+    Ok((content, diags))
+}
+
+/// The entries under `dir` that `keep` accepts, sorted by file name. A walk
+/// error ends the list, so it is reported only if no earlier file fails.
+pub(crate) fn walk(
+    dir: &Path,
+    keep: impl Fn(&walkdir::DirEntry) -> bool,
+) -> Vec<Result<walkdir::DirEntry>> {
+    let mut out = Vec::new();
+    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        match entry {
+            Ok(entry) if keep(&entry) => out.push(Ok(entry)),
+            Ok(_) => {}
+            Err(e) => {
+                let path = e
+                    .path()
+                    .map_or_else(|| dir.to_path_buf(), Path::to_path_buf);
+                out.push(Err(Error::io(path, e.into())));
+                break;
             }
         }
     }
-    Ok((Content { pages, failed }, diags))
+    out
+}
+
+/// One content file's outcome.
+enum Loaded {
+    /// Boxed: a page is large and most of these move through a `Vec`.
+    Page(Box<Page>),
+    Failed(String),
+}
+
+fn load_file(dir: &Path, entry: &walkdir::DirEntry) -> Result<(Loaded, Vec<Diagnostic>)> {
+    let rel = rel_path(dir, entry.path());
+    let shown = format!("content/{rel}");
+    let bytes = std::fs::read(entry.path()).map_err(|e| Error::io(entry.path(), e))?;
+    let mut diags = Vec::new();
+    let loaded = match decode_owned(&shown, bytes) {
+        Ok(text) => match load_page(Source::new(shown, text), &rel, &mut diags) {
+            Some(page) => Loaded::Page(Box::new(page)),
+            None => Loaded::Failed(rel),
+        },
+        Err(d) => {
+            diags.push(d);
+            Loaded::Failed(rel)
+        }
+    };
+    Ok((loaded, diags))
 }
 
 /// A path relative to `base`, `/`-separated.
