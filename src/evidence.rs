@@ -102,6 +102,17 @@ impl EvidenceFile {
             .join("\n")
     }
 
+    /// Lines `a..=b` as one slice of the body: the text [`lines`](Self::lines)
+    /// builds, without building it. Lines count from 1; an empty range
+    /// (`a` past `b` or past the end, or `a` = 0) is empty.
+    pub fn line_range(&self, a: usize, b: usize) -> &str {
+        let b = b.min(self.line_count);
+        if a == 0 || a > b {
+            return "";
+        }
+        self.index.lines(&self.body, a, b)
+    }
+
     /// The whole text after the header.
     pub fn body(&self) -> &str {
         &self.body

@@ -72,6 +72,16 @@ impl LineIndex {
         (line, col + 1)
     }
 
+    /// Lines `a..=b` (1-based, `a` ≥ 1) as one slice: the lines joined by
+    /// the newlines between them, without the last line's end.
+    pub(crate) fn lines<'t>(&self, text: &'t str, a: usize, b: usize) -> &'t str {
+        let Some(&start) = self.starts.get(a.wrapping_sub(1)) else {
+            return "";
+        };
+        let end = self.starts.get(b).map_or(text.len(), |e| e - 1);
+        text.get(start..end.max(start)).unwrap_or("")
+    }
+
     /// The text of a 1-based line, without its line end.
     pub(crate) fn line<'t>(&self, text: &'t str, line: usize) -> &'t str {
         let Some(&start) = self.starts.get(line.wrapping_sub(1)) else {
@@ -159,6 +169,7 @@ mod tests {
         let x = text.find('x').expect("x is in the text");
         assert_eq!(idx.locate(text, x), (2, 4));
         assert_eq!(idx.line(text, 2), "観測 x");
+        assert_eq!(idx.lines(text, 1, 2), "a\n観測 x");
     }
 
     #[test]
