@@ -268,7 +268,7 @@ pub(crate) fn load_page(src: Source, rel: &str, diags: &mut Vec<Diagnostic>) -> 
         }
     };
     let before = diags.len();
-    let title = match &raw.title {
+    let title = match raw.title {
         None => {
             diags.push(
                 src.error(
@@ -282,7 +282,7 @@ pub(crate) fn load_page(src: Source, rel: &str, diags: &mut Vec<Diagnostic>) -> 
         }
         Some(t) => bi(&src, t, "title", diags),
     };
-    let lead = raw.lead.as_ref().and_then(|l| bi(&src, l, "lead", diags));
+    let lead = raw.lead.and_then(|l| bi(&src, l, "lead", diags));
     let layout = match &raw.layout {
         None => Layout::Page,
         Some(l) => match Layout::NAMES.iter().find(|(n, _)| n == l.get_ref()) {
@@ -301,16 +301,13 @@ pub(crate) fn load_page(src: Source, rel: &str, diags: &mut Vec<Diagnostic>) -> 
         },
     };
     let entity = raw.entity.map(|e| Entity {
-        kind: e.kind.get_ref().clone(),
-        key: e.key.get_ref().clone(),
-        name: bi(&src, &e.name, "entity.name", diags).unwrap_or_else(empty_bi),
-        role: e
-            .role
-            .as_ref()
-            .and_then(|r| bi(&src, r, "entity.role", diags)),
-        status: e.status.map(|s| (s.get_ref().clone(), s.span())),
         kind_span: e.kind.span(),
         key_span: e.key.span(),
+        kind: e.kind.into_inner(),
+        key: e.key.into_inner(),
+        name: bi(&src, e.name, "entity.name", diags).unwrap_or_else(empty_bi),
+        role: e.role.and_then(|r| bi(&src, r, "entity.role", diags)),
+        status: e.status.map(spanned),
     });
     let mut claims = Vec::new();
     for c in raw.claims {
@@ -318,14 +315,9 @@ pub(crate) fn load_page(src: Source, rel: &str, diags: &mut Vec<Diagnostic>) -> 
             claims.push(c);
         }
     }
-    let spanned = |v: Vec<Spanned<String>>| {
-        v.into_iter()
-            .map(|s| (s.get_ref().clone(), s.span()))
-            .collect()
-    };
     let scope = raw.scope.map(|s| Scope {
-        can: spanned(s.can),
-        cannot: spanned(s.cannot),
+        can: s.can.into_iter().map(spanned).collect(),
+        cannot: s.cannot.into_iter().map(spanned).collect(),
     });
     let columns = raw
         .view
@@ -333,7 +325,7 @@ pub(crate) fn load_page(src: Source, rel: &str, diags: &mut Vec<Diagnostic>) -> 
         .unwrap_or_default()
         .into_iter()
         .map(|c| Column {
-            label: bi(&src, &c.label, "view.columns.label", diags).unwrap_or_else(empty_bi),
+            label: bi(&src, c.label, "view.columns.label", diags).unwrap_or_else(empty_bi),
             aspect: c.aspect,
         })
         .collect();
@@ -371,21 +363,29 @@ fn empty_bi() -> Bi<String> {
     }
 }
 
+/// A spanned string as a value and its span.
+fn spanned(s: Spanned<String>) -> (String, Range<usize>) {
+    let span = s.span();
+    (s.into_inner(), span)
+}
+
 fn bi(
     src: &Source,
-    v: &Spanned<RawBi>,
+    v: Spanned<RawBi>,
     key: &str,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Bi<String>> {
-    let raw = v.get_ref();
-    match raw.complete() {
-        Some(b) => Some(b),
-        None => {
-            let langs: Vec<&str> = raw.missing().iter().map(|l| l.code()).collect();
+    let span = v.span();
+    let raw = v.into_inner();
+    let missing = raw.missing();
+    match (raw.ja, raw.en) {
+        (Some(ja), Some(en)) if missing.is_empty() => Some(Bi { ja, en }),
+        _ => {
+            let langs: Vec<&str> = missing.iter().map(|l| l.code()).collect();
             diags.push(
                 src.error(
                     "E031",
-                    v.span(),
+                    span,
                     format!("`{key}` lacks {}", langs.join(" and ")),
                 )
                 .with_hint(format!("write `{key} = {{ ja = \"…\", en = \"…\" }}`")),
