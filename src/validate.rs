@@ -9,7 +9,7 @@ use crate::content::body::{heading_ids, scan, ChunkScan, IdSet, Langs, Reference
 use crate::content::claims::nearest;
 use crate::content::{Class, Content, Segment};
 use crate::error::{Diagnostic, Location};
-use crate::evidence::{EvidenceIndex, EvidenceKind};
+use crate::evidence::{EvidenceFile, EvidenceIndex, EvidenceKind};
 use crate::lang::Lang;
 use rayon::prelude::*;
 use std::collections::hash_map::Entry;
@@ -97,12 +97,14 @@ pub(crate) struct Checker<'a> {
     pages: HashMap<&'a str, usize>,
     /// Evidence path → the claims citing it, in page then claim order.
     cited_by: HashMap<&'a str, Vec<ClaimAt>>,
+    /// Evidence files by path.
+    files: HashMap<&'a str, &'a EvidenceFile>,
     /// The first claim in each matrix cell (about × aspect), in page order.
     cells: HashMap<(&'a str, &'a str), ClaimAt>,
     /// The first page with each entity (kind, key), in page order.
     entities: HashMap<(&'a str, &'a str), usize>,
     /// Each page's chunks scanned once, in segment order.
-    scans: Vec<Vec<ChunkScan>>,
+    scans: Vec<Vec<ChunkScan<'a>>>,
     /// Heading ids per page and language, built the first time a link
     /// needs them: most pages are never the target of an anchor link.
     anchors: Vec<[OnceLock<IdSet>; 2]>,
@@ -141,6 +143,11 @@ impl<'a> Checker<'a> {
                     duplicates: Vec::new(),
                     pages: HashMap::new(),
                     cited_by: HashMap::new(),
+                    files: evidence
+                        .files
+                        .iter()
+                        .map(|(k, v)| (k.as_str(), v))
+                        .collect(),
                     cells: HashMap::new(),
                     entities: HashMap::new(),
                     scans: Vec::new(),
@@ -336,7 +343,7 @@ impl<'a> Checker<'a> {
                 );
                 continue;
             }
-            let Some(file) = evidence.files.get(&link.path) else {
+            let Some(&file) = self.files.get(link.path.as_str()) else {
                 let hint = match nearest(&link.path, evidence.files.keys().map(String::as_str)) {
                     Some(n) => format!("did you mean `{n}`?"),
                     None => format!("add the file under `{}/`", evidence.dir_name),
@@ -548,8 +555,8 @@ impl<'a> Checker<'a> {
                 );
             }
             Reference::Page(path, anchor) => {
-                let Some(&target) = self.pages.get(path.as_str()) else {
-                    if self.content.failed.contains(path) {
+                let Some(&target) = self.pages.get(path.as_ref()) else {
+                    if self.content.failed.iter().any(|f| f == path) {
                         return;
                     }
                     let hint = match nearest(path, self.pages.keys().copied()) {
@@ -566,7 +573,9 @@ impl<'a> Checker<'a> {
                     );
                     return;
                 };
-                let Some(anchor) = anchor else { return };
+                let Some(anchor) = anchor.as_deref() else {
+                    return;
+                };
                 let tp = &self.content.pages[target];
                 let claim_anchor = anchor
                     .strip_prefix("claim-")

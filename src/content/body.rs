@@ -6,6 +6,7 @@
 use crate::error::Diagnostic;
 use crate::lang::Lang;
 use crate::source::Source;
+use std::borrow::Cow;
 use std::ops::Range;
 
 /// A piece of Markdown and where it starts in its file.
@@ -316,21 +317,24 @@ pub fn parser_options() -> pulldown_cmark::Options {
 }
 
 /// A reference found in a chunk: `[[claim:ID]]` or a link to a content file.
+///
+/// Borrowed from the chunk where the text allows: a large site has hundreds
+/// of thousands of claim references.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Reference {
+pub enum Reference<'a> {
     /// `[[claim:ID]]`, with the id.
-    Claim(String),
+    Claim(Cow<'a, str>),
     /// A link to `*.md`, resolved to a content-relative path, and its anchor.
-    Page(String, Option<String>),
+    Page(Cow<'a, str>, Option<Cow<'a, str>>),
     /// A fenced `dot` diagram that does not parse, with the parser's message.
     BadDot(String),
 }
 
 /// What validation needs from one chunk, found in a single parse.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ChunkScan {
+pub struct ChunkScan<'a> {
     /// Claim references, page links and bad diagrams, with file byte spans.
-    pub refs: Vec<(Reference, Range<usize>)>,
+    pub refs: Vec<(Reference<'a>, Range<usize>)>,
     /// The id each heading asks for (`{#id}` or its slug), in order. Not
     /// yet made unique: that depends on the page's other chunks in the
     /// same language (see [`heading_ids`]).
@@ -339,8 +343,15 @@ pub struct ChunkScan {
 
 /// Scans a chunk once for its references and headings. Both used to be
 /// separate parses; parsing is most of what checking a body costs.
-pub fn scan(chunk: &Chunk, page_rel: &str) -> ChunkScan {
-    use pulldown_cmark::{CodeBlockKind, Event, LinkType, Parser, Tag, TagEnd};
+pub fn scan<'a>(chunk: &'a Chunk, page_rel: &'a str) -> ChunkScan<'a> {
+    use pulldown_cmark::{CodeBlockKind, CowStr, Event, LinkType, Parser, Tag, TagEnd};
+    // The parser borrows most strings from the text; they stay borrowed.
+    fn cow(s: CowStr<'_>) -> Cow<'_, str> {
+        match s {
+            CowStr::Borrowed(s) => Cow::Borrowed(s),
+            s => Cow::Owned(s.to_string()),
+        }
+    }
     let mut out = ChunkScan::default();
     let mut heading: Option<(Option<String>, String)> = None;
     // Rendering replaces wikilinks (claims, views) whole: their text is
@@ -396,18 +407,17 @@ pub fn scan(chunk: &Chunk, page_rel: &str) -> ChunkScan {
                 dest_url,
                 ..
             }) => {
+                let dest = cow(dest_url);
                 if let LinkType::WikiLink { .. } = link_type {
-                    if let Some(id) = dest_url.strip_prefix("claim:") {
-                        out.refs
-                            .push((Reference::Claim(id.trim().to_owned()), span));
+                    if let Some(id) = after(&dest, "claim:", str::trim) {
+                        out.refs.push((Reference::Claim(id), span));
                     }
-                } else if let Some(anchor) = dest_url.strip_prefix('#') {
-                    out.refs.push((
-                        Reference::Page(page_rel.to_owned(), Some(anchor.to_owned())),
-                        span,
-                    ));
-                } else if let Some((path, anchor)) = resolve_page_link(&dest_url, page_rel) {
-                    out.refs.push((Reference::Page(path, anchor), span));
+                } else if let Some(anchor) = after(&dest, "#", |r| r) {
+                    out.refs
+                        .push((Reference::Page(Cow::Borrowed(page_rel), Some(anchor)), span));
+                } else if let Some((path, anchor)) = resolve_page_link(&dest, page_rel) {
+                    out.refs
+                        .push((Reference::Page(path.into(), anchor.map(Cow::Owned)), span));
                 }
             }
             _ => {}
@@ -416,11 +426,21 @@ pub fn scan(chunk: &Chunk, page_rel: &str) -> ChunkScan {
     out
 }
 
+/// What follows `prefix` in `s`, through `cut`; borrowed if `s` is.
+fn after<'a>(s: &Cow<'a, str>, prefix: &str, cut: fn(&str) -> &str) -> Option<Cow<'a, str>> {
+    match s {
+        Cow::Borrowed(s) => s.strip_prefix(prefix).map(|r| Cow::Borrowed(cut(r))),
+        Cow::Owned(s) => s
+            .strip_prefix(prefix)
+            .map(|r| Cow::Owned(cut(r).to_owned())),
+    }
+}
+
 /// A page's heading ids in one language, as rendering assigns them: the
 /// chunks shown in that language, in order, each id made unique against
 /// the ones before it. `chunks` pairs each chunk's scan with its languages.
 pub fn heading_ids<'a>(
-    chunks: impl IntoIterator<Item = (&'a ChunkScan, Langs)>,
+    chunks: impl IntoIterator<Item = (&'a ChunkScan<'a>, Langs)>,
     lang: Lang,
 ) -> IdSet {
     let mut ids = IdSet::new();
