@@ -5,7 +5,8 @@
 //! tools (json, one object per line) and GitHub Actions (annotations).
 
 use crate::error::{Diagnostic, Error, Severity};
-use crate::validate::Mode;
+use crate::validate::{Mode, Site};
+use rayon::prelude::*;
 use serde::Serialize;
 use std::path::Path;
 
@@ -47,19 +48,35 @@ impl Report {
 /// Runs every rule on the site at `root`. `Err` only for usage or I/O
 /// failures (exit code 2); content problems are in the report.
 pub fn check(root: &Path) -> Result<Report, Error> {
-    let mut diagnostics = match crate::site::load(root, Mode::Check) {
-        Ok((_, diagnostics)) => diagnostics,
-        Err(Error::Content(diagnostics)) => diagnostics,
+    let (site, mut diagnostics) = match crate::site::load(root, Mode::Check) {
+        Ok((site, diagnostics)) => (Some(site), diagnostics),
+        Err(Error::Content(diagnostics)) => (None, diagnostics),
         Err(e) => return Err(e),
     };
     // The theme is part of the site: a broken template override or Fluent
     // file must fail check, not only build. Loading it is cheap; rendering
-    // (and its rarer render-time errors) stays with build.
-    if let Err(theme) = crate::render::Renderer::new(root)? {
+    // (and its rarer render-time errors) stays with build. It is loaded
+    // while the site is freed, which on a large site takes longer.
+    let (theme, ()) = rayon::join(|| crate::render::Renderer::new(root), || free(site));
+    if let Err(theme) = theme? {
         diagnostics.extend(theme);
         crate::validate::sort(&mut diagnostics);
     }
     Ok(Report { diagnostics })
+}
+
+/// Frees a loaded site on every thread: freed on one, the allocations of
+/// a 10,000-page site took about a tenth of `check`.
+fn free(site: Option<Site>) {
+    if let Some(site) = site {
+        let Site {
+            content, evidence, ..
+        } = site;
+        rayon::join(
+            || content.pages.into_par_iter().for_each(drop),
+            || evidence.files.into_par_iter().for_each(drop),
+        );
+    }
 }
 
 #[derive(Serialize)]

@@ -5,9 +5,10 @@
 //! range exist"; it does not know which claims cite what.
 
 use crate::content::front_matter;
-use crate::content::rel_path;
+use crate::content::{rel_path, walk};
 use crate::error::{Diagnostic, Error, Result};
-use crate::source::{decode, LineIndex, Source};
+use crate::source::{decode_owned, LineIndex, Source};
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -101,6 +102,17 @@ impl EvidenceFile {
             .join("\n")
     }
 
+    /// Lines `a..=b` as one slice of the body: the text [`lines`](Self::lines)
+    /// builds, without building it. Lines count from 1; an empty range
+    /// (`a` past `b` or past the end, or `a` = 0) is empty.
+    pub fn line_range(&self, a: usize, b: usize) -> &str {
+        let b = b.min(self.line_count);
+        if a == 0 || a > b {
+            return "";
+        }
+        self.index.lines(&self.body, a, b)
+    }
+
     /// The whole text after the header.
     pub fn body(&self) -> &str {
         &self.body
@@ -127,6 +139,9 @@ pub struct EvidenceIndex {
 }
 
 /// Reads every file under the evidence directory.
+///
+/// Files are read in parallel and merged in path order, so the index and
+/// findings do not depend on the number of threads.
 pub fn load_evidence(root: &Path, dir: &Path) -> Result<(EvidenceIndex, Vec<Diagnostic>)> {
     let abs = root.join(dir);
     let dir_name = rel_path(root, &abs);
@@ -139,92 +154,106 @@ pub fn load_evidence(root: &Path, dir: &Path) -> Result<(EvidenceIndex, Vec<Diag
         return Ok((index, diags));
     }
     let canon_dir = abs.canonicalize().map_err(|e| Error::io(&abs, e))?;
-    for entry in walkdir::WalkDir::new(&abs).sort_by_file_name() {
-        let entry = entry.map_err(|e| {
-            let path = e
-                .path()
-                .map(Path::to_path_buf)
-                .unwrap_or_else(|| abs.clone());
-            Error::io(path, e.into())
-        })?;
+    let loaded: Vec<Result<Loaded>> = walk(&abs, |entry| {
         let ft = entry.file_type();
-        if !(ft.is_file() || ft.is_symlink()) {
-            continue;
-        }
-        let rel = rel_path(&abs, entry.path());
-        if rel.split('/').any(|p| p.starts_with('.')) {
-            continue;
-        }
-        if ft.is_symlink() {
-            match entry.path().canonicalize() {
-                Ok(target) if target.starts_with(&canon_dir) && target.is_file() => {}
-                Ok(target) if target.starts_with(&canon_dir) => continue,
-                _ => {
-                    index.escaping.insert(rel);
-                    continue;
-                }
+        ft.is_file() || ft.is_symlink()
+    })
+    .into_par_iter()
+    .map(|entry| load_file(&abs, &canon_dir, &dir_name, &entry?))
+    .collect();
+    for result in loaded {
+        match result? {
+            Loaded::Skipped => {}
+            Loaded::Escaping(rel) => {
+                index.escaping.insert(rel);
             }
-        }
-        let shown = format!("{dir_name}/{rel}");
-        let bytes = std::fs::read(entry.path()).map_err(|e| Error::io(entry.path(), e))?;
-        let text = match decode(&shown, &bytes) {
-            Ok(t) => t,
-            Err(d) => {
+            Loaded::Broken(rel, d) => {
                 diags.push(d);
                 index.broken.insert(rel);
-                continue;
             }
-        };
-        let src = Source::new(shown, text);
-        let (header, body) = match front_matter::split(&src, false) {
-            Ok(None) => (None, src.text.clone()),
-            Ok(Some(split)) => match front_matter::parse::<RawHeader>(&src, split) {
-                Ok(h) => (
-                    Some(Header {
-                        kind: h.kind,
-                        source: h.source,
-                        captured: h.captured.map(|c| match c {
-                            DateOrText::Date(d) => d.to_string(),
-                            DateOrText::Text(t) => t,
-                        }),
-                        host: h.host,
-                        phase: h.phase,
-                    }),
-                    src.text[split.body_start..].to_owned(),
-                ),
-                Err(d) => {
-                    diags.push(d);
-                    index.broken.insert(rel);
-                    continue;
-                }
-            },
-            Err(d) => {
-                diags.push(d);
-                index.broken.insert(rel);
-                continue;
+            Loaded::File(file) => {
+                index.files.insert(file.path.clone(), *file);
             }
-        };
-        let line_count = if body.is_empty() {
-            0
-        } else {
-            body.strip_suffix('\n')
-                .unwrap_or(&body)
-                .matches('\n')
-                .count()
-                + 1
-        };
-        let index_lines = LineIndex::new(&body);
-        index.files.insert(
-            rel.clone(),
-            EvidenceFile {
-                path: rel,
-                disk_path: entry.path().to_path_buf(),
-                header,
-                body,
-                index: index_lines,
-                line_count,
-            },
-        );
+        }
     }
     Ok((index, diags))
+}
+
+/// One entry's outcome.
+enum Loaded {
+    /// Hidden, or a symlink to a directory inside the tree.
+    Skipped,
+    /// A symlink whose target leaves the evidence directory.
+    Escaping(String),
+    /// A file that cannot be read as evidence, with the finding.
+    Broken(String, Diagnostic),
+    /// Boxed: most of these move through a `Vec`.
+    File(Box<EvidenceFile>),
+}
+
+fn load_file(
+    abs: &Path,
+    canon_dir: &Path,
+    dir_name: &str,
+    entry: &walkdir::DirEntry,
+) -> Result<Loaded> {
+    let rel = rel_path(abs, entry.path());
+    if rel.split('/').any(|p| p.starts_with('.')) {
+        return Ok(Loaded::Skipped);
+    }
+    if entry.file_type().is_symlink() {
+        match entry.path().canonicalize() {
+            Ok(target) if target.starts_with(canon_dir) && target.is_file() => {}
+            Ok(target) if target.starts_with(canon_dir) => return Ok(Loaded::Skipped),
+            _ => return Ok(Loaded::Escaping(rel)),
+        }
+    }
+    let shown = format!("{dir_name}/{rel}");
+    let bytes = std::fs::read(entry.path()).map_err(|e| Error::io(entry.path(), e))?;
+    let text = match decode_owned(&shown, bytes) {
+        Ok(t) => t,
+        Err(d) => return Ok(Loaded::Broken(rel, d)),
+    };
+    let src = Source::new(shown, text);
+    let (header, body) = match front_matter::split(&src, false) {
+        Ok(None) => (None, src.text),
+        Ok(Some(split)) => match front_matter::parse::<RawHeader>(&src, split) {
+            Ok(h) => {
+                let header = Header {
+                    kind: h.kind,
+                    source: h.source,
+                    captured: h.captured.map(|c| match c {
+                        DateOrText::Date(d) => d.to_string(),
+                        DateOrText::Text(t) => t,
+                    }),
+                    host: h.host,
+                    phase: h.phase,
+                };
+                let mut body = src.text;
+                // In place: evidence logs are the largest files of a site.
+                body.drain(..split.body_start);
+                (Some(header), body)
+            }
+            Err(d) => return Ok(Loaded::Broken(rel, d)),
+        },
+        Err(d) => return Ok(Loaded::Broken(rel, d)),
+    };
+    let line_count = if body.is_empty() {
+        0
+    } else {
+        body.strip_suffix('\n')
+            .unwrap_or(&body)
+            .matches('\n')
+            .count()
+            + 1
+    };
+    let index = LineIndex::new(&body);
+    Ok(Loaded::File(Box::new(EvidenceFile {
+        path: rel,
+        disk_path: entry.path().to_path_buf(),
+        header,
+        body,
+        index,
+        line_count,
+    })))
 }

@@ -5,6 +5,7 @@
 //! Nothing here knows about pages or evidence.
 
 use crate::error::{Diagnostic, Location};
+use std::sync::OnceLock;
 
 /// Decodes file bytes as UTF-8, drops a leading BOM and turns CRLF into LF.
 ///
@@ -37,6 +38,15 @@ pub(crate) fn decode(rel: &str, bytes: &[u8]) -> Result<String, Diagnostic> {
     }
 }
 
+/// [`decode`] for bytes the caller owns: the common case (UTF-8, no BOM, LF
+/// line ends) keeps the buffer instead of copying it.
+pub(crate) fn decode_owned(rel: &str, bytes: Vec<u8>) -> Result<String, Diagnostic> {
+    if bytes.starts_with(b"\xEF\xBB\xBF") || bytes.contains(&b'\r') {
+        return decode(rel, &bytes);
+    }
+    String::from_utf8(bytes).or_else(|e| decode(rel, e.as_bytes()))
+}
+
 /// Byte offsets of line starts, for turning offsets into line and column.
 #[derive(Debug, Clone)]
 pub(crate) struct LineIndex {
@@ -62,6 +72,16 @@ impl LineIndex {
         (line, col + 1)
     }
 
+    /// Lines `a..=b` (1-based, `a` ≥ 1) as one slice: the lines joined by
+    /// the newlines between them, without the last line's end.
+    pub(crate) fn lines<'t>(&self, text: &'t str, a: usize, b: usize) -> &'t str {
+        let Some(&start) = self.starts.get(a.wrapping_sub(1)) else {
+            return "";
+        };
+        let end = self.starts.get(b).map_or(text.len(), |e| e - 1);
+        text.get(start..end.max(start)).unwrap_or("")
+    }
+
     /// The text of a 1-based line, without its line end.
     pub(crate) fn line<'t>(&self, text: &'t str, line: usize) -> &'t str {
         let Some(&start) = self.starts.get(line.wrapping_sub(1)) else {
@@ -77,17 +97,26 @@ impl LineIndex {
 pub(crate) struct Source {
     pub(crate) rel: String,
     pub(crate) text: String,
-    index: LineIndex,
+    /// Built on the first finding: most files have none, and indexing every
+    /// line of every page up front was a measurable part of `check`.
+    index: OnceLock<LineIndex>,
 }
 
 impl Source {
     pub(crate) fn new(rel: String, text: String) -> Self {
-        let index = LineIndex::new(&text);
-        Source { rel, text, index }
+        Source {
+            rel,
+            text,
+            index: OnceLock::new(),
+        }
+    }
+
+    fn index(&self) -> &LineIndex {
+        self.index.get_or_init(|| LineIndex::new(&self.text))
     }
 
     pub(crate) fn location(&self, offset: usize) -> Location {
-        let (line, col) = self.index.locate(&self.text, offset);
+        let (line, col) = self.index().locate(&self.text, offset);
         Location {
             path: self.rel.clone(),
             line,
@@ -118,7 +147,7 @@ impl Source {
     }
 
     fn snippet(&self, d: Diagnostic, span: std::ops::Range<usize>) -> Diagnostic {
-        let line = self.index.line(&self.text, d.location.line);
+        let line = self.index().line(&self.text, d.location.line);
         let start = span.start.min(self.text.len());
         let end = span.end.clamp(start, self.text.len());
         let spanned = self.text.get(start..end).unwrap_or("");
@@ -140,6 +169,7 @@ mod tests {
         let x = text.find('x').expect("x is in the text");
         assert_eq!(idx.locate(text, x), (2, 4));
         assert_eq!(idx.line(text, 2), "観測 x");
+        assert_eq!(idx.lines(text, 1, 2), "a\n観測 x");
     }
 
     #[test]

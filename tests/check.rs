@@ -930,3 +930,43 @@ fn exit_2_on_usage_errors() {
     let out = kansoku(&["check", "--root", root_arg(&t)]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
 }
+
+// ---------------------------------------------------------------------------
+// Pages are loaded and checked in parallel; the findings must not show it.
+
+/// The combined case copied into many sections, so that pages are split
+/// between threads and the site-wide rules (duplicate ids, entity keys,
+/// matrix cells, links between pages) fire across copies, checked with 1,
+/// 2 and 4 rayon threads.
+#[test]
+fn findings_do_not_depend_on_the_thread_count() {
+    let t = site("combined");
+    for i in 0..24 {
+        common::copy_dir(
+            &fixture("check/combined/content"),
+            &t.root().join(format!("content/copy{i:02}")),
+        );
+    }
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool can be built");
+        let report = pool
+            .install(|| check::check(t.root()))
+            .unwrap_or_else(|e| panic!("check with {threads} thread(s) failed outright: {e}"));
+        (
+            check::format(&report, Format::Human),
+            check::format(&report, Format::Json),
+        )
+    };
+    let one = run(1);
+    for code in ["E016", "E020", "E030"] {
+        assert!(one.1.contains(code), "the copies give {code}:\n{}", one.0);
+    }
+    for threads in [2, 4] {
+        let many = run(threads);
+        assert_eq!(many.0, one.0, "human output, {threads} threads vs 1");
+        assert_eq!(many.1, one.1, "JSON output, {threads} threads vs 1");
+    }
+}

@@ -6,6 +6,7 @@
 use crate::error::Diagnostic;
 use crate::lang::Lang;
 use crate::source::Source;
+use std::borrow::Cow;
 use std::ops::Range;
 
 /// A piece of Markdown and where it starts in its file.
@@ -253,55 +254,6 @@ pub fn unique_id(ids: &mut IdSet, base: String) -> String {
     }
 }
 
-/// Heading ids of a page in one language, as rendering assigns them, plus
-/// the claim anchors; used to check `#anchor` links without rendering.
-pub fn anchors(segments: &[Segment], lang: Lang) -> IdSet {
-    use pulldown_cmark::{Event, Parser, Tag, TagEnd};
-    let mut ids = IdSet::new();
-    for seg in segments {
-        let chunk = match seg {
-            Segment::Shared(c) => c,
-            Segment::Pair { ja, en } => {
-                if lang == Lang::Ja {
-                    ja
-                } else {
-                    en
-                }
-            }
-            Segment::Untranslated { chunk, .. } => chunk,
-        };
-        let mut text: Option<(Option<String>, String)> = None;
-        // Rendering replaces wikilinks (claims, views) whole: their text
-        // is not part of a heading's slug.
-        let mut in_wikilink = 0usize;
-        for ev in Parser::new_ext(&chunk.text, parser_options()) {
-            match ev {
-                Event::Start(Tag::Heading { id, .. }) => {
-                    text = Some((id.map(|i| i.to_string()), String::new()))
-                }
-                Event::Start(Tag::Link {
-                    link_type: pulldown_cmark::LinkType::WikiLink { .. },
-                    ..
-                }) => in_wikilink += 1,
-                Event::End(TagEnd::Link) if in_wikilink > 0 => in_wikilink -= 1,
-                Event::Text(t) | Event::Code(t) if in_wikilink == 0 => {
-                    if let Some((_, s)) = &mut text {
-                        s.push_str(&t);
-                    }
-                }
-                Event::End(TagEnd::Heading(_)) => {
-                    if let Some((given, s)) = text.take() {
-                        let base = given.unwrap_or_else(|| slugify(&s));
-                        unique_id(&mut ids, base);
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-    ids
-}
-
 /// Parses a dot source; `Err` is the parser's message.
 pub fn parse_dot(src: &str) -> Result<layout::gv::parser::ast::Graph, String> {
     let mut parser = layout::gv::DotParser::new(src);
@@ -365,24 +317,73 @@ pub fn parser_options() -> pulldown_cmark::Options {
 }
 
 /// A reference found in a chunk: `[[claim:ID]]` or a link to a content file.
+///
+/// Borrowed from the chunk where the text allows: a large site has hundreds
+/// of thousands of claim references.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Reference {
+pub enum Reference<'a> {
     /// `[[claim:ID]]`, with the id.
-    Claim(String),
+    Claim(Cow<'a, str>),
     /// A link to `*.md`, resolved to a content-relative path, and its anchor.
-    Page(String, Option<String>),
+    Page(Cow<'a, str>, Option<Cow<'a, str>>),
     /// A fenced `dot` diagram that does not parse, with the parser's message.
     BadDot(String),
 }
 
-/// Finds claim references and page links in a chunk, with file byte spans.
-pub fn scan_refs(chunk: &Chunk, page_rel: &str) -> Vec<(Reference, Range<usize>)> {
-    use pulldown_cmark::{Event, LinkType, Parser, Tag};
-    let mut out = Vec::new();
+/// What validation needs from one chunk, found in a single parse.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChunkScan<'a> {
+    /// Claim references, page links and bad diagrams, with file byte spans.
+    pub refs: Vec<(Reference<'a>, Range<usize>)>,
+    /// The id each heading asks for (`{#id}` or its slug), in order. Not
+    /// yet made unique: that depends on the page's other chunks in the
+    /// same language (see [`heading_ids`]).
+    pub headings: Vec<String>,
+}
+
+/// Scans a chunk once for its references and headings. Both used to be
+/// separate parses; parsing is most of what checking a body costs.
+pub fn scan<'a>(chunk: &'a Chunk, page_rel: &'a str) -> ChunkScan<'a> {
+    use pulldown_cmark::{CodeBlockKind, CowStr, Event, LinkType, Parser, Tag, TagEnd};
+    // The parser borrows most strings from the text; they stay borrowed.
+    fn cow(s: CowStr<'_>) -> Cow<'_, str> {
+        match s {
+            CowStr::Borrowed(s) => Cow::Borrowed(s),
+            s => Cow::Owned(s.to_string()),
+        }
+    }
+    let mut out = ChunkScan::default();
+    let mut heading: Option<(Option<String>, String)> = None;
+    // Rendering replaces wikilinks (claims, views) whole: their text is
+    // not part of a heading's slug.
+    let mut in_wikilink = 0usize;
     for (ev, range) in Parser::new_ext(&chunk.text, parser_options()).into_offset_iter() {
+        match &ev {
+            Event::Start(Tag::Heading { id, .. }) => {
+                heading = Some((id.as_ref().map(|i| i.to_string()), String::new()))
+            }
+            Event::Start(Tag::Link {
+                link_type: LinkType::WikiLink { .. },
+                ..
+            }) => in_wikilink += 1,
+            Event::End(TagEnd::Link) if in_wikilink > 0 => in_wikilink -= 1,
+            Event::Text(t) | Event::Code(t) if in_wikilink == 0 => {
+                if let Some((_, s)) = &mut heading {
+                    s.push_str(t);
+                }
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                if let Some((given, s)) = heading.take() {
+                    out.headings.push(given.unwrap_or_else(|| slugify(&s)));
+                }
+            }
+            _ => {}
+        }
         let span = chunk.offset + range.start..chunk.offset + range.end;
-        if let Event::Start(Tag::CodeBlock(pulldown_cmark::CodeBlockKind::Fenced(info))) = &ev {
-            if info.split_whitespace().next() == Some("dot") {
+        match ev {
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info)))
+                if info.split_whitespace().next() == Some("dot") =>
+            {
                 let lines: Vec<&str> = chunk.text[range.clone()].lines().collect();
                 // Drop the opening fence line and, if present, the closing one.
                 let end = if lines.len() > 1
@@ -398,31 +399,96 @@ pub fn scan_refs(chunk: &Chunk, page_rel: &str) -> Vec<(Reference, Range<usize>)
                         ..chunk.text[range.start..]
                             .find('\n')
                             .map_or(span.end, |i| span.start + i);
-                    out.push((Reference::BadDot(e), first_line));
+                    out.refs.push((Reference::BadDot(e), first_line));
                 }
             }
-        }
-        if let Event::Start(Tag::Link {
-            link_type,
-            dest_url,
-            ..
-        }) = ev
-        {
-            if let LinkType::WikiLink { .. } = link_type {
-                if let Some(id) = dest_url.strip_prefix("claim:") {
-                    out.push((Reference::Claim(id.trim().to_owned()), span));
+            Event::Start(Tag::Link {
+                link_type,
+                dest_url,
+                ..
+            }) => {
+                let dest = cow(dest_url);
+                if let LinkType::WikiLink { .. } = link_type {
+                    if let Some(id) = after(&dest, "claim:", str::trim) {
+                        out.refs.push((Reference::Claim(id), span));
+                    }
+                } else if let Some(anchor) = after(&dest, "#", |r| r) {
+                    out.refs
+                        .push((Reference::Page(Cow::Borrowed(page_rel), Some(anchor)), span));
+                } else if let Some((path, anchor)) = resolve_page_link(&dest, page_rel) {
+                    out.refs
+                        .push((Reference::Page(path.into(), anchor.map(Cow::Owned)), span));
                 }
-            } else if let Some(anchor) = dest_url.strip_prefix('#') {
-                out.push((
-                    Reference::Page(page_rel.to_owned(), Some(anchor.to_owned())),
-                    span,
-                ));
-            } else if let Some((path, anchor)) = resolve_page_link(&dest_url, page_rel) {
-                out.push((Reference::Page(path, anchor), span));
             }
+            _ => {}
         }
     }
     out
+}
+
+/// What follows `prefix` in `s`, through `cut`; borrowed if `s` is.
+fn after<'a>(s: &Cow<'a, str>, prefix: &str, cut: fn(&str) -> &str) -> Option<Cow<'a, str>> {
+    match s {
+        Cow::Borrowed(s) => s.strip_prefix(prefix).map(|r| Cow::Borrowed(cut(r))),
+        Cow::Owned(s) => s
+            .strip_prefix(prefix)
+            .map(|r| Cow::Owned(cut(r).to_owned())),
+    }
+}
+
+/// A page's heading ids in one language, as rendering assigns them: the
+/// chunks shown in that language, in order, each id made unique against
+/// the ones before it. `chunks` pairs each chunk's scan with its languages.
+pub fn heading_ids<'a>(
+    chunks: impl IntoIterator<Item = (&'a ChunkScan<'a>, Langs)>,
+    lang: Lang,
+) -> IdSet {
+    let mut ids = IdSet::new();
+    for (scan, langs) in chunks {
+        if langs.has(lang) {
+            for base in &scan.headings {
+                unique_id(&mut ids, base.clone());
+            }
+        }
+    }
+    ids
+}
+
+/// The languages a chunk is shown in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Langs {
+    /// Shared text and untranslated blocks: shown in both.
+    Both,
+    /// One side of a pair.
+    One(Lang),
+}
+
+impl Langs {
+    /// Whether the chunk is shown in `lang`.
+    pub fn has(self, lang: Lang) -> bool {
+        match self {
+            Langs::Both => true,
+            Langs::One(l) => l == lang,
+        }
+    }
+
+    /// The languages in code order.
+    pub fn iter(self) -> impl Iterator<Item = Lang> {
+        Lang::ALL.into_iter().filter(move |&l| self.has(l))
+    }
+}
+
+impl Segment {
+    /// The segment's chunks with the languages each is shown in, in order.
+    pub fn chunks(&self) -> impl Iterator<Item = (&Chunk, Langs)> {
+        let (first, second) = match self {
+            Segment::Shared(c) | Segment::Untranslated { chunk: c, .. } => ((c, Langs::Both), None),
+            Segment::Pair { ja, en } => {
+                ((ja, Langs::One(Lang::Ja)), Some((en, Langs::One(Lang::En))))
+            }
+        };
+        std::iter::once(first).chain(second)
+    }
 }
 
 /// Resolves a link written as a content source path (`../x.md#a`,
@@ -465,7 +531,7 @@ mod dot_tests {
             text: "x\n\n```dot\ndigraph { a ->\n```\n".into(),
             offset: 0,
         };
-        let r = scan_refs(&c, "p.md");
+        let r = scan(&c, "p.md").refs;
         assert!(matches!(r.as_slice(), [(Reference::BadDot(_), _)]), "{r:?}");
         assert!(parse_dot("digraph { a -> }").is_err());
     }

@@ -13,8 +13,9 @@ pub use claims::{Claim, Class, EvidenceLink};
 
 use crate::error::{Diagnostic, Error, Result};
 use crate::lang::{Bi, RawBi};
-use crate::source::{decode, Source};
+use crate::source::{decode_owned, Source};
 use front_matter::RawPage;
+use rayon::prelude::*;
 use std::ops::Range;
 use std::path::Path;
 use toml::Spanned;
@@ -161,43 +162,83 @@ pub(crate) fn url_path(rel: &str) -> String {
 }
 
 /// Loads every `*.md` under `content/`, collecting all findings.
+///
+/// Files are read and parsed in parallel, but results are merged in path
+/// order, so pages, findings and the first I/O error reported do not depend
+/// on the number of threads.
 pub fn load_content(root: &Path) -> Result<(Content, Vec<Diagnostic>)> {
     let dir = root.join("content");
-    let mut pages = Vec::new();
-    let mut failed = Vec::new();
-    let mut diags = Vec::new();
     if !dir.is_dir() {
         return Err(Error::Usage(format!(
             "no content/ directory in {}; pages live in content/*.md",
             root.display()
         )));
     }
-    for entry in walkdir::WalkDir::new(&dir).sort_by_file_name() {
-        let entry = entry.map_err(|e| {
-            let path = e
-                .path()
-                .map(Path::to_path_buf)
-                .unwrap_or_else(|| dir.clone());
-            Error::io(path, e.into())
-        })?;
-        if !entry.file_type().is_file() || entry.path().extension().is_none_or(|e| e != "md") {
-            continue;
+    let loaded: Vec<Result<(Loaded, Vec<Diagnostic>)>> = walk(&dir, |entry| {
+        entry.file_type().is_file() && entry.path().extension().is_some_and(|e| e == "md")
+    })
+    .into_par_iter()
+    .map(|entry| load_file(&dir, &entry?))
+    .collect();
+    let mut content = Content::default();
+    let mut diags = Vec::new();
+    for result in loaded {
+        let (loaded, file_diags) = result?;
+        diags.extend(file_diags);
+        match loaded {
+            Loaded::Page(page) => content.pages.push(*page),
+            Loaded::Failed(rel) => content.failed.push(rel),
         }
-        let rel = rel_path(&dir, entry.path());
-        let shown = format!("content/{rel}");
-        let bytes = std::fs::read(entry.path()).map_err(|e| Error::io(entry.path(), e))?;
-        match decode(&shown, &bytes) {
-            Ok(text) => match load_page(Source::new(shown, text), &rel, &mut diags) {
-                Some(page) => pages.push(page),
-                None => failed.push(rel),
-            },
-            Err(d) => {
-                diags.push(d);
-                failed.push(rel);
+    }
+    Ok((content, diags))
+}
+
+/// The entries under `dir` that `keep` accepts, sorted by file name. A walk
+/// error ends the list, so it is reported only if no earlier file fails.
+pub(crate) fn walk(
+    dir: &Path,
+    keep: impl Fn(&walkdir::DirEntry) -> bool,
+) -> Vec<Result<walkdir::DirEntry>> {
+    let mut out = Vec::new();
+    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        match entry {
+            Ok(entry) if keep(&entry) => out.push(Ok(entry)),
+            Ok(_) => {}
+            Err(e) => {
+                let path = e
+                    .path()
+                    .map_or_else(|| dir.to_path_buf(), Path::to_path_buf);
+                out.push(Err(Error::io(path, e.into())));
+                break;
             }
         }
     }
-    Ok((Content { pages, failed }, diags))
+    out
+}
+
+/// One content file's outcome.
+enum Loaded {
+    /// Boxed: a page is large and most of these move through a `Vec`.
+    Page(Box<Page>),
+    Failed(String),
+}
+
+fn load_file(dir: &Path, entry: &walkdir::DirEntry) -> Result<(Loaded, Vec<Diagnostic>)> {
+    let rel = rel_path(dir, entry.path());
+    let shown = format!("content/{rel}");
+    let bytes = std::fs::read(entry.path()).map_err(|e| Error::io(entry.path(), e))?;
+    let mut diags = Vec::new();
+    let loaded = match decode_owned(&shown, bytes) {
+        Ok(text) => match load_page(Source::new(shown, text), &rel, &mut diags) {
+            Some(page) => Loaded::Page(Box::new(page)),
+            None => Loaded::Failed(rel),
+        },
+        Err(d) => {
+            diags.push(d);
+            Loaded::Failed(rel)
+        }
+    };
+    Ok((loaded, diags))
 }
 
 /// A path relative to `base`, `/`-separated.
@@ -227,7 +268,7 @@ pub(crate) fn load_page(src: Source, rel: &str, diags: &mut Vec<Diagnostic>) -> 
         }
     };
     let before = diags.len();
-    let title = match &raw.title {
+    let title = match raw.title {
         None => {
             diags.push(
                 src.error(
@@ -241,7 +282,7 @@ pub(crate) fn load_page(src: Source, rel: &str, diags: &mut Vec<Diagnostic>) -> 
         }
         Some(t) => bi(&src, t, "title", diags),
     };
-    let lead = raw.lead.as_ref().and_then(|l| bi(&src, l, "lead", diags));
+    let lead = raw.lead.and_then(|l| bi(&src, l, "lead", diags));
     let layout = match &raw.layout {
         None => Layout::Page,
         Some(l) => match Layout::NAMES.iter().find(|(n, _)| n == l.get_ref()) {
@@ -260,16 +301,13 @@ pub(crate) fn load_page(src: Source, rel: &str, diags: &mut Vec<Diagnostic>) -> 
         },
     };
     let entity = raw.entity.map(|e| Entity {
-        kind: e.kind.get_ref().clone(),
-        key: e.key.get_ref().clone(),
-        name: bi(&src, &e.name, "entity.name", diags).unwrap_or_else(empty_bi),
-        role: e
-            .role
-            .as_ref()
-            .and_then(|r| bi(&src, r, "entity.role", diags)),
-        status: e.status.map(|s| (s.get_ref().clone(), s.span())),
         kind_span: e.kind.span(),
         key_span: e.key.span(),
+        kind: e.kind.into_inner(),
+        key: e.key.into_inner(),
+        name: bi(&src, e.name, "entity.name", diags).unwrap_or_else(empty_bi),
+        role: e.role.and_then(|r| bi(&src, r, "entity.role", diags)),
+        status: e.status.map(spanned),
     });
     let mut claims = Vec::new();
     for c in raw.claims {
@@ -277,14 +315,9 @@ pub(crate) fn load_page(src: Source, rel: &str, diags: &mut Vec<Diagnostic>) -> 
             claims.push(c);
         }
     }
-    let spanned = |v: Vec<Spanned<String>>| {
-        v.into_iter()
-            .map(|s| (s.get_ref().clone(), s.span()))
-            .collect()
-    };
     let scope = raw.scope.map(|s| Scope {
-        can: spanned(s.can),
-        cannot: spanned(s.cannot),
+        can: s.can.into_iter().map(spanned).collect(),
+        cannot: s.cannot.into_iter().map(spanned).collect(),
     });
     let columns = raw
         .view
@@ -292,7 +325,7 @@ pub(crate) fn load_page(src: Source, rel: &str, diags: &mut Vec<Diagnostic>) -> 
         .unwrap_or_default()
         .into_iter()
         .map(|c| Column {
-            label: bi(&src, &c.label, "view.columns.label", diags).unwrap_or_else(empty_bi),
+            label: bi(&src, c.label, "view.columns.label", diags).unwrap_or_else(empty_bi),
             aspect: c.aspect,
         })
         .collect();
@@ -330,21 +363,29 @@ fn empty_bi() -> Bi<String> {
     }
 }
 
+/// A spanned string as a value and its span.
+fn spanned(s: Spanned<String>) -> (String, Range<usize>) {
+    let span = s.span();
+    (s.into_inner(), span)
+}
+
 fn bi(
     src: &Source,
-    v: &Spanned<RawBi>,
+    v: Spanned<RawBi>,
     key: &str,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Bi<String>> {
-    let raw = v.get_ref();
-    match raw.complete() {
-        Some(b) => Some(b),
-        None => {
-            let langs: Vec<&str> = raw.missing().iter().map(|l| l.code()).collect();
+    let span = v.span();
+    let raw = v.into_inner();
+    let missing = raw.missing();
+    match (raw.ja, raw.en) {
+        (Some(ja), Some(en)) if missing.is_empty() => Some(Bi { ja, en }),
+        _ => {
+            let langs: Vec<&str> = missing.iter().map(|l| l.code()).collect();
             diags.push(
                 src.error(
                     "E031",
-                    v.span(),
+                    span,
                     format!("`{key}` lacks {}", langs.join(" and ")),
                 )
                 .with_hint(format!("write `{key} = {{ ja = \"…\", en = \"…\" }}`")),

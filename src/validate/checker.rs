@@ -1,0 +1,545 @@
+//! Checking one page against lookups built once for the whole site.
+//!
+//! `Checker::new` builds what pages are checked against; `Checker::page`
+//! checks one page and reads nothing else, so the caller may check pages in
+//! any order, in parallel, or only some of them. Nothing here reads files.
+
+use super::{ClaimAt, Index, Mode};
+use crate::config::Config;
+use crate::content::body::{heading_ids, scan, ChunkScan, IdSet, Langs, Reference};
+use crate::content::claims::nearest;
+use crate::content::{Class, Content, Segment};
+use crate::error::{Diagnostic, Location};
+use crate::evidence::{EvidenceFile, EvidenceIndex, EvidenceKind};
+use crate::lang::Lang;
+use rayon::prelude::*;
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::OnceLock;
+
+/// Everything one page is checked against, built once for the whole site.
+///
+/// Checking a page reads only this and the page, so pages can be checked
+/// in any order, in parallel, or a few at a time. The maps are hashed and
+/// borrow their keys: ordered maps of owned strings made lookups (several
+/// hundred thousand on a large site) the most expensive part of checking.
+pub(crate) struct Checker<'a> {
+    config: &'a Config,
+    content: &'a Content,
+    evidence: &'a EvidenceIndex,
+    mode: Mode,
+    /// Where each claim id is first defined, in page order.
+    claims: HashMap<&'a str, ClaimAt>,
+    /// Claims whose id was defined before them, in page order.
+    duplicates: Vec<ClaimAt>,
+    /// Content-relative page path → page index.
+    pages: HashMap<&'a str, usize>,
+    /// Evidence path → the claims citing it, in page then claim order.
+    cited_by: HashMap<&'a str, Vec<ClaimAt>>,
+    /// Evidence files by path.
+    files: HashMap<&'a str, &'a EvidenceFile>,
+    /// The first claim in each matrix cell (about × aspect), in page order.
+    cells: HashMap<(&'a str, &'a str), ClaimAt>,
+    /// The first page with each entity (kind, key), in page order.
+    entities: HashMap<(&'a str, &'a str), usize>,
+    /// Each page's chunks scanned once, in segment order.
+    scans: Vec<Vec<ChunkScan<'a>>>,
+    /// Heading ids per page and language, built the first time a link
+    /// needs them: only the targets of anchor links do.
+    anchors: Vec<[OnceLock<IdSet>; 2]>,
+}
+
+impl<'a> Checker<'a> {
+    /// Builds the site-wide lookups while scanning every page body (in
+    /// parallel).
+    pub(crate) fn new(
+        config: &'a Config,
+        content: &'a Content,
+        evidence: &'a EvidenceIndex,
+        mode: Mode,
+    ) -> Self {
+        let scan_pages = || {
+            content
+                .pages
+                .par_iter()
+                .map(|page| {
+                    page.segments
+                        .iter()
+                        .flat_map(Segment::chunks)
+                        .map(|(chunk, _)| scan(chunk, &page.rel))
+                        .collect()
+                })
+                .collect()
+        };
+        let (mut checker, scans) = rayon::join(
+            || {
+                Checker {
+                    config,
+                    content,
+                    evidence,
+                    mode,
+                    claims: HashMap::new(),
+                    duplicates: Vec::new(),
+                    pages: HashMap::new(),
+                    cited_by: HashMap::new(),
+                    files: evidence
+                        .files
+                        .iter()
+                        .map(|(k, v)| (k.as_str(), v))
+                        .collect(),
+                    cells: HashMap::new(),
+                    entities: HashMap::new(),
+                    scans: Vec::new(),
+                    anchors: content.pages.iter().map(|_| Default::default()).collect(),
+                }
+                .with_lookups()
+            },
+            scan_pages,
+        );
+        checker.scans = scans;
+        checker
+    }
+
+    fn with_lookups(mut self) -> Self {
+        let content = self.content;
+        for (pi, page) in content.pages.iter().enumerate() {
+            self.pages.insert(&page.rel, pi);
+            for (ci, claim) in page.claims.iter().enumerate() {
+                let at = ClaimAt {
+                    page: pi,
+                    claim: ci,
+                };
+                match self.claims.entry(&claim.id) {
+                    Entry::Occupied(_) => self.duplicates.push(at),
+                    Entry::Vacant(v) => {
+                        v.insert(at);
+                    }
+                }
+                for link in &claim.evidence {
+                    self.cited_by.entry(&link.path).or_default().push(at);
+                }
+                if let (Some(about), Some(aspect)) = (&claim.about, &claim.aspect) {
+                    self.cells.entry((about, aspect)).or_insert(at);
+                }
+            }
+            if let Some(e) = &page.entity {
+                self.entities.entry((&e.kind, &e.key)).or_insert(pi);
+            }
+        }
+        self
+    }
+
+    /// The ordered lookups rendering shares.
+    pub(crate) fn index(&self) -> Index {
+        let mut claims: Vec<(&str, ClaimAt)> = self.claims.iter().map(|(&k, &v)| (k, v)).collect();
+        claims.sort_unstable_by_key(|&(id, _)| id);
+        Index {
+            // Sorted first: the map is then built from sorted input, and
+            // its keys are allocated in the order they are compared.
+            claims: claims
+                .into_iter()
+                .map(|(id, at)| (id.to_owned(), at))
+                .collect(),
+            cited_by: self
+                .cited_by
+                .iter()
+                .map(|(&path, at)| (path.to_owned(), at.clone()))
+                .collect(),
+            pages: self
+                .pages
+                .iter()
+                .map(|(&path, &pi)| (path.to_owned(), pi))
+                .collect(),
+        }
+    }
+
+    /// `E016` for every claim whose id an earlier claim already has.
+    pub(crate) fn duplicate_ids(&self) -> Vec<Diagnostic> {
+        let pages = &self.content.pages;
+        self.duplicates
+            .iter()
+            .map(|at| {
+                let page = &pages[at.page];
+                let claim = &page.claims[at.claim];
+                let first = self.claims[claim.id.as_str()];
+                let fp = &pages[first.page];
+                let floc = fp.src.location(fp.claims[first.claim].id_span.start);
+                page.src
+                    .error(
+                        "E016",
+                        claim.id_span.clone(),
+                        format!(
+                            "duplicate claim id `{}` (first defined at {floc})",
+                            claim.id
+                        ),
+                    )
+                    .with_hint("claim ids are unique on the whole site; rename one of them")
+            })
+            .collect()
+    }
+
+    /// `W001` for every evidence file no claim cites, in path order.
+    pub(crate) fn uncited_evidence(&self) -> Vec<Diagnostic> {
+        let dir = &self.evidence.dir_name;
+        self.evidence
+            .files
+            .keys()
+            .filter(|path| !self.cited_by.contains_key(path.as_str()))
+            .map(|path| {
+                Diagnostic::warning(
+                    "W001",
+                    Location::file(format!("{dir}/{path}")),
+                    format!("evidence file `{dir}/{path}` is cited by no claim"),
+                )
+                .with_hint("cite it from a claim's `evidence`, or remove it")
+            })
+            .collect()
+    }
+
+    fn known(&self, id: &str) -> bool {
+        self.claims.contains_key(id)
+    }
+
+    /// `E020` for an unknown claim id; the suggestion is searched for only
+    /// here, when there is something to report. (`nearest` breaks ties by
+    /// name, so the hash map's order does not matter.)
+    fn unknown(&self, pi: usize, what: &str, id: &str, span: Range<usize>) -> Diagnostic {
+        let hint = match nearest(id, self.claims.keys().copied()) {
+            Some(n) => format!("did you mean `{n}`?"),
+            None => "define the claim in some page's `[[claims]]`".to_owned(),
+        };
+        self.content.pages[pi]
+            .src
+            .error("E020", span, format!("unknown claim `{id}` in {what}"))
+            .with_hint(hint)
+    }
+
+    fn heading_ids(&self, pi: usize, lang: Lang) -> &IdSet {
+        let slot = match lang {
+            Lang::Ja => 0,
+            Lang::En => 1,
+        };
+        self.anchors[pi][slot].get_or_init(|| {
+            let page = &self.content.pages[pi];
+            let langs = page
+                .segments
+                .iter()
+                .flat_map(Segment::chunks)
+                .map(|(_, l)| l);
+            heading_ids(self.scans[pi].iter().zip(langs), lang)
+        })
+    }
+
+    /// Every finding about page `pi`, in rule order.
+    pub(crate) fn page(&self, pi: usize) -> Vec<Diagnostic> {
+        let mut diags = Vec::new();
+        let page = &self.content.pages[pi];
+        for ci in 0..page.claims.len() {
+            self.claim(
+                ClaimAt {
+                    page: pi,
+                    claim: ci,
+                },
+                &mut diags,
+            );
+        }
+        self.entity_and_scope(pi, &mut diags);
+        self.body(pi, &mut diags);
+        diags
+    }
+
+    fn claim(&self, at: ClaimAt, diags: &mut Vec<Diagnostic>) {
+        let (content, evidence) = (self.content, self.evidence);
+        let src = &content.pages[at.page].src;
+        let claim = &content.pages[at.page].claims[at.claim];
+        let mut kinds = Vec::new();
+        for link in &claim.evidence {
+            if evidence.broken.contains(&link.path) {
+                continue;
+            }
+            // A symlink anywhere on the path (file or directory) that
+            // points out of the evidence directory.
+            let escapes = evidence.escaping.iter().any(|e| {
+                link.path == *e
+                    || link
+                        .path
+                        .strip_prefix(e.as_str())
+                        .is_some_and(|rest| rest.starts_with('/'))
+            });
+            if escapes {
+                diags.push(
+                    src.error(
+                        "E015",
+                        link.span.clone(),
+                        format!(
+                            "evidence path `{}` is a symlink that leaves the evidence directory",
+                            link.path
+                        ),
+                    )
+                    .with_hint(
+                        "copy the file into the evidence directory instead of linking to it",
+                    ),
+                );
+                continue;
+            }
+            let Some(&file) = self.files.get(link.path.as_str()) else {
+                let hint = match nearest(&link.path, evidence.files.keys().map(String::as_str)) {
+                    Some(n) => format!("did you mean `{n}`?"),
+                    None => format!("add the file under `{}/`", evidence.dir_name),
+                };
+                diags.push(
+                    src.error(
+                        "E012",
+                        link.span.clone(),
+                        format!(
+                            "evidence file `{}/{}` not found",
+                            evidence.dir_name, link.path
+                        ),
+                    )
+                    .with_hint(hint),
+                );
+                continue;
+            };
+            kinds.push(file.kind());
+            let (a, b) = link.lines.unwrap_or((1, file.line_count().max(1)));
+            if link.lines.is_some() && b > file.line_count() {
+                diags.push(
+                    src.error(
+                        "E013",
+                        link.span.clone(),
+                        format!(
+                            "line range {} is outside `{}/{}`, which has {} lines after its header",
+                            link.fragment().trim_start_matches('#'),
+                            evidence.dir_name,
+                            link.path,
+                            file.line_count()
+                        ),
+                    )
+                    .with_hint(format!(
+                        "lines count from 1 after the header; the last is L{}",
+                        file.line_count()
+                    )),
+                );
+                continue;
+            }
+            if let Some(quote) = &link.quote {
+                if !file.line_range(a, b).contains(quote.as_str()) {
+                    let where_ = match link.lines {
+                        Some(_) if a == b => format!("line {a} of "),
+                        Some(_) => format!("lines {a}-{b} of "),
+                        None => String::new(),
+                    };
+                    diags.push(
+                        src.error("E014", link.span.clone(), format!("quote \"{quote}\" not found in {where_}`{}/{}`", evidence.dir_name, link.path))
+                            .with_hint("the evidence changed under the claim, or the range is wrong: fix one of them"),
+                    );
+                }
+            }
+        }
+        if claim.class == Class::Confirmed
+            && !kinds.is_empty()
+            && kinds
+                .iter()
+                .all(|k| matches!(k, Some(EvidenceKind::Transcript | EvidenceKind::Note)))
+        {
+            diags.push(
+                src.warning(
+                    "W002",
+                    claim.id_span.clone(),
+                    format!(
+                        "confirmed claim `{}` rests only on transcript or note evidence",
+                        claim.id
+                    ),
+                )
+                .with_hint(
+                    "link a raw capture, or say in the evidence why a transcript is all there is",
+                ),
+            );
+        }
+        for (id, span) in &claim.from {
+            if !self.known(id) {
+                diags.push(self.unknown(at.page, "`from`", id, span.clone()));
+            }
+        }
+        if let (Some(about), Some(aspect)) = (&claim.about, &claim.aspect) {
+            let first = self.cells.get(&(about.as_str(), aspect.as_str()));
+            if let Some(&first) = first.filter(|&&first| first != at) {
+                let other = &content.pages[first.page];
+                let oloc = other.src.location(other.claims[first.claim].id_span.start);
+                diags.push(
+                    src.error(
+                        "E023",
+                        claim.id_span.clone(),
+                        format!(
+                            "claims `{}` and `{}` both fill the cell {about} × {aspect}",
+                            other.claims[first.claim].id, claim.id
+                        ),
+                    )
+                    .with_hint(format!(
+                        "one claim per cell: change `about` or `aspect` here or at {oloc}"
+                    )),
+                );
+            }
+        }
+    }
+
+    fn entity_and_scope(&self, pi: usize, diags: &mut Vec<Diagnostic>) {
+        let page = &self.content.pages[pi];
+        let src = &page.src;
+        if let Some(entity) = &page.entity {
+            let kinds = &self.config.kinds;
+            if !kinds.contains_key(&entity.kind) {
+                let hint = match nearest(&entity.kind, kinds.keys().map(String::as_str)) {
+                    Some(n) => format!("did you mean `{n}`?"),
+                    None => "declare the kind under `[kinds]` in book.toml".to_owned(),
+                };
+                diags.push(
+                    src.error(
+                        "E021",
+                        entity.kind_span.clone(),
+                        format!("unknown entity kind `{}`", entity.kind),
+                    )
+                    .with_hint(hint),
+                );
+            }
+            let key = (entity.kind.as_str(), entity.key.as_str());
+            if let Some(&first) = self.entities.get(&key).filter(|&&first| first != pi) {
+                let other = &self.content.pages[first];
+                let oloc = other
+                    .src
+                    .location(other.entity.as_ref().map_or(0, |e| e.key_span.start));
+                diags.push(
+                    src.error(
+                        "E022",
+                        entity.key_span.clone(),
+                        format!(
+                            "duplicate {} key `{}` (also at {oloc})",
+                            entity.kind, entity.key
+                        ),
+                    )
+                    .with_hint("entity keys are unique within their kind"),
+                );
+            }
+            if let Some((id, span)) = &entity.status {
+                if !self.known(id) {
+                    diags.push(self.unknown(pi, "entity `status`", id, span.clone()));
+                }
+            }
+        }
+        if let Some(scope) = &page.scope {
+            for (id, span) in scope.can.iter().chain(&scope.cannot) {
+                if !self.known(id) {
+                    diags.push(self.unknown(pi, "`scope`", id, span.clone()));
+                }
+            }
+        }
+    }
+
+    fn body(&self, pi: usize, diags: &mut Vec<Diagnostic>) {
+        let page = &self.content.pages[pi];
+        let src = &page.src;
+        let mut scans = self.scans[pi].iter();
+        for seg in &page.segments {
+            if let Segment::Untranslated { lang, opener, .. } = seg {
+                let end = src.text[*opener..]
+                    .find('\n')
+                    .map_or(src.text.len(), |i| opener + i);
+                let msg = format!(
+                    "untranslated segment: this `::: {lang}` block has no `::: {}` partner",
+                    lang.other()
+                );
+                let hint = format!("add a `::: {}` block right after this one", lang.other());
+                diags.push(
+                    match self.mode {
+                        Mode::Check => src.error("E032", *opener..end, msg),
+                        Mode::Build => src.warning("E032", *opener..end, msg),
+                    }
+                    .with_hint(hint),
+                );
+            }
+            for ((_, langs), scan) in seg.chunks().zip(scans.by_ref()) {
+                for (r, span) in &scan.refs {
+                    self.reference(pi, r, span, langs, diags);
+                }
+            }
+        }
+    }
+
+    fn reference(
+        &self,
+        pi: usize,
+        r: &Reference,
+        span: &Range<usize>,
+        langs: Langs,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let src = &self.content.pages[pi].src;
+        match r {
+            Reference::Claim(id) => {
+                if !self.known(id) {
+                    diags.push(self.unknown(pi, "`[[claim:…]]`", id, span.clone()));
+                }
+            }
+            Reference::BadDot(msg) => {
+                let first = msg.lines().last().unwrap_or("").trim();
+                diags.push(
+                    src.error(
+                        "E050",
+                        span.clone(),
+                        format!("`dot` diagram does not parse (the dot parser says: {first})"),
+                    )
+                    .with_hint(
+                        "check the brackets and edges; a minimal graph is `digraph { a -> b }`",
+                    ),
+                );
+            }
+            Reference::Page(path, anchor) => {
+                let Some(&target) = self.pages.get(path.as_ref()) else {
+                    if self.content.failed.iter().any(|f| f == path) {
+                        return;
+                    }
+                    let hint = match nearest(path, self.pages.keys().copied()) {
+                        Some(n) => format!("did you mean `{n}`?"),
+                        None => "link to a file under content/, e.g. `/notes/first.md`".to_owned(),
+                    };
+                    diags.push(
+                        src.error(
+                            "E030",
+                            span.clone(),
+                            format!("link to missing page `content/{path}`"),
+                        )
+                        .with_hint(hint),
+                    );
+                    return;
+                };
+                let Some(anchor) = anchor.as_deref() else {
+                    return;
+                };
+                let tp = &self.content.pages[target];
+                let claim_anchor = anchor
+                    .strip_prefix("claim-")
+                    .is_some_and(|id| tp.claims.iter().any(|c| c.id == id));
+                if claim_anchor {
+                    return;
+                }
+                for lang in langs.iter() {
+                    let ids = self.heading_ids(target, lang);
+                    if !ids.contains(anchor) {
+                        let mut known_ids: Vec<&String> = ids.iter().collect();
+                        known_ids.sort();
+                        let hint = match nearest(anchor, known_ids.iter().map(|s| s.as_str())) {
+                            Some(n) => format!("did you mean `#{n}`?"),
+                            None => "link to a heading id of that page, or give the heading one with `{#id}`".to_owned(),
+                        };
+                        diags.push(
+                            src.error("E030", span.clone(), format!("anchor `#{anchor}` not found in the {lang} page of `content/{path}`"))
+                                .with_hint(hint),
+                        );
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
