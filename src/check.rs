@@ -55,13 +55,20 @@ pub fn check(root: &Path) -> Result<Report, Error> {
     };
     // The theme is part of the site: a broken template override or Fluent
     // file must fail check, not only build. Loading it is cheap; rendering
-    // (and its rarer render-time errors) stays with build. It is loaded
-    // while the site is freed, which on a large site takes longer.
-    let (theme, ()) = rayon::join(|| crate::render::Renderer::new(root), || free(site));
-    if let Err(theme) = theme? {
-        diagnostics.extend(theme);
-        crate::validate::sort(&mut diagnostics);
+    // (and its rarer render-time errors) stays with build. Output paths are
+    // known without rendering, so two sources claiming one (E042) are
+    // found here too.
+    match crate::render::Renderer::new(root)? {
+        Ok(renderer) => {
+            if let Some(site) = &site {
+                diagnostics.extend(renderer.collisions(site));
+            }
+        }
+        Err(theme) => diagnostics.extend(theme),
     }
+    crate::validate::sort(&mut diagnostics);
+    // Freeing a large site takes a while: on both threads.
+    free(site);
     Ok(Report { diagnostics })
 }
 

@@ -5,8 +5,8 @@
 //! many). For each case the human output is an insta snapshot
 //! (`tests/snapshots/check__<case>.snap`) and the JSON output is parsed and
 //! compared with the table below: code, severity, path, line and column of
-//! every finding, in order. Codes that only rendering can find (E040, E041,
-//! E042) go through `build` instead; their table rows say so.
+//! every finding, in order. Codes that only rendering can find (E040) go
+//! through `build` instead; their table rows say so.
 //!
 //! SPEC §8's bad inputs that are bytes rather than text (BOM, CRLF, invalid
 //! UTF-8, symlinks, a 10 MB log, very deep or very long Markdown) are made in
@@ -104,7 +104,7 @@ cases! {
         [("E040", "error", "templates/page.html", 1, 1)];
     e041_fluent_syntax_error: "e041-fluent-error", Check,
         [("E041", "error", "templates/i18n/en.ftl", 2, 30)];
-    e042_output_path_collision: "e042-output-collision", Build,
+    e042_output_path_collision: "e042-output-collision", Check,
         [
             ("E042", "error", "content/evidence/_index.md", 1, 1),
             ("E042", "error", "content/evidence/_index.md", 1, 1),

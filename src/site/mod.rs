@@ -19,8 +19,14 @@ use std::time::{Duration, Instant};
 /// Warnings are returned alongside a usable site.
 pub fn load(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
     let config = Config::load(root)?;
-    let (content, mut diags) = load_content(root)?;
-    let (evidence, ediags) = load_evidence(root, &config.evidence_dir)?;
+    // Each loader is parallel inside; side by side their directory walks
+    // overlap too. The content error, if any, is still the one reported.
+    let (content, evidence) = rayon::join(
+        || load_content(root),
+        || load_evidence(root, &config.evidence_dir),
+    );
+    let (content, mut diags) = content?;
+    let (evidence, ediags) = evidence?;
     diags.extend(ediags);
     let (index, vdiags) = validate::validate(&config, &content, &evidence, mode);
     diags.extend(vdiags);
