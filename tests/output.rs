@@ -2,7 +2,7 @@
 //! and its reuse of unchanged files from the previous tree.
 
 use kansoku::render::OutputFile;
-use kansoku::site::output::{collision, write_atomic, Staging};
+use kansoku::site::output::{collision, remove, write_atomic, Staging};
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
@@ -276,6 +276,10 @@ fn paths_cannot_leave_the_staging_dir() {
         let err = staging.write(bad, b"x").expect_err(bad);
         assert!(collision(&err).is_none(), "{bad:?}: {err}");
     }
+    drop(staging);
+    assert!(!tmp.path().join("escape.html").exists());
+    assert!(!tmp.path().join("site/escape.html").exists());
+    let staging = Staging::begin(&out).expect("begin");
     staging
         .write("..ok/index.html", b"x")
         .expect("dots in a name");
@@ -291,4 +295,35 @@ fn out_that_is_a_file_is_refused() {
     fs::write(&out, "a file").expect("file");
     assert!(Staging::begin(&out).is_err());
     assert_eq!(fs::read(&out).expect("still there"), b"a file");
+}
+
+#[test]
+fn staging_is_shared_between_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Staging>();
+}
+
+#[test]
+fn no_commit_after_a_failed_write() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = tmp.path().join("public");
+    let v1 = site(3, "v1");
+    write_atomic(&v1, &out).expect("first build");
+    let staging = Staging::begin(&out).expect("begin");
+    staging.write("a.html", b"a").expect("write");
+    assert!(staging.write("../b.html", b"b").is_err());
+    assert!(staging.commit().is_err());
+    assert_eq!(tree(&out), as_tree(&v1));
+    assert!(litter(&out).is_empty(), "{:?}", litter(&out));
+}
+
+#[test]
+fn remove_takes_the_manifest_too() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = tmp.path().join("public");
+    write_atomic(&site(3, "v1"), &out).expect("build");
+    assert!(tmp.path().join(".public.kansoku-manifest").exists());
+    remove(&out).expect("remove");
+    assert_eq!(fs::read_dir(tmp.path()).expect("temp dir").count(), 0);
+    remove(&out).expect("removing nothing is fine");
 }

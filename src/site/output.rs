@@ -46,6 +46,9 @@ pub struct Staging {
     /// (another filesystem, no permission): every later link would fail
     /// the same way.
     can_link: AtomicBool,
+    /// Set by any failed write: the tree lacks that file, so it must not
+    /// be committed even if the caller carries on.
+    failed: AtomicBool,
     committed: bool,
 }
 
@@ -120,13 +123,23 @@ impl Staging {
             written: Mutex::new(Vec::new()),
             linked: AtomicUsize::new(0),
             can_link: AtomicBool::new(true),
+            failed: AtomicBool::new(false),
             committed: false,
         })
     }
 
     /// Stores `bytes` at `path` (`/`-separated, relative), making parent
-    /// directories as needed. Safe to call from many threads at once.
+    /// directories as needed. Safe to call from many threads at once. After
+    /// an error, [`Staging::commit`] refuses.
     pub fn write(&self, path: &str, bytes: &[u8]) -> Result<()> {
+        let result = self.store(path, bytes);
+        if result.is_err() {
+            self.failed.store(true, Ordering::Relaxed);
+        }
+        result
+    }
+
+    fn store(&self, path: &str, bytes: &[u8]) -> Result<()> {
         check_path(path)?;
         let clash = |e: io::Error| -> Error {
             use io::ErrorKind::{AlreadyExists, IsADirectory, NotADirectory};
@@ -204,6 +217,12 @@ impl Staging {
     /// Swaps the staging tree in for the build directory, removes the
     /// previous tree, and returns how many files the new tree holds.
     pub fn commit(mut self) -> Result<usize> {
+        if self.failed.load(Ordering::Relaxed) {
+            return Err(Error::Usage(format!(
+                "not replacing {}: a file of the new build could not be written",
+                self.out.display()
+            )));
+        }
         let written = std::mem::take(&mut *lock(&self.written));
         let out = self.out.clone();
         let manifest = manifest_path(&out);
@@ -264,6 +283,20 @@ pub fn write_atomic(files: &[OutputFile], out: &Path) -> Result<()> {
         .try_for_each(|f| staging.write(&f.path, &f.bytes))?;
     staging.commit()?;
     Ok(())
+}
+
+/// Removes a tree written here and its manifest, as a build directory
+/// that is no longer wanted (such as a preview's) should be.
+pub fn remove(out: &Path) -> Result<()> {
+    let manifest = manifest_path(out);
+    match fs::remove_file(&manifest) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(Error::io(&manifest, e)),
+        _ => {}
+    }
+    match remove_tree(out) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(Error::io(out, e)),
+        _ => Ok(()),
+    }
 }
 
 fn manifest_path(out: &Path) -> PathBuf {
