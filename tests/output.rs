@@ -64,7 +64,7 @@ fn litter(out: &Path) -> Vec<String> {
                 .to_string_lossy()
                 .into_owned()
         })
-        .filter(|n| n != "public" && !n.ends_with(".kansoku-manifest"))
+        .filter(|n| n != "public" && !n.ends_with(".kansoku.manifest"))
         .collect()
 }
 
@@ -212,7 +212,7 @@ fn a_damaged_manifest_only_costs_a_full_write() {
     let out = tmp.path().join("public");
     let v1 = site(10, "v1");
     write_atomic(&v1, &out).expect("first build");
-    let manifest = tmp.path().join(".public.kansoku-manifest");
+    let manifest = tmp.path().join(".public.kansoku.manifest");
     let text = fs::read_to_string(&manifest).expect("manifest saved");
     fs::write(&manifest, &text[..text.len() / 2]).expect("truncate");
     let staging = Staging::begin(&out).expect("begin");
@@ -322,7 +322,7 @@ fn remove_takes_the_manifest_too() {
     let tmp = tempfile::tempdir().expect("temp dir");
     let out = tmp.path().join("public");
     write_atomic(&site(3, "v1"), &out).expect("build");
-    assert!(tmp.path().join(".public.kansoku-manifest").exists());
+    assert!(tmp.path().join(".public.kansoku.manifest").exists());
     remove(&out).expect("remove");
     assert_eq!(fs::read_dir(tmp.path()).expect("temp dir").count(), 0);
     remove(&out).expect("removing nothing is fine");

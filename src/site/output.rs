@@ -9,9 +9,10 @@
 //! whose bytes equal the previous build's file at the same path is
 //! hard-linked from the previous tree instead of written. Equality is judged
 //! by a manifest saved beside the tree at each commit (path, size, content
-//! hash, and the file's inode, mtime and mode), trusted for a file only
-//! while that file's metadata still matches: a file edited by hand between
-//! builds is written afresh.
+//! hash, and the file's device, inode, mtime, ctime and mode), trusted for a
+//! file only while that file's metadata still matches: a file edited by
+//! hand between builds, even with its mtime put back, is written afresh.
+//! The old tree's bytes are never read.
 //!
 //! This module only stores bytes it is given; it never decides what a site
 //! contains.
@@ -299,8 +300,11 @@ pub fn remove(out: &Path) -> Result<()> {
     }
 }
 
+/// `.public.kansoku.manifest`: a dot, not the dash of the transient
+/// `.public.kansoku-*-PID` directories, because it is meant to stay between
+/// builds while those are leftovers of a crash.
 fn manifest_path(out: &Path) -> PathBuf {
-    out.with_file_name(format!(".{}.kansoku-manifest", name(out)))
+    out.with_file_name(format!(".{}.kansoku.manifest", name(out)))
 }
 
 /// Rejects any path that could leave the staging directory or name it
@@ -322,9 +326,10 @@ fn check_path(path: &str) -> Result<()> {
     }
 }
 
-/// A 64-bit hash of a file's bytes, fixed across runs and machines. Not
-/// cryptographic: it tells a rebuilt file from the previous one, where
-/// nobody is choosing bytes to collide; size and metadata are checked too.
+/// A 64-bit hash of a file's bytes, the same in every run (a foldhash
+/// upgrade that changed it would only cost one full write). Not
+/// cryptographic: it tells a rebuilt file from the previous one at the
+/// same path and size, where nobody is choosing bytes to collide.
 fn content_hash(bytes: &[u8]) -> u64 {
     let mut h = foldhash::quality::FixedState::with_seed(0x6b61_6e73_6f6b_7531).build_hasher();
     h.write(bytes);
