@@ -1,0 +1,329 @@
+//! Tests of `site::output`: the streaming, atomic writer of the output tree,
+//! and its reuse of unchanged files from the previous tree.
+
+use kansoku::render::OutputFile;
+use kansoku::site::output::{collision, remove, write_atomic, Staging};
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+
+/// A directory tree as relative path -> bytes.
+fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        for e in fs::read_dir(dir).expect("readable dir") {
+            let path = e.expect("dir entry").path();
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else {
+                let rel = path.strip_prefix(root).expect("under root");
+                let rel = rel.to_string_lossy().replace('\\', "/");
+                out.insert(rel, fs::read(&path).expect("readable file"));
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+fn as_tree(files: &[OutputFile]) -> BTreeMap<String, Vec<u8>> {
+    files
+        .iter()
+        .map(|f| (f.path.clone(), f.bytes.clone()))
+        .collect()
+}
+
+fn file(path: &str, bytes: impl Into<Vec<u8>>) -> OutputFile {
+    OutputFile {
+        path: path.to_owned(),
+        bytes: bytes.into(),
+    }
+}
+
+/// A site-shaped set of files: nested directories, sizes from 0 to ~20 kB.
+fn site(n: usize, version: &str) -> Vec<OutputFile> {
+    let mut files = vec![file("index.html", format!("<h1>{version}</h1>"))];
+    for i in 0..n {
+        for lang in ["ja", "en", "ja-en"] {
+            let body = format!("<p>{lang} page {i}</p>").repeat(i * 37 % 800);
+            files.push(file(&format!("{lang}/s{}/p{i}/index.html", i % 7), body));
+        }
+    }
+    files.push(file("static/empty.css", ""));
+    files
+}
+
+/// Entries beside `out` other than `out` itself and the manifest.
+fn litter(out: &Path) -> Vec<String> {
+    let parent = out.parent().expect("out has a parent");
+    fs::read_dir(parent)
+        .expect("readable parent")
+        .map(|e| {
+            e.expect("dir entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|n| n != "public" && !n.ends_with(".kansoku.manifest"))
+        .collect()
+}
+
+#[test]
+fn streamed_writes_from_many_threads_match_write_atomic() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let files = site(120, "v1");
+    let a = tmp.path().join("a/public");
+    write_atomic(&files, &a).expect("write_atomic");
+
+    let b = tmp.path().join("b/public");
+    let staging = Staging::begin(&b).expect("begin");
+    std::thread::scope(|s| {
+        for t in 0..8 {
+            let (staging, files) = (&staging, &files);
+            s.spawn(move || {
+                for f in files.iter().skip(t).step_by(8) {
+                    staging.write(&f.path, &f.bytes).expect("write");
+                }
+            });
+        }
+    });
+    assert_eq!(staging.commit().expect("commit"), files.len());
+    assert_eq!(tree(&a), as_tree(&files));
+    assert_eq!(tree(&b), tree(&a));
+    assert!(litter(&b).is_empty(), "{:?}", litter(&b));
+}
+
+#[test]
+fn aborted_staging_leaves_previous_out_untouched() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = tmp.path().join("public");
+    let v1 = site(30, "v1");
+    write_atomic(&v1, &out).expect("first build");
+    let before = tree(&out);
+
+    // Dropped after a few writes, some equal to the tree's (linked).
+    let staging = Staging::begin(&out).expect("begin");
+    for f in site(30, "v2").iter().take(40) {
+        staging.write(&f.path, &f.bytes).expect("write");
+    }
+    drop(staging);
+    assert_eq!(tree(&out), before);
+    assert!(litter(&out).is_empty(), "{:?}", litter(&out));
+
+    // Stopped by an error midway: the same.
+    let mut v2 = site(30, "v2");
+    v2.insert(50, file("ja/s0/p0/index.html", "twice"));
+    assert!(write_atomic(&v2, &out).is_err());
+    assert_eq!(tree(&out), before);
+    assert!(litter(&out).is_empty(), "{:?}", litter(&out));
+
+    // And a build after those still gives exactly its own files.
+    write_atomic(&v1, &out).expect("rebuild");
+    assert_eq!(tree(&out), as_tree(&v1));
+}
+
+#[test]
+fn rebuild_gives_exactly_the_new_content() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = tmp.path().join("public");
+    let v1 = site(40, "v1");
+    write_atomic(&v1, &out).expect("first build");
+
+    // Hand edits between builds, each keeping the size: one in place, one
+    // with its mtime put back afterwards, one replacing the file.
+    let edited = [
+        "en/s1/p1/index.html",
+        "ja/s2/p2/index.html",
+        "ja-en/s3/p3/index.html",
+    ];
+    for (i, p) in edited.iter().enumerate() {
+        let path = out.join(p);
+        let meta = fs::metadata(&path).expect("built file");
+        let mut bytes = fs::read(&path).expect("built file");
+        bytes[0] = b'X';
+        match i {
+            0 => fs::write(&path, &bytes).expect("edit"),
+            1 => {
+                let f = fs::OpenOptions::new()
+                    .write(true)
+                    .open(&path)
+                    .expect("open");
+                std::io::Write::write_all(&mut &f, &bytes).expect("edit");
+                f.set_modified(meta.modified().expect("mtime"))
+                    .expect("restore mtime");
+            }
+            _ => {
+                fs::remove_file(&path).expect("remove");
+                fs::write(&path, &bytes).expect("replace");
+            }
+        }
+    }
+    fs::write(out.join("stray.html"), "not built").expect("stray file");
+
+    let mut v2 = site(40, "v2");
+    v2.retain(|f| f.path != "en/s4/p4/index.html");
+    v2.push(file("en/new/index.html", "new"));
+    if let Some(f) = v2.iter_mut().find(|f| f.path == "ja/s5/p5/index.html") {
+        f.bytes[3] ^= 1;
+    }
+    let staging = Staging::begin(&out).expect("begin");
+    for f in &v2 {
+        staging.write(&f.path, &f.bytes).expect("write");
+    }
+    let linked = staging.linked();
+    staging.commit().expect("commit");
+    assert_eq!(tree(&out), as_tree(&v2));
+    // Everything but the front page, the edited, changed and new files.
+    assert_eq!(linked, v2.len() - 1 - edited.len() - 2);
+
+    // A third build links what the second wrote or linked.
+    let staging = Staging::begin(&out).expect("begin");
+    for f in &v2 {
+        staging.write(&f.path, &f.bytes).expect("write");
+    }
+    assert_eq!(staging.linked(), v2.len());
+    staging.commit().expect("commit");
+    assert_eq!(tree(&out), as_tree(&v2));
+    assert!(litter(&out).is_empty(), "{:?}", litter(&out));
+}
+
+#[cfg(unix)]
+#[test]
+fn unchanged_files_share_the_previous_inode() {
+    use std::os::unix::fs::MetadataExt;
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = tmp.path().join("public");
+    let v1 = site(5, "v1");
+    write_atomic(&v1, &out).expect("first build");
+    let ino = |p: &str| fs::metadata(out.join(p)).expect("built").ino();
+    let (same, changed) = (ino("ja/s1/p1/index.html"), ino("index.html"));
+    write_atomic(&site(5, "v2"), &out).expect("second build");
+    assert_eq!(ino("ja/s1/p1/index.html"), same);
+    assert_ne!(ino("index.html"), changed);
+    assert_eq!(
+        fs::metadata(out.join("index.html")).expect("built").nlink(),
+        1
+    );
+}
+
+#[test]
+fn a_damaged_manifest_only_costs_a_full_write() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = tmp.path().join("public");
+    let v1 = site(10, "v1");
+    write_atomic(&v1, &out).expect("first build");
+    let manifest = tmp.path().join(".public.kansoku.manifest");
+    let text = fs::read_to_string(&manifest).expect("manifest saved");
+    fs::write(&manifest, &text[..text.len() / 2]).expect("truncate");
+    let staging = Staging::begin(&out).expect("begin");
+    for f in &v1 {
+        staging.write(&f.path, &f.bytes).expect("write");
+    }
+    assert_eq!(staging.linked(), 0);
+    staging.commit().expect("commit");
+    assert_eq!(tree(&out), as_tree(&v1));
+}
+
+#[test]
+fn a_path_written_twice_is_a_collision() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = tmp.path().join("public");
+    let staging = Staging::begin(&out).expect("begin");
+    staging.write("ja/a/index.html", b"one").expect("first");
+    let err = staging
+        .write("ja/a/index.html", b"two")
+        .expect_err("second write of one path");
+    assert_eq!(collision(&err), Some("ja/a/index.html"));
+    assert!(err.to_string().contains("written twice"), "{err}");
+    // A file where another output needs a directory, and the reverse.
+    staging.write("en/x", b"file").expect("file");
+    let err = staging
+        .write("en/x/index.html", b"")
+        .expect_err("under a file");
+    assert_eq!(collision(&err), Some("en/x/index.html"));
+    let err = staging.write("ja/a", b"").expect_err("over a directory");
+    assert_eq!(collision(&err), Some("ja/a"));
+    drop(staging);
+    assert!(!out.exists());
+    assert!(litter(&out).is_empty(), "{:?}", litter(&out));
+
+    // The same through write_atomic, also when the first copy was linked.
+    let files = vec![file("a.html", "a"), file("b.html", "b")];
+    write_atomic(&files, &out).expect("first build");
+    let twice = vec![file("a.html", "a"), file("a.html", "a")];
+    let err = write_atomic(&twice, &out).expect_err("collision");
+    assert_eq!(collision(&err), Some("a.html"));
+    assert_eq!(tree(&out), as_tree(&files));
+}
+
+#[test]
+fn paths_cannot_leave_the_staging_dir() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = tmp.path().join("site/public");
+    let staging = Staging::begin(&out).expect("begin");
+    for bad in [
+        "",
+        "/etc/passwd",
+        "../escape.html",
+        "ja/../../escape.html",
+        "ja/..",
+        "./index.html",
+        "ja//index.html",
+        "ja/",
+        "ja\\..\\escape.html",
+        "nul\0.html",
+    ] {
+        let err = staging.write(bad, b"x").expect_err(bad);
+        assert!(collision(&err).is_none(), "{bad:?}: {err}");
+    }
+    drop(staging);
+    assert!(!tmp.path().join("escape.html").exists());
+    assert!(!tmp.path().join("site/escape.html").exists());
+    let staging = Staging::begin(&out).expect("begin");
+    staging
+        .write("..ok/index.html", b"x")
+        .expect("dots in a name");
+    staging.commit().expect("commit");
+    assert_eq!(tree(&out).len(), 1);
+    assert_eq!(tree(tmp.path()).len(), 2, "only the file and the manifest");
+}
+
+#[test]
+fn out_that_is_a_file_is_refused() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = tmp.path().join("public");
+    fs::write(&out, "a file").expect("file");
+    assert!(Staging::begin(&out).is_err());
+    assert_eq!(fs::read(&out).expect("still there"), b"a file");
+}
+
+#[test]
+fn staging_is_shared_between_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Staging>();
+}
+
+#[test]
+fn no_commit_after_a_failed_write() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = tmp.path().join("public");
+    let v1 = site(3, "v1");
+    write_atomic(&v1, &out).expect("first build");
+    let staging = Staging::begin(&out).expect("begin");
+    staging.write("a.html", b"a").expect("write");
+    assert!(staging.write("../b.html", b"b").is_err());
+    assert!(staging.commit().is_err());
+    assert_eq!(tree(&out), as_tree(&v1));
+    assert!(litter(&out).is_empty(), "{:?}", litter(&out));
+}
+
+#[test]
+fn remove_takes_the_manifest_too() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = tmp.path().join("public");
+    write_atomic(&site(3, "v1"), &out).expect("build");
+    assert!(tmp.path().join(".public.kansoku.manifest").exists());
+    remove(&out).expect("remove");
+    assert_eq!(fs::read_dir(tmp.path()).expect("temp dir").count(), 0);
+    remove(&out).expect("removing nothing is fine");
+}
