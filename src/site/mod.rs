@@ -118,6 +118,11 @@ impl Default for BuildOptions {
     }
 }
 
+fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // Whatever a panicking thread left is still a valid list to read.
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// Builds the site at `root` into its build directory.
 pub fn build(root: &Path) -> Result<BuildReport> {
     build_with(root, BuildOptions::default())
@@ -141,18 +146,70 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     let renderer = Renderer::new(root)?.map_err(Error::Content)?;
     lap("theme", t);
     let t = Instant::now();
-    let mut files = renderer.render(&site).map_err(Error::Content)?;
+    let collisions = renderer.collisions(&site);
+    if !collisions.is_empty() {
+        return Err(Error::Content(collisions));
+    }
+    let prepared = renderer.prepare(&site).map_err(Error::Content)?;
+    lap("prepare", t);
+    // Each file goes to the staging tree as soon as it is rendered, so the
+    // output is never all in memory; search keeps only the part of each
+    // page it indexes. Nothing reaches `out_dir` unless everything
+    // succeeds: an error drops the staging tree.
+    let t = Instant::now();
+    let out_dir = root.join(&site.config.build_dir);
+    let staging = output::Staging::begin(&out_dir)?;
+    let searchable = std::sync::Mutex::new(Vec::new());
+    let io_error = std::sync::Mutex::new(None);
+    let sink = |f: crate::render::OutputFile| -> std::result::Result<(), Diagnostic> {
+        if options.search {
+            if let Some(part) = crate::search::searchable(&f) {
+                lock(&searchable).push(part);
+            }
+        }
+        staging.write(&f.path, &f.bytes).map_err(|e| {
+            let d = Diagnostic::error(
+                "E043",
+                crate::error::Location::file(f.path.clone()),
+                format!("cannot write the output: {e}"),
+            );
+            lock(&io_error).get_or_insert(e);
+            d
+        })
+    };
+    let rendered = renderer.render_each(&site, &prepared, &renderer.units(&site), &sink);
+    drop(prepared);
+    if let Some(e) = lock(&io_error).take() {
+        // Planned paths make this rare (a file where another output needs a
+        // directory), but it is the same mistake.
+        if let Some(path) = output::collision(&e) {
+            return Err(Error::Content(vec![Diagnostic::error(
+                "E042",
+                crate::error::Location::file("content"),
+                format!("two outputs would be written to `{path}`"),
+            )
+            .with_hint(
+                "rename the page or static file that collides with a generated one",
+            )]));
+        }
+        return Err(e);
+    }
+    rendered.map_err(Error::Content)?;
     lap("render", t);
     let t = Instant::now();
     // Search reads the rendered pages, so it runs after render; its bundle
     // is written with everything else, atomically.
     if options.search {
-        files.extend(crate::search::index(&site, &files)?);
+        let pages = searchable
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for f in crate::search::index_searchable(&site, &pages)? {
+            staging.write(&f.path, &f.bytes)?;
+        }
     }
     lap("search", t);
     let t = Instant::now();
-    let out_dir = root.join(&site.config.build_dir);
-    output::write_atomic(&files, &out_dir)?;
+    let files_written = staging.commit()?;
     lap("write", t);
     let mut claims = Class::ALL.map(|c| (c, 0));
     for page in &site.content.pages {
@@ -166,7 +223,7 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
         pages: site.content.pages.len(),
         claims,
         evidence_files: site.evidence.files.len(),
-        files_written: files.len(),
+        files_written,
         out_dir: site.config.build_dir.clone(),
         warnings,
         elapsed: start.elapsed(),
