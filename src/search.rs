@@ -359,6 +359,16 @@ pub fn claim_classes(site: &Site) -> String {
     serde_json::to_string(&map).expect("a map of strings serializes")
 }
 
+/// Whether the output at `path` is a page the index reads: a page of the
+/// `ja/` or `en/` tree.
+pub fn indexed(path: &str) -> bool {
+    LANGS
+        .iter()
+        .any(|l| path.strip_prefix(l).is_some_and(|r| r.starts_with('/')))
+        && path.ends_with("/index.html")
+        && !path.contains(&format!("/{BUNDLE_DIR}/"))
+}
+
 /// What the index reads of a rendered file: for a page of the `ja/` or
 /// `en/` tree, the page reduced by [`searchable_part`] and [`compact`];
 /// `None` for anything not indexed. A build keeps only these while it
@@ -385,11 +395,16 @@ pub fn index(site: &Site, files: &[OutputFile]) -> Result<Vec<OutputFile>> {
 
 /// [`index`] for pages already reduced by [`searchable`].
 pub fn index_searchable(site: &Site, pages: &[OutputFile]) -> Result<Vec<OutputFile>> {
+    index_parts(&site.config.base_path, &claim_classes(site), pages)
+}
+
+/// [`index_searchable`] from what it needs of the site: its base path and
+/// [`claim_classes`]. For a caller (the dev server's indexing thread) that
+/// no longer holds the site.
+pub fn index_parts(base: &str, classes: &str, pages: &[OutputFile]) -> Result<Vec<OutputFile>> {
     let files = pages;
     let cpu_before = process_cpu_ms();
     let rss_before = proc_status_kb("VmRSS");
-    let base = site.config.base_path.as_str();
-    let classes = claim_classes(site);
     // One thread per language: the indexes are independent, Pagefind indexes
     // one page at a time, and a thread of our own also keeps its runtime
     // clear of any the caller may be running (a server rebuilding).
@@ -421,7 +436,7 @@ pub fn index_searchable(site: &Site, pages: &[OutputFile]) -> Result<Vec<OutputF
         out.extend(files);
         out.push(OutputFile {
             path: format!("{lang}/{BUNDLE_DIR}/{CLAIMS_FILE}"),
-            bytes: classes.clone().into_bytes(),
+            bytes: classes.as_bytes().to_vec(),
         });
     }
     out.sort_by(|a, b| a.path.cmp(&b.path));

@@ -11,7 +11,7 @@
 //! publishing a [`Snapshot`].
 
 use super::http::{self, Event, Shared, Snapshot};
-use super::incremental::{Incremental, Stats};
+use super::incremental::{Incremental, SearchJob, Stats};
 use super::watch::{self, Change, Layout, Watches};
 use crate::check::{self, Report};
 use crate::config::Config;
@@ -62,8 +62,47 @@ pub(crate) struct Builder {
     renderer: Option<Renderer>,
     pub(crate) generation: u64,
     state: Incremental,
-    /// The last build's search bundle is out of date.
-    search_pending: bool,
+    /// The indexing thread, started with the first good build.
+    search: Option<SearchThread>,
+    quiet: bool,
+}
+
+/// Indexes the served tree for search on its own thread, so the builder
+/// can take the next edit at once; when jobs pile up only the newest runs.
+struct SearchThread {
+    jobs: Sender<SearchJob>,
+    _thread: std::thread::JoinHandle<()>,
+}
+
+impl SearchThread {
+    fn start(quiet: bool) -> std::io::Result<SearchThread> {
+        let (jobs, rx) = std::sync::mpsc::channel::<SearchJob>();
+        let thread = std::thread::Builder::new()
+            .name("kansoku-search".into())
+            .spawn(move || {
+                let mut written = std::collections::BTreeSet::new();
+                while let Ok(mut job) = rx.recv() {
+                    while let Ok(newer) = rx.try_recv() {
+                        job = newer;
+                    }
+                    let start = Instant::now();
+                    let result = job.run(&mut written);
+                    if quiet {
+                        continue;
+                    }
+                    match result {
+                        Ok(()) => {
+                            eprintln!("search index updated in {} ms", start.elapsed().as_millis())
+                        }
+                        Err(e) => eprintln!("search index not updated: {e}"),
+                    }
+                }
+            })?;
+        Ok(SearchThread {
+            jobs,
+            _thread: thread,
+        })
+    }
 }
 
 impl std::fmt::Debug for Builder {
@@ -84,7 +123,8 @@ impl Builder {
             root,
             renderer: None,
             generation: 0,
-            search_pending: false,
+            search: None,
+            quiet: false,
         }
     }
 
@@ -98,15 +138,12 @@ impl Builder {
             self.state.touched(paths);
         }
         match self.try_build() {
-            Ok((files, warnings, stats)) => {
-                self.search_pending = true;
-                Outcome::Built {
-                    dir: self.state.out().to_path_buf(),
-                    files,
-                    warnings,
-                    stats,
-                }
-            }
+            Ok((files, warnings, stats)) => Outcome::Built {
+                dir: self.state.out().to_path_buf(),
+                files,
+                warnings,
+                stats,
+            },
             Err(e) => Outcome::Failed {
                 text: failure_text(e),
             },
@@ -125,20 +162,31 @@ impl Builder {
         Ok((stats.total, warnings, stats))
     }
 
-    /// Brings the search bundle up to date with the last build: after the
-    /// reload, because indexing costs more than rendering one page. The
-    /// rest of `site::build`'s sequence, so the preview's search finds
-    /// what the preview shows.
+    /// Prints nothing from the indexing thread.
+    pub(crate) fn quiet(&mut self, quiet: bool) {
+        self.quiet = quiet;
+    }
+
+    /// Starts bringing the search bundle up to date with the last build,
+    /// on the indexing thread: after the reload, because indexing costs
+    /// more than rendering one page. The rest of `site::build`'s sequence,
+    /// so the preview's search finds what the preview shows.
     pub(crate) fn index_search(&mut self) -> Result<(), Error> {
-        if !std::mem::take(&mut self.search_pending) {
-            return Ok(());
-        }
-        let Some(site) = self.state.site() else {
+        let Some(job) = self.state.search_job() else {
             return Ok(());
         };
-        let pages = self.state.searchable()?;
-        let files = crate::search::index(site, &pages)?;
-        self.state.write_search(files)
+        if self.search.is_none() {
+            let thread =
+                SearchThread::start(self.quiet).map_err(|e| Error::io(self.state.out(), e))?;
+            self.search = Some(thread);
+        }
+        if let Some(t) = &self.search {
+            // Gone only if the thread died; the next build starts another.
+            if t.jobs.send(job).is_err() {
+                self.search = None;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -226,15 +274,8 @@ impl Worker {
                 });
                 // No open pages is not an error.
                 let _ = self.shared.events.send(Event::Reload);
-                let start = Instant::now();
-                match self.builder.index_search() {
-                    Ok(()) => {
-                        let ms = start.elapsed().as_millis();
-                        if ms >= 500 {
-                            self.say(&format!("search index updated in {ms} ms"));
-                        }
-                    }
-                    Err(e) => self.say(&format!("search index not updated: {e}")),
+                if let Err(e) = self.builder.index_search() {
+                    self.say(&format!("search index not updated: {e}"));
                 }
             }
             Outcome::Failed { text } => {

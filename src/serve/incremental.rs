@@ -481,46 +481,85 @@ impl Incremental {
         Ok((written, removed))
     }
 
-    /// The served directory's search bundle: written by the search step
-    /// after the pages, replacing the previous one.
-    pub(crate) fn write_search(&mut self, files: Vec<OutputFile>) -> Result<(), Error> {
-        let gone: Vec<String> = self
+    /// What the search step needs to index the tree as it is now, if a
+    /// build has succeeded.
+    pub(crate) fn search_job(&self) -> Option<SearchJob> {
+        let site = self.site.as_ref().filter(|_| self.rendered.is_some())?;
+        let mut pages: Vec<String> = self
             .manifest
             .keys()
-            .filter(|p| is_search_file(p) && !files.iter().any(|f| &f.path == *p))
+            .filter(|p| crate::search::indexed(p))
             .cloned()
             .collect();
-        self.write(files, &gone)?;
-        Ok(())
+        pages.sort();
+        Some(SearchJob {
+            out: self.out.clone(),
+            base: site.config.base_path.clone(),
+            classes: crate::search::claim_classes(site),
+            pages,
+        })
     }
 
     /// The site as last loaded, if it loaded.
+    #[cfg(test)]
     pub(crate) fn site(&self) -> Option<&Site> {
         self.site.as_ref()
     }
+}
 
-    /// The rendered HTML of every page the search indexes, read back from
-    /// the served tree.
-    pub(crate) fn searchable(&self) -> Result<Vec<OutputFile>, Error> {
-        let mut paths: Vec<&String> = self
-            .manifest
-            .keys()
-            .filter(|p| {
-                (p.starts_with("ja/") || p.starts_with("en/")) && p.ends_with("/index.html")
-            })
-            .collect();
-        paths.sort();
-        paths
+/// Indexing the served tree for search: the pages are read back from it,
+/// so the job owns no part of the builder's state and can run on its own
+/// thread while the builder goes on.
+#[derive(Debug)]
+pub(crate) struct SearchJob {
+    out: PathBuf,
+    base: String,
+    classes: String,
+    /// Served paths of the pages to index, sorted.
+    pages: Vec<String>,
+}
+
+impl SearchJob {
+    /// Builds the bundle and writes it into the served tree, removing the
+    /// files of the bundle before (`written`, updated here).
+    pub(crate) fn run(self, written: &mut BTreeSet<String>) -> Result<(), Error> {
+        let pages: Vec<OutputFile> = self
+            .pages
             .par_iter()
-            .map(|p| {
+            .filter_map(|p| {
                 let abs = self.out.join(p);
-                let bytes = std::fs::read(&abs).map_err(|e| Error::io(&abs, e))?;
-                Ok(OutputFile {
-                    path: (*p).clone(),
+                // A page removed by a build since this job was made.
+                let bytes = std::fs::read(&abs).ok()?;
+                crate::search::searchable(&OutputFile {
+                    path: p.clone(),
                     bytes,
                 })
             })
-            .collect()
+            .collect();
+        let files = crate::search::index_parts(&self.base, &self.classes, &pages)?;
+        let dirs: BTreeSet<&str> = files
+            .iter()
+            .filter_map(|f| f.path.rsplit_once('/').map(|(d, _)| d))
+            .collect();
+        for d in dirs {
+            let path = self.out.join(d);
+            std::fs::create_dir_all(&path).map_err(|e| Error::io(&path, e))?;
+        }
+        files
+            .par_iter()
+            .try_for_each(|f| write_replace(&self.out, &f.path, &f.bytes))?;
+        let now: BTreeSet<String> = files.into_iter().map(|f| f.path).collect();
+        for stale in written.difference(&now) {
+            let abs = self.out.join(stale);
+            match std::fs::remove_file(&abs) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(Error::io(&abs, e))
+                }
+                _ => {}
+            }
+        }
+        *written = now;
+        Ok(())
     }
 }
 
@@ -659,6 +698,7 @@ mod tests {
     struct Builder {
         state: Incremental,
         renderer: Renderer,
+        search_files: BTreeSet<String>,
         _work: tempfile::TempDir,
     }
 
@@ -668,6 +708,7 @@ mod tests {
             Builder {
                 state: Incremental::new(root.to_path_buf(), work.path().join("site")),
                 renderer: Renderer::new(root).expect("theme").expect("theme"),
+                search_files: BTreeSet::new(),
                 _work: work,
             }
         }
@@ -676,10 +717,8 @@ mod tests {
             self.state.build(&self.renderer).map(|(s, _)| s)
         }
         fn index_search(&mut self) -> Result<(), Error> {
-            let site = self.state.site().expect("loaded");
-            let pages = self.state.searchable()?;
-            let files = crate::search::index(site, &pages)?;
-            self.state.write_search(files)
+            let job = self.state.search_job().expect("built");
+            job.run(&mut self.search_files)
         }
     }
 

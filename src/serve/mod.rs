@@ -286,7 +286,11 @@ pub async fn start(opts: Options) -> Result<Handle, ServeError> {
         ignore: vec![work.path().to_path_buf()],
     };
     let worker = Worker {
-        builder: Builder::new(root, work.path().to_path_buf()),
+        builder: {
+            let mut b = Builder::new(root, work.path().to_path_buf());
+            b.quiet(opts.quiet);
+            b
+        },
         shared: shared.clone(),
         layout,
         instance,
