@@ -56,23 +56,108 @@ pub fn validate(
     evidence: &EvidenceIndex,
     mode: Mode,
 ) -> (Index, Vec<Diagnostic>) {
-    let checker = Checker::new(config, content, evidence, mode);
-    let mut diags = checker.duplicate_ids();
-    // Rendering's ordered lookups are built while the pages are checked:
-    // checking uses its own hashed ones.
-    let (index, pages) = rayon::join(
-        || checker.index(),
-        || {
-            (0..content.pages.len())
-                .into_par_iter()
-                .map(|pi| checker.page(pi))
-                .collect::<Vec<_>>()
-        },
-    );
-    diags.extend(pages.into_iter().flatten());
-    diags.extend(checker.uncited_evidence());
-    sort(&mut diags);
-    (index, diags)
+    let (index, v) = Validation::new(config, content, evidence, mode, false);
+    (index, v.diagnostics())
+}
+
+/// What an edit to a page may change for other pages (see
+/// `Checker::exports`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Exports {
+    pub(crate) claims: Vec<(String, Option<String>, Option<String>, Vec<String>)>,
+    pub(crate) entity: Option<(String, String)>,
+    pub(crate) anchors: [Vec<String>; 2],
+}
+
+/// A validation kept for the next one: `serve` checks only the edited
+/// pages again when what they export to other pages is unchanged.
+#[derive(Debug, Clone)]
+pub(crate) struct Validation {
+    /// Findings about the whole site (duplicate ids, uncited evidence).
+    global: Vec<Diagnostic>,
+    /// Findings about each page, in page order.
+    pages: Vec<Vec<Diagnostic>>,
+    /// Each page's path and exports when it was checked.
+    exports: Vec<(String, Exports)>,
+}
+
+impl Validation {
+    /// Checks every page; with `exports`, notes what each page exports so
+    /// that [`Validation::recheck`] can be used next.
+    pub(crate) fn new(
+        config: &Config,
+        content: &Content,
+        evidence: &EvidenceIndex,
+        mode: Mode,
+        exports: bool,
+    ) -> (Index, Validation) {
+        let checker = Checker::new(config, content, evidence, mode);
+        let mut global = checker.duplicate_ids();
+        // Rendering's ordered lookups are built while the pages are checked:
+        // checking uses its own hashed ones.
+        let (index, pages) = rayon::join(
+            || checker.index(),
+            || {
+                (0..content.pages.len())
+                    .into_par_iter()
+                    .map(|pi| {
+                        let noted =
+                            exports.then(|| (content.pages[pi].rel.clone(), checker.exports(pi)));
+                        (checker.page(pi), noted)
+                    })
+                    .collect::<Vec<_>>()
+            },
+        );
+        global.extend(checker.uncited_evidence());
+        let (pages, exports): (Vec<_>, Vec<_>) = pages.into_iter().unzip();
+        let exports = exports.into_iter().flatten().collect();
+        (
+            index,
+            Validation {
+                global,
+                pages,
+                exports,
+            },
+        )
+    }
+
+    /// Checks the pages at `dirty` again, if the site still has the same
+    /// pages and each of them exports what it did (then the lookups of
+    /// [`Index`] are the same as well); otherwise returns false and changes
+    /// nothing (check everything instead).
+    pub(crate) fn recheck(
+        &mut self,
+        config: &Config,
+        content: &Content,
+        evidence: &EvidenceIndex,
+        mode: Mode,
+        dirty: &[usize],
+    ) -> bool {
+        if content.pages.len() != self.exports.len() {
+            return false;
+        }
+        let checker = Checker::new(config, content, evidence, mode);
+        let mut fresh = Vec::with_capacity(dirty.len());
+        for &pi in dirty {
+            let (rel, exports) = &self.exports[pi];
+            if *rel != content.pages[pi].rel || *exports != checker.exports(pi) {
+                return false;
+            }
+            fresh.push((pi, checker.page(pi)));
+        }
+        for (pi, diags) in fresh {
+            self.pages[pi] = diags;
+        }
+        true
+    }
+
+    /// Every finding, sorted.
+    pub(crate) fn diagnostics(&self) -> Vec<Diagnostic> {
+        let mut diags = self.global.clone();
+        diags.extend(self.pages.iter().flatten().cloned());
+        sort(&mut diags);
+        diags
+    }
 }
 
 /// Sorts findings by file, line and column, keeping rule order for ties.

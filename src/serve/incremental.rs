@@ -27,7 +27,7 @@ use crate::error::{Diagnostic, Error};
 use crate::evidence::load_evidence;
 use crate::render::{Deps, OutputFile, Prepared, Renderer, SitePart, Unit};
 use crate::source::{decode, Source};
-use crate::validate::{self, Mode, Site};
+use crate::validate::{self, Mode, Site, Validation};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::{Hash, Hasher};
@@ -106,6 +106,8 @@ pub(crate) struct Incremental {
     page_diags: BTreeMap<String, Vec<Diagnostic>>,
     evidence_diags: Vec<Diagnostic>,
     rendered: Option<Rendered>,
+    /// The last validation, reused for edits that stay inside a page.
+    validation: Option<Validation>,
     dirty: Dirty,
     /// Served path → hash of its bytes.
     manifest: HashMap<String, u64>,
@@ -127,6 +129,7 @@ impl Incremental {
             page_diags: BTreeMap::new(),
             evidence_diags: Vec::new(),
             rendered: None,
+            validation: None,
             dirty: Dirty {
                 all: true,
                 ..Dirty::default()
@@ -180,7 +183,8 @@ impl Incremental {
 
     /// Reads what changed; returns every finding of the current sources.
     fn load(&mut self) -> Result<Vec<Diagnostic>, Error> {
-        if self.dirty.all || self.site.is_none() {
+        let full = self.dirty.all || self.site.is_none();
+        if full {
             let config = Config::load(&self.root)?;
             let (content, diags) = content::load_content(&self.root)?;
             let (evidence, ediags) = load_evidence(&self.root, &config.evidence_dir)?;
@@ -256,12 +260,60 @@ impl Incremental {
             }
         }
         let site = self.site.as_mut().expect("loaded above");
-        let (index, vdiags) =
-            validate::validate(&site.config, &site.content, &site.evidence, Mode::Build);
-        site.index = index;
+        let t = std::time::Instant::now();
+        // Only the edited pages are checked again when what they offer other
+        // pages (claims, cited evidence, entity, heading ids) is unchanged:
+        // then no other page's findings, and no lookup, can differ.
+        let dirty: Option<Vec<usize>> = (!full && self.dirty.evidence.is_empty())
+            .then(|| {
+                self.dirty
+                    .pages
+                    .iter()
+                    .map(|rel| {
+                        site.content
+                            .pages
+                            .binary_search_by(|p| p.rel.as_str().cmp(rel))
+                            .ok()
+                    })
+                    .collect()
+            })
+            .flatten();
+        let rechecked = match (&mut self.validation, dirty) {
+            (Some(v), Some(dirty)) => v.recheck(
+                &site.config,
+                &site.content,
+                &site.evidence,
+                Mode::Build,
+                &dirty,
+            ),
+            _ => false,
+        };
+        if !rechecked {
+            let (index, v) = Validation::new(
+                &site.config,
+                &site.content,
+                &site.evidence,
+                Mode::Build,
+                true,
+            );
+            site.index = index;
+            self.validation = Some(v);
+        }
+        if std::env::var_os("KANSOKU_TIMINGS").is_some() {
+            let how = if rechecked { "pages" } else { "all" };
+            eprintln!(
+                "timing: serve validate {:>5} ms ({how})",
+                t.elapsed().as_millis()
+            );
+        }
         let mut diags: Vec<Diagnostic> = self.page_diags.values().flatten().cloned().collect();
         diags.extend(self.evidence_diags.iter().cloned());
-        diags.extend(vdiags);
+        diags.extend(
+            self.validation
+                .as_ref()
+                .map(Validation::diagnostics)
+                .unwrap_or_default(),
+        );
         validate::sort(&mut diags);
         Ok(diags)
     }
@@ -270,22 +322,42 @@ impl Incremental {
     /// served tree. On content errors nothing is written and the changes
     /// stay pending for the next build.
     pub(crate) fn build(&mut self, renderer: &Renderer) -> Result<(Stats, Vec<Diagnostic>), Error> {
+        // KANSOKU_TIMINGS=1 prints each step, as `kansoku build` does.
+        let timings = std::env::var_os("KANSOKU_TIMINGS").is_some();
+        let lap = |what: &str, since: std::time::Instant| {
+            if timings {
+                eprintln!(
+                    "timing: serve {what:<9} {:>5} ms",
+                    since.elapsed().as_millis()
+                );
+            }
+        };
+        let t = std::time::Instant::now();
         let diags = self.load()?;
+        lap("load", t);
         if diags.iter().any(Diagnostic::is_error) {
             return Err(Error::Content(diags));
         }
+        let t = std::time::Instant::now();
         let site = self.site.as_ref().expect("loaded");
-        let collisions = renderer.collisions(site);
-        if !collisions.is_empty() {
-            return Err(Error::Content(collisions));
-        }
         let shape = shape(&site.content);
         let reuse = !self.dirty.all && self.rendered.as_ref().is_some_and(|r| r.shape == shape);
+        // Output paths follow from the pages' URLs and the evidence files:
+        // with both as before, they cannot collide now.
+        if !reuse || !self.dirty.evidence.is_empty() {
+            let collisions = renderer.collisions(site);
+            if !collisions.is_empty() {
+                return Err(Error::Content(collisions));
+            }
+        }
+        lap("shape", t);
+        let t = std::time::Instant::now();
         let stats = if reuse {
             self.render_changed(renderer)?
         } else {
             self.render_all(renderer, shape)?
         };
+        lap("render", t);
         self.dirty = Dirty::default();
         Ok((stats, diags))
     }
@@ -696,6 +768,7 @@ mod tests {
     /// A builder the way `serve` drives it: each step names the paths the
     /// watcher reported.
     struct Builder {
+        root: PathBuf,
         state: Incremental,
         renderer: Renderer,
         search_files: BTreeSet<String>,
@@ -706,15 +779,26 @@ mod tests {
         fn new(root: &Path) -> Builder {
             let work = tempfile::tempdir().expect("work dir");
             Builder {
+                root: root.to_path_buf(),
                 state: Incremental::new(root.to_path_buf(), work.path().join("site")),
                 renderer: Renderer::new(root).expect("theme").expect("theme"),
                 search_files: BTreeSet::new(),
                 _work: work,
             }
         }
+        /// One build; its findings must be those of a full load.
         fn build(&mut self, paths: &[PathBuf]) -> Result<Stats, Error> {
             self.state.touched(paths);
-            self.state.build(&self.renderer).map(|(s, _)| s)
+            let got = self.state.build(&self.renderer);
+            let want = crate::site::load(&self.root, Mode::Build);
+            match (&got, &want) {
+                (Ok((_, a)), Ok((_, b))) => assert_eq!(a, b, "warnings differ from a full check"),
+                (Err(Error::Content(a)), Err(Error::Content(b))) => {
+                    assert_eq!(a, b, "errors differ from a full check")
+                }
+                _ => panic!("serve and a full load disagree: {got:?} / {:?}", want.err()),
+            }
+            got.map(|(s, _)| s)
         }
         fn index_search(&mut self) -> Result<(), Error> {
             let job = self.state.search_job().expect("built");
@@ -792,6 +876,29 @@ evidence = [{ path = "phase-c/runner-maps.txt", lines = "18" }]
         );
         let s = b.build(std::slice::from_ref(&index)).expect("text edited");
         assert!(!s.full);
+        assert_same(root, &mut b);
+
+        // Rename a claim other pages cite: their findings change, so the
+        // whole site is checked again, and the build fails.
+        edit(
+            &index,
+            "id = \"rocsolver-hipblaslt-called\"",
+            "id = \"rocsolver-hipblaslt-used\"",
+        );
+        match b.build(std::slice::from_ref(&index)) {
+            Err(Error::Content(d)) => assert!(
+                d.iter()
+                    .any(|d| d.code == "E020" && d.location.path != "content/components/_index.md"),
+                "{d:?}"
+            ),
+            other => panic!("expected E020 elsewhere, got {other:?}"),
+        }
+        edit(
+            &index,
+            "id = \"rocsolver-hipblaslt-used\"",
+            "id = \"rocsolver-hipblaslt-called\"",
+        );
+        b.build(std::slice::from_ref(&index)).expect("renamed back");
         assert_same(root, &mut b);
 
         // Delete an evidence file the claims cite: the build fails and the

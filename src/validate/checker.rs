@@ -12,7 +12,6 @@ use crate::content::{Class, Content, Segment};
 use crate::error::{Diagnostic, Location};
 use crate::evidence::{EvidenceFile, EvidenceIndex, EvidenceKind};
 use crate::lang::Lang;
-use rayon::prelude::*;
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::ops::Range;
@@ -44,7 +43,10 @@ pub(crate) struct Checker<'a> {
     /// The first page with each entity (kind, key), in page order.
     entities: HashMap<(&'a str, &'a str), usize>,
     /// Each page's chunks scanned once, in segment order.
-    scans: Vec<Vec<ChunkScan<'a>>>,
+    /// Each page's chunks scanned for references and heading ids, on
+    /// first use: a check of a few pages (`serve`) scans only those and the
+    /// pages they link to.
+    scans: Vec<OnceLock<Vec<ChunkScan<'a>>>>,
     /// Heading ids per page and language, built the first time a link
     /// needs them: only the targets of anchor links do.
     anchors: Vec<[OnceLock<IdSet>; 2]>,
@@ -59,46 +61,38 @@ impl<'a> Checker<'a> {
         evidence: &'a EvidenceIndex,
         mode: Mode,
     ) -> Self {
-        let scan_pages = || {
-            content
-                .pages
-                .par_iter()
-                .map(|page| {
-                    page.segments
-                        .iter()
-                        .flat_map(Segment::chunks)
-                        .map(|(chunk, _)| scan(chunk, &page.rel))
-                        .collect()
-                })
+        Checker {
+            config,
+            content,
+            evidence,
+            mode,
+            claims: HashMap::new(),
+            duplicates: Vec::new(),
+            pages: HashMap::new(),
+            cited_by: HashMap::new(),
+            files: evidence
+                .files
+                .iter()
+                .map(|(k, v)| (k.as_str(), v))
+                .collect(),
+            cells: HashMap::new(),
+            entities: HashMap::new(),
+            scans: content.pages.iter().map(|_| OnceLock::new()).collect(),
+            anchors: content.pages.iter().map(|_| Default::default()).collect(),
+        }
+        .with_lookups()
+    }
+
+    /// Page `pi`'s chunks, scanned.
+    fn scans(&self, pi: usize) -> &[ChunkScan<'a>] {
+        self.scans[pi].get_or_init(|| {
+            let page = &self.content.pages[pi];
+            page.segments
+                .iter()
+                .flat_map(Segment::chunks)
+                .map(|(chunk, _)| scan(chunk, &page.rel))
                 .collect()
-        };
-        let (mut checker, scans) = rayon::join(
-            || {
-                Checker {
-                    config,
-                    content,
-                    evidence,
-                    mode,
-                    claims: HashMap::new(),
-                    duplicates: Vec::new(),
-                    pages: HashMap::new(),
-                    cited_by: HashMap::new(),
-                    files: evidence
-                        .files
-                        .iter()
-                        .map(|(k, v)| (k.as_str(), v))
-                        .collect(),
-                    cells: HashMap::new(),
-                    entities: HashMap::new(),
-                    scans: Vec::new(),
-                    anchors: content.pages.iter().map(|_| Default::default()).collect(),
-                }
-                .with_lookups()
-            },
-            scan_pages,
-        );
-        checker.scans = scans;
-        checker
+        })
     }
 
     fn with_lookups(mut self) -> Self {
@@ -227,8 +221,40 @@ impl<'a> Checker<'a> {
                 .iter()
                 .flat_map(Segment::chunks)
                 .map(|(_, l)| l);
-            heading_ids(self.scans[pi].iter().zip(langs), lang)
+            heading_ids(self.scans(pi).iter().zip(langs), lang)
         })
+    }
+
+    /// What other pages' findings can depend on in page `pi`: its claims
+    /// (ids, matrix cells, cited evidence, in order), its entity and its
+    /// heading ids. If an edit leaves these alone, only the page itself
+    /// needs checking again.
+    pub(crate) fn exports(&self, pi: usize) -> super::Exports {
+        let page = &self.content.pages[pi];
+        let anchors = |lang| {
+            let mut ids: Vec<String> = self.heading_ids(pi, lang).iter().cloned().collect();
+            ids.sort();
+            ids
+        };
+        super::Exports {
+            claims: page
+                .claims
+                .iter()
+                .map(|c| {
+                    (
+                        c.id.clone(),
+                        c.about.clone(),
+                        c.aspect.clone(),
+                        c.evidence.iter().map(|l| l.path.clone()).collect(),
+                    )
+                })
+                .collect(),
+            entity: page
+                .entity
+                .as_ref()
+                .map(|e| (e.kind.clone(), e.key.clone())),
+            anchors: [anchors(Lang::Ja), anchors(Lang::En)],
+        }
     }
 
     /// Every finding about page `pi`, in rule order.
@@ -439,7 +465,7 @@ impl<'a> Checker<'a> {
     fn body(&self, pi: usize, diags: &mut Vec<Diagnostic>) {
         let page = &self.content.pages[pi];
         let src = &page.src;
-        let mut scans = self.scans[pi].iter();
+        let mut scans = self.scans(pi).iter();
         for seg in &page.segments {
             if let Segment::Untranslated { lang, opener, .. } = seg {
                 let end = src.text[*opener..]
