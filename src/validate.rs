@@ -60,11 +60,15 @@ pub fn validate(
     (index, v.diagnostics())
 }
 
+/// A claim as other pages see it: id, matrix cell (about, aspect) and the
+/// evidence paths it cites.
+pub(crate) type ExportedClaim = (String, Option<String>, Option<String>, Vec<String>);
+
 /// What an edit to a page may change for other pages (see
 /// `Checker::exports`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Exports {
-    pub(crate) claims: Vec<(String, Option<String>, Option<String>, Vec<String>)>,
+    pub(crate) claims: Vec<ExportedClaim>,
     pub(crate) entity: Option<(String, String)>,
     pub(crate) anchors: [Vec<String>; 2],
 }
