@@ -108,6 +108,9 @@ pub(crate) struct Incremental {
     rendered: Option<Rendered>,
     /// The last validation, reused for edits that stay inside a page.
     validation: Option<Validation>,
+    /// The last validation re-checked only the edited pages: they export
+    /// what they did, so no claim appeared, went away or moved.
+    same_exports: bool,
     dirty: Dirty,
     /// Served path → hash of its bytes.
     manifest: HashMap<String, u64>,
@@ -130,6 +133,7 @@ impl Incremental {
             evidence_diags: Vec::new(),
             rendered: None,
             validation: None,
+            same_exports: false,
             dirty: Dirty {
                 all: true,
                 ..Dirty::default()
@@ -288,6 +292,7 @@ impl Incremental {
             ),
             _ => false,
         };
+        self.same_exports = rechecked;
         if !rechecked {
             let (index, v) = Validation::new(
                 &site.config,
@@ -418,9 +423,12 @@ impl Incremental {
                 candidates.extend(site.content.pages[i].claims.iter().map(|c| c.id.clone()));
             }
         }
+        // Claims that went away; none can when the edited pages export what
+        // they did (same claim ids), which spares a pass over every claim.
         candidates.extend(
             rendered
                 .prepared_ids()
+                .filter(|_| !self.same_exports)
                 .filter(|id| !site.index.claims.contains_key(*id))
                 .cloned(),
         );
@@ -443,22 +451,32 @@ impl Incremental {
                 units.push(Unit::Page(i));
             }
         }
-        let new_cites = cites(site);
+        // Which claims cite which evidence changes only with a claim's view
+        // (its evidence links are in it) or with the evidence files: with
+        // neither, the map and every evidence page listing claims stay.
         let mut gone = Vec::new();
-        for (path, ids) in &rendered.cites {
-            if !site.evidence.files.contains_key(path) {
-                gone.push(format!("evidence/{path}"));
-                for lang in crate::lang::Lang::ALL {
-                    gone.push(format!("{lang}/evidence/{path}/index.html"));
+        let mut cites_changed = false;
+        if !changed.is_empty() || !self.dirty.evidence.is_empty() {
+            let new_cites = cites(site);
+            for (path, ids) in &rendered.cites {
+                if !site.evidence.files.contains_key(path) {
+                    gone.push(format!("evidence/{path}"));
+                    for lang in crate::lang::Lang::ALL {
+                        gone.push(format!("{lang}/evidence/{path}/index.html"));
+                    }
+                } else if new_cites.get(path) != Some(ids)
+                    || ids.iter().any(|c| changed.contains(c))
+                {
+                    self.dirty.evidence.insert(path.clone());
                 }
-            } else if new_cites.get(path) != Some(ids) || ids.iter().any(|c| changed.contains(c)) {
-                self.dirty.evidence.insert(path.clone());
             }
-        }
-        for (path, ids) in &new_cites {
-            if !rendered.cites.contains_key(path) || ids.iter().any(|c| changed.contains(c)) {
-                self.dirty.evidence.insert(path.clone());
+            for (path, ids) in &new_cites {
+                if !rendered.cites.contains_key(path) || ids.iter().any(|c| changed.contains(c)) {
+                    self.dirty.evidence.insert(path.clone());
+                }
             }
+            cites_changed = new_cites != rendered.cites;
+            rendered.cites = new_cites;
         }
         for path in &self.dirty.evidence {
             match site.evidence.files.get_key_value(path) {
@@ -471,7 +489,7 @@ impl Incremental {
                 }
             }
         }
-        if !self.dirty.evidence.is_empty() || new_cites != rendered.cites {
+        if !self.dirty.evidence.is_empty() || cites_changed {
             units.push(Unit::Site(SitePart::EvidenceIndex));
         }
         if !self.dirty.pages.is_empty() {
@@ -498,7 +516,6 @@ impl Incremental {
             }
         }
         let count = units.len();
-        rendered.cites = new_cites;
         self.rendered = Some(rendered);
         let (written, removed) = self.write(files, &gone)?;
         Ok(Stats {
@@ -920,6 +937,19 @@ evidence = [{ path = "phase-c/runner-maps.txt", lines = "18" }]
         // Fix it: the file comes back.
         std::fs::write(&log, saved).expect("restore log");
         let s = b.build(std::slice::from_ref(&log)).expect("fixed");
+        assert!(!s.full);
+        assert_same(root, &mut b);
+
+        // A prose edit that touches no claim: only that page's outputs.
+        let text = std::fs::read_to_string(&ggml).expect("read");
+        let prose = text
+            .lines()
+            .skip_while(|l| *l != "::: en")
+            .find(|l| l.len() > 40 && !l.starts_with('#'))
+            .expect("a line of English prose")
+            .to_owned();
+        edit(&ggml, &prose, &format!("{prose} (edited)"));
+        let s = b.build(std::slice::from_ref(&ggml)).expect("prose edited");
         assert!(!s.full);
         assert_same(root, &mut b);
 
