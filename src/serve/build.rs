@@ -71,12 +71,18 @@ pub(crate) struct Builder {
 /// can take the next edit at once; when jobs pile up only the newest runs.
 struct SearchThread {
     jobs: Sender<SearchJob>,
+    /// Set when the server stops: a job that finishes after that writes
+    /// nothing (the served directory is about to be removed). Held while a
+    /// job writes, so stopping waits for a write, never for an index.
+    stopped: Arc<std::sync::Mutex<bool>>,
     _thread: std::thread::JoinHandle<()>,
 }
 
 impl SearchThread {
     fn start(quiet: bool) -> std::io::Result<SearchThread> {
         let (jobs, rx) = std::sync::mpsc::channel::<SearchJob>();
+        let stopped = Arc::new(std::sync::Mutex::new(false));
+        let gate = stopped.clone();
         let thread = std::thread::Builder::new()
             .name("kansoku-search".into())
             .spawn(move || {
@@ -86,8 +92,11 @@ impl SearchThread {
                         job = newer;
                     }
                     let start = Instant::now();
-                    let result = job.run(&mut written);
-                    if quiet {
+                    let result = job.run(&gate, &mut written);
+                    let stopped = *gate
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner);
+                    if quiet || stopped {
                         continue;
                     }
                     match result {
@@ -100,17 +109,18 @@ impl SearchThread {
             })?;
         Ok(SearchThread {
             jobs,
+            stopped,
             _thread: thread,
         })
     }
 }
 
-impl std::fmt::Debug for Builder {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Builder")
-            .field("root", &self.root)
-            .field("generation", &self.generation)
-            .finish_non_exhaustive()
+impl Drop for SearchThread {
+    fn drop(&mut self) {
+        *self
+            .stopped
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = true;
     }
 }
 

@@ -611,7 +611,13 @@ pub(crate) struct SearchJob {
 impl SearchJob {
     /// Builds the bundle and writes it into the served tree, removing the
     /// files of the bundle before (`written`, updated here).
-    pub(crate) fn run(self, written: &mut BTreeSet<String>) -> Result<(), Error> {
+    /// Nothing is written if `stopped` holds true once the bundle is built;
+    /// it is held while writing.
+    pub(crate) fn run(
+        self,
+        stopped: &Mutex<bool>,
+        written: &mut BTreeSet<String>,
+    ) -> Result<(), Error> {
         let pages: Vec<OutputFile> = self
             .pages
             .par_iter()
@@ -626,6 +632,12 @@ impl SearchJob {
             })
             .collect();
         let files = crate::search::index_parts(&self.base, &self.classes, &pages)?;
+        let stopped = stopped
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if *stopped {
+            return Ok(());
+        }
         let dirs: BTreeSet<&str> = files
             .iter()
             .filter_map(|f| f.path.rsplit_once('/').map(|(d, _)| d))
@@ -819,7 +831,7 @@ mod tests {
         }
         fn index_search(&mut self) -> Result<(), Error> {
             let job = self.state.search_job().expect("built");
-            job.run(&mut self.search_files)
+            job.run(&Mutex::new(false), &mut self.search_files)
         }
     }
 
