@@ -178,7 +178,7 @@ pub fn load_content(root: &Path) -> Result<(Content, Vec<Diagnostic>)> {
         entry.file_type().is_file() && entry.path().extension().is_some_and(|e| e == "md")
     })
     .into_par_iter()
-    .map(|entry| load_file(&dir, &entry?))
+    .map(|entry| load_file(&dir, entry?.path()))
     .collect();
     let mut content = Content::default();
     let mut diags = Vec::new();
@@ -217,16 +217,18 @@ pub(crate) fn walk(
 }
 
 /// One content file's outcome.
-enum Loaded {
+pub(crate) enum Loaded {
     /// Boxed: a page is large and most of these move through a `Vec`.
     Page(Box<Page>),
+    /// Its content-relative path; the findings say why.
     Failed(String),
 }
 
-fn load_file(dir: &Path, entry: &walkdir::DirEntry) -> Result<(Loaded, Vec<Diagnostic>)> {
-    let rel = rel_path(dir, entry.path());
+/// Reads and parses one content file at `path` under `dir` (`content/`).
+pub(crate) fn load_file(dir: &Path, path: &Path) -> Result<(Loaded, Vec<Diagnostic>)> {
+    let rel = rel_path(dir, path);
     let shown = format!("content/{rel}");
-    let bytes = std::fs::read(entry.path()).map_err(|e| Error::io(entry.path(), e))?;
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     let mut diags = Vec::new();
     let loaded = match decode_owned(&shown, bytes) {
         Ok(text) => match load_page(Source::new(shown, text), &rel, &mut diags) {

@@ -21,16 +21,13 @@
 //! directory only when their bytes changed, each by rename, and a test
 //! (`tests` below) holds incremental output equal to a full build.
 
-use crate::config::Config;
 use crate::content::{self, Content};
 use crate::error::{Diagnostic, Error};
 use crate::evidence::load_evidence;
 use crate::render::{Deps, OutputFile, Prepared, Renderer, SitePart, Unit};
-use crate::source::{decode, Source};
 use crate::validate::{self, Mode, Site, Validation};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -116,12 +113,6 @@ pub(crate) struct Incremental {
     manifest: HashMap<String, u64>,
 }
 
-fn hash(bytes: &[u8]) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    bytes.hash(&mut h);
-    h.finish()
-}
-
 impl Incremental {
     /// State for the site at `root`, serving from the directory `out`.
     pub(crate) fn new(root: PathBuf, out: PathBuf) -> Incremental {
@@ -189,26 +180,24 @@ impl Incremental {
     fn load(&mut self) -> Result<Vec<Diagnostic>, Error> {
         let full = self.dirty.all || self.site.is_none();
         if full {
-            let config = Config::load(&self.root)?;
-            let (content, diags) = content::load_content(&self.root)?;
-            let (evidence, ediags) = load_evidence(&self.root, &config.evidence_dir)?;
+            let sources = crate::site::load_sources(&self.root)?;
             let mut page_diags: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
-            for d in diags {
+            for d in sources.content_diags {
                 page_diags
                     .entry(d.location.path.clone())
                     .or_default()
                     .push(d);
             }
             self.page_diags = page_diags;
-            self.evidence_diags = ediags;
-            let mut config = config;
+            self.evidence_diags = sources.evidence_diags;
+            let mut config = sources.config;
             // Served at the root of the dev server whatever `site-url`
             // says, as Zola's `serve` replaces `base_url`.
             config.base_path = "/".to_owned();
             self.site = Some(Site {
                 config,
-                content,
-                evidence,
+                content: sources.content,
+                evidence: sources.evidence,
                 index: validate::Index::default(),
             });
         } else if let Some(site) = self.site.as_mut() {
@@ -223,25 +212,18 @@ impl Incremental {
                 site.content.failed.retain(|f| f != rel);
                 let path = dir.join(rel);
                 let page = if path.is_file() {
-                    let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
-                    let mut diags = Vec::new();
-                    let page = match decode(&shown, &bytes) {
-                        Ok(text) => {
-                            content::load_page(Source::new(shown.clone(), text), rel, &mut diags)
-                        }
-                        Err(d) => {
-                            diags.push(d);
-                            None
-                        }
-                    };
-                    if page.is_none() {
-                        site.content.failed.push(rel.clone());
-                        site.content.failed.sort();
-                    }
+                    let (loaded, diags) = content::load_file(&dir, &path)?;
                     if !diags.is_empty() {
                         self.page_diags.insert(shown, diags);
                     }
-                    page
+                    match loaded {
+                        content::Loaded::Page(page) => Some(*page),
+                        content::Loaded::Failed(rel) => {
+                            site.content.failed.push(rel);
+                            site.content.failed.sort();
+                            None
+                        }
+                    }
                 } else {
                     None
                 };
@@ -427,7 +409,8 @@ impl Incremental {
         // they did (same claim ids), which spares a pass over every claim.
         candidates.extend(
             rendered
-                .prepared_ids()
+                .prepared
+                .claim_ids()
                 .filter(|_| !self.same_exports)
                 .filter(|id| !site.index.claims.contains_key(*id))
                 .cloned(),
@@ -536,22 +519,12 @@ impl Incremental {
         let changed: Vec<(OutputFile, u64)> = files
             .into_par_iter()
             .map(|f| {
-                let h = hash(&f.bytes);
+                let h = crate::site::output::content_hash(&f.bytes);
                 (f, h)
             })
             .filter(|(f, h)| manifest.get(&f.path) != Some(h))
             .collect();
-        let dirs: BTreeSet<&str> = changed
-            .iter()
-            .filter_map(|(f, _)| f.path.rsplit_once('/').map(|(d, _)| d))
-            .collect();
-        for d in dirs {
-            let path = out.join(d);
-            std::fs::create_dir_all(&path).map_err(|e| Error::io(&path, e))?;
-        }
-        changed
-            .par_iter()
-            .try_for_each(|(f, _)| write_replace(out, &f.path, &f.bytes))?;
+        write_all(out, changed.iter().map(|(f, _)| f))?;
         let written = changed.len();
         for (f, h) in changed {
             self.manifest.insert(f.path, h);
@@ -638,17 +611,7 @@ impl SearchJob {
         if *stopped {
             return Ok(());
         }
-        let dirs: BTreeSet<&str> = files
-            .iter()
-            .filter_map(|f| f.path.rsplit_once('/').map(|(d, _)| d))
-            .collect();
-        for d in dirs {
-            let path = self.out.join(d);
-            std::fs::create_dir_all(&path).map_err(|e| Error::io(&path, e))?;
-        }
-        files
-            .par_iter()
-            .try_for_each(|f| write_replace(&self.out, &f.path, &f.bytes))?;
+        write_all(&self.out, files.iter())?;
         let now: BTreeSet<String> = files.into_iter().map(|f| f.path).collect();
         for stale in written.difference(&now) {
             let abs = self.out.join(stale);
@@ -661,12 +624,6 @@ impl SearchJob {
         }
         *written = now;
         Ok(())
-    }
-}
-
-impl Rendered {
-    fn prepared_ids(&self) -> impl Iterator<Item = &String> {
-        self.prepared.claim_ids()
     }
 }
 
@@ -713,6 +670,23 @@ fn render_units(
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     Ok((files, deps))
+}
+
+/// Writes `files` under `dir`, making their directories first, each file
+/// by [`write_replace`], in parallel.
+fn write_all<'a>(dir: &Path, files: impl Iterator<Item = &'a OutputFile>) -> Result<(), Error> {
+    let files: Vec<&OutputFile> = files.collect();
+    let dirs: BTreeSet<&str> = files
+        .iter()
+        .filter_map(|f| f.path.rsplit_once('/').map(|(d, _)| d))
+        .collect();
+    for d in dirs {
+        let path = dir.join(d);
+        std::fs::create_dir_all(&path).map_err(|e| Error::io(&path, e))?;
+    }
+    files
+        .par_iter()
+        .try_for_each(|f| write_replace(dir, &f.path, &f.bytes))
 }
 
 /// Replaces `dir/rel` with `bytes` by writing a sibling and renaming it.

@@ -7,17 +7,31 @@
 pub mod output;
 
 use crate::config::Config;
-use crate::content::{load_content, Class};
+use crate::content::{load_content, Class, Content};
 use crate::error::{Diagnostic, Error, Result};
-use crate::evidence::load_evidence;
+use crate::evidence::{load_evidence, EvidenceIndex};
 use crate::render::Renderer;
 use crate::validate::{self, sort, Mode, Site};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// Loads and validates a site; fails with every error found.
-/// Warnings are returned alongside a usable site.
-pub fn load(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
+/// A site's sources as read, before validation, with the findings of
+/// reading them.
+pub struct Sources {
+    /// `book.toml`.
+    pub config: Config,
+    /// The pages.
+    pub content: Content,
+    /// Findings from reading the pages.
+    pub content_diags: Vec<Diagnostic>,
+    /// The evidence files.
+    pub evidence: EvidenceIndex,
+    /// Findings from reading the evidence.
+    pub evidence_diags: Vec<Diagnostic>,
+}
+
+/// Reads `book.toml`, the pages and the evidence, without validating.
+pub fn load_sources(root: &Path) -> Result<Sources> {
     let config = Config::load(root)?;
     // Each loader is parallel inside; side by side their directory walks
     // overlap too. The content error, if any, is still the one reported.
@@ -25,9 +39,24 @@ pub fn load(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
         || load_content(root),
         || load_evidence(root, &config.evidence_dir),
     );
-    let (content, mut diags) = content?;
-    let (evidence, ediags) = evidence?;
-    diags.extend(ediags);
+    let (content, content_diags) = content?;
+    let (evidence, evidence_diags) = evidence?;
+    Ok(Sources {
+        config,
+        content,
+        content_diags,
+        evidence,
+        evidence_diags,
+    })
+}
+
+/// Loads and validates a site; fails with every error found.
+/// Warnings are returned alongside a usable site.
+pub fn load(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
+    let sources = load_sources(root)?;
+    let (config, content, evidence) = (sources.config, sources.content, sources.evidence);
+    let mut diags = sources.content_diags;
+    diags.extend(sources.evidence_diags);
     let (index, vdiags) = validate::validate(&config, &content, &evidence, mode);
     diags.extend(vdiags);
     sort(&mut diags);

@@ -330,7 +330,7 @@ fn check_path(path: &str) -> Result<()> {
 /// upgrade that changed it would only cost one full write). Not
 /// cryptographic: it tells a rebuilt file from the previous one at the
 /// same path and size, where nobody is choosing bytes to collide.
-fn content_hash(bytes: &[u8]) -> u64 {
+pub(crate) fn content_hash(bytes: &[u8]) -> u64 {
     let mut h = foldhash::quality::FixedState::with_seed(0x6b61_6e73_6f6b_7531).build_hasher();
     h.write(bytes);
     h.finish()
