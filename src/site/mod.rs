@@ -197,6 +197,8 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
             }
         }
         staging.write(&f.path, &f.bytes).map_err(|e| {
+            // Only stops rendering: the I/O error itself is what the build
+            // reports (taken from `io_error` below), never this diagnostic.
             let d = Diagnostic::error(
                 "E043",
                 crate::error::Location::file(f.path.clone()),
