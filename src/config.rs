@@ -45,6 +45,7 @@ struct RawBook {
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct RawBuild {
     build_dir: Option<Spanned<String>>,
+    keep: Option<Spanned<Vec<String>>>,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -89,6 +90,8 @@ pub struct Config {
     pub languages: [Lang; 2],
     /// Output directory, relative to the root.
     pub build_dir: PathBuf,
+    /// Entries of the build directory a build leaves alone (`[build] keep`).
+    pub keep: crate::site::output::Keep,
     /// Base path of the published site, always starting and ending with `/`.
     pub base_path: String,
     /// Scheme and host when `site-url` is absolute, without a trailing `/`.
@@ -204,6 +207,21 @@ impl Config {
                 }
             },
         };
+        let keep = match &raw.build.keep {
+            None => crate::site::output::Keep::default(),
+            Some(k) => match crate::site::output::Keep::new(k.get_ref()) {
+                Ok(keep) => keep,
+                Err(why) => {
+                    diags.push(
+                        src.error("E003", k.span(), format!("`keep`: {why}"))
+                            .with_hint(
+                                "patterns are globs as in .gitignore, such as \".*\" or \"CNAME\"",
+                            ),
+                    );
+                    crate::site::output::Keep::default()
+                }
+            },
+        };
         let evidence_dir = match &raw.evidence.dir {
             None => PathBuf::from("evidence"),
             Some(d) => match safe_relative_dir(d.get_ref()) {
@@ -233,6 +251,7 @@ impl Config {
             authors: raw.book.authors,
             languages,
             build_dir,
+            keep,
             base_path,
             origin,
             repo_url: raw.output.html.git_repository_url,

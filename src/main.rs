@@ -77,10 +77,16 @@ fn fail(e: Error) -> ExitCode {
     }
 }
 
+/// An interrupted build removes its staging tree before it exits.
+fn interruptible() -> kansoku::Result<()> {
+    kansoku::site::output::exit_cleanly_on_signals()
+        .map_err(|e| Error::Usage(format!("cannot handle interruptions: {e}")))
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Build => match kansoku::site::build(&cli.root) {
+        Command::Build => match interruptible().and_then(|()| kansoku::site::build(&cli.root)) {
             Ok(report) => {
                 eprint!("{}", kansoku::check::brief(&report.warnings, 3));
                 println!("{}", report.summary());

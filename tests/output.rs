@@ -53,7 +53,7 @@ fn site(n: usize, version: &str) -> Vec<OutputFile> {
     files
 }
 
-/// Entries beside `out` other than `out` itself and the manifest.
+/// Entries beside `out` other than `out` itself and kansoku's state.
 fn litter(out: &Path) -> Vec<String> {
     let parent = out.parent().expect("out has a parent");
     fs::read_dir(parent)
@@ -64,7 +64,7 @@ fn litter(out: &Path) -> Vec<String> {
                 .to_string_lossy()
                 .into_owned()
         })
-        .filter(|n| n != "public" && !n.ends_with(".kansoku.manifest"))
+        .filter(|n| n != "public" && n != ".kansoku")
         .collect()
 }
 
@@ -87,7 +87,7 @@ fn streamed_writes_from_many_threads_match_write_atomic() {
             });
         }
     });
-    assert_eq!(staging.commit().expect("commit"), files.len());
+    assert_eq!(staging.commit().expect("commit").files, files.len());
     assert_eq!(tree(&a), as_tree(&files));
     assert_eq!(tree(&b), tree(&a));
     assert!(litter(&b).is_empty(), "{:?}", litter(&b));
@@ -171,8 +171,14 @@ fn rebuild_gives_exactly_the_new_content() {
         staging.write(&f.path, &f.bytes).expect("write");
     }
     let linked = staging.linked();
-    staging.commit().expect("commit");
-    assert_eq!(tree(&out), as_tree(&v2));
+    let committed = staging.commit().expect("commit");
+    // The stray file is not kansoku's: left in place, and reported.
+    assert_eq!(committed.foreign, ["stray.html"]);
+    assert!(committed.in_place);
+    let mut expected = as_tree(&v2);
+    expected.insert("stray.html".into(), b"not built".to_vec());
+    assert_eq!(tree(&out), expected);
+    fs::remove_file(out.join("stray.html")).expect("remove stray");
     // Everything but the front page, the edited, changed and new files.
     assert_eq!(linked, v2.len() - 1 - edited.len() - 2);
 
@@ -212,7 +218,7 @@ fn a_damaged_manifest_only_costs_a_full_write() {
     let out = tmp.path().join("public");
     let v1 = site(10, "v1");
     write_atomic(&v1, &out).expect("first build");
-    let manifest = tmp.path().join(".public.kansoku.manifest");
+    let manifest = tmp.path().join(".kansoku/public.manifest");
     let text = fs::read_to_string(&manifest).expect("manifest saved");
     fs::write(&manifest, &text[..text.len() / 2]).expect("truncate");
     let staging = Staging::begin(&out).expect("begin");
@@ -285,7 +291,15 @@ fn paths_cannot_leave_the_staging_dir() {
         .expect("dots in a name");
     staging.commit().expect("commit");
     assert_eq!(tree(&out).len(), 1);
-    assert_eq!(tree(tmp.path()).len(), 2, "only the file and the manifest");
+    assert_eq!(
+        tree(tmp.path()).into_keys().collect::<Vec<_>>(),
+        [
+            "site/.kansoku/public.lock",
+            "site/.kansoku/public.manifest",
+            "site/public/..ok/index.html"
+        ],
+        "only the file, the manifest and the lock"
+    );
 }
 
 #[test]
@@ -322,8 +336,87 @@ fn remove_takes_the_manifest_too() {
     let tmp = tempfile::tempdir().expect("temp dir");
     let out = tmp.path().join("public");
     write_atomic(&site(3, "v1"), &out).expect("build");
-    assert!(tmp.path().join(".public.kansoku.manifest").exists());
+    assert!(tmp.path().join(".kansoku/public.manifest").exists());
     remove(&out).expect("remove");
     assert_eq!(fs::read_dir(tmp.path()).expect("temp dir").count(), 0);
     remove(&out).expect("removing nothing is fine");
+}
+
+#[test]
+fn a_manifest_where_kansoku_0_1_kept_it_still_counts_then_goes() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = tmp.path().join("public");
+    write_atomic(&site(4, "v1"), &out).expect("first build");
+    // As kansoku 0.1 left it: beside public/, format 1.
+    let state = tmp.path().join(".kansoku/public.manifest");
+    let legacy = tmp.path().join(".public.kansoku.manifest");
+    let text = fs::read_to_string(&state).expect("manifest");
+    fs::write(
+        &legacy,
+        text.replacen("kansoku-manifest 2", "kansoku-manifest 1", 1),
+    )
+    .expect("legacy");
+    fs::remove_file(&state).expect("remove");
+    let v2 = site(2, "v2");
+    let committed = write_atomic(&v2, &out).expect("second build");
+    assert!(committed.foreign.is_empty(), "{:?}", committed.foreign);
+    assert_eq!(tree(&out), as_tree(&v2));
+    assert!(!legacy.exists() && state.exists());
+}
+
+#[test]
+fn leftovers_of_killed_builds_go_and_a_tree_lost_mid_swap_comes_back() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = tmp.path().join("public");
+    let v1 = site(3, "v1");
+    write_atomic(&v1, &out).expect("first build");
+    // Killed between the two renames of kansoku 0.1: no public/, the
+    // previous tree aside; and a staging tree of another dead build.
+    fs::rename(&out, tmp.path().join(".public.kansoku-old-999999")).expect("aside");
+    fs::create_dir_all(tmp.path().join(".public.kansoku-staging-999998/ja")).expect("mkdir");
+    let staging = Staging::begin(&out).expect("begin");
+    assert_eq!(tree(&out), as_tree(&v1), "the previous tree is back");
+    assert!(litter(&out)
+        .iter()
+        .all(|n| n.ends_with(&std::process::id().to_string())));
+    drop(staging);
+    assert!(litter(&out).is_empty(), "{:?}", litter(&out));
+}
+
+#[cfg(unix)]
+#[test]
+fn in_place_never_writes_through_a_link_or_over_a_kept_file() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = tmp.path().join("public");
+    let v1 = site(3, "v1");
+    write_atomic(&v1, &out).expect("first build");
+    let elsewhere = tmp.path().join("x/elsewhere");
+    fs::create_dir_all(&elsewhere).expect("mkdir");
+    // A person replaced a directory of the build by a link.
+    fs::remove_dir_all(out.join("ja/s1")).expect("remove");
+    std::os::unix::fs::symlink(&elsewhere, out.join("ja/s1")).expect("symlink");
+    let before = tree(tmp.path());
+    let err = write_atomic(&site(3, "v2"), &out).expect_err("refused");
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "cannot update {0} in place: {0}/ja/s1 is a symbolic link, and kansoku never writes through one; remove it; kansoku changed nothing",
+            out.display()
+        )
+    );
+    assert_eq!(tree(tmp.path()), before);
+    fs::remove_file(out.join("ja/s1")).expect("remove link");
+
+    // A kept name the build also writes.
+    fs::write(out.join(".nojekyll"), "mine").expect("write");
+    let mut v2 = site(3, "v2");
+    v2.push(file(".nojekyll", "generated"));
+    let err = write_atomic(&v2, &out).expect_err("refused");
+    assert!(
+        err.to_string()
+            .contains("public/.nojekyll is kept by [build] keep but this build also writes it"),
+        "{err}"
+    );
+    assert_eq!(fs::read(out.join(".nojekyll")).expect("kept"), b"mine");
+    assert_eq!(litter(&out), ["x"], "nothing but the link's target beside");
 }

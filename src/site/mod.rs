@@ -133,6 +133,27 @@ fn guard_out_dir(config: &Config) -> Result<()> {
     Ok(())
 }
 
+/// A warning for each file in the build directory that kansoku did not
+/// write and `[build] keep` does not name: it is left in place, and the
+/// published site will carry it.
+fn foreign_files(config: &Config, committed: &output::Committed) -> Vec<Diagnostic> {
+    let dir = config.build_dir.to_string_lossy().replace('\\', "/");
+    committed
+        .foreign
+        .iter()
+        .map(|p| {
+            Diagnostic::warning(
+                "W040",
+                crate::error::Location::file(format!("{dir}/{p}")),
+                "not written by kansoku; left in place",
+            )
+            .with_hint(
+                "kansoku never deletes files it did not write: delete it, or name it in `[build] keep` in book.toml to keep it without this warning",
+            )
+        })
+        .collect()
+}
+
 /// What a build includes beyond the pages themselves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BuildOptions {
@@ -187,7 +208,7 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     // succeeds: an error drops the staging tree.
     let t = Instant::now();
     let out_dir = root.join(&site.config.build_dir);
-    let staging = output::Staging::begin(&out_dir)?;
+    let staging = output::Staging::begin_keeping(&out_dir, site.config.keep.clone())?;
     let searchable = std::sync::Mutex::new(Vec::new());
     let io_error = std::sync::Mutex::new(None);
     let sink = |f: crate::render::OutputFile| -> std::result::Result<(), Diagnostic> {
@@ -240,8 +261,10 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     }
     lap("search", t);
     let t = Instant::now();
-    let files_written = staging.commit()?;
+    let committed = staging.commit()?;
     lap("write", t);
+    let mut warnings = warnings;
+    warnings.extend(foreign_files(&site.config, &committed));
     let mut claims = Class::ALL.map(|c| (c, 0));
     for page in &site.content.pages {
         for c in &page.claims {
@@ -254,7 +277,7 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
         pages: site.content.pages.len(),
         claims,
         evidence_files: site.evidence.files.len(),
-        files_written,
+        files_written: committed.files,
         out_dir: site.config.build_dir.clone(),
         warnings,
         elapsed: start.elapsed(),

@@ -1,0 +1,198 @@
+//! What keeps builds from hurting each other or leaving litter: one lock
+//! per build directory, the removal of what killed builds left behind,
+//! and clean-up when the process is interrupted.
+
+use super::tree::remove_tree;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, MutexGuard};
+
+/// An exclusive lock on one build directory, held for a whole build and
+/// released by the kernel however the process ends (so a killed build never
+/// leaves a stale lock).
+#[derive(Debug)]
+pub(crate) struct BuildLock {
+    _file: fs::File,
+}
+
+impl BuildLock {
+    /// Takes the lock at `path`, waiting for another build that holds it;
+    /// says so once on stderr, as cargo does, when it has to wait.
+    pub(crate) fn acquire(path: &Path, what: &str) -> io::Result<BuildLock> {
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent)?;
+        }
+        let file = fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(path)?;
+        #[cfg(unix)]
+        {
+            use rustix::fs::{flock, FlockOperation};
+            match flock(&file, FlockOperation::NonBlockingLockExclusive) {
+                Ok(()) => {}
+                Err(e) if e == rustix::io::Errno::WOULDBLOCK => {
+                    eprintln!(
+                        "kansoku: another build into {what} is running; waiting for it to finish (lock: {})",
+                        path.display()
+                    );
+                    flock(&file, FlockOperation::LockExclusive)?;
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Ok(BuildLock { _file: file })
+    }
+}
+
+/// The names a build gives its transient directories beside `out`:
+/// `.public.kansoku-staging-PID` (the tree being written) and, from
+/// kansoku 0.1, `.public.kansoku-old-PID` (the tree being replaced).
+pub(crate) fn sibling(out: &Path, name: &str, tag: &str, pid: u32) -> PathBuf {
+    out.with_file_name(format!(".{name}.kansoku-{tag}-{pid}"))
+}
+
+/// Removes the transient directories of builds into `out` that are no
+/// longer running. Called with the build lock held, so none of them is
+/// in use: a build holds the lock from before it makes one until after it
+/// is gone. A previous tree that a build killed mid-swap left while `out`
+/// is missing is put back rather than removed.
+pub(crate) fn remove_leftovers(out: &Path, name: &str) -> io::Result<()> {
+    let Some(parent) = out.parent() else {
+        return Ok(());
+    };
+    let entries = match fs::read_dir(parent) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e),
+    };
+    let own = std::process::id();
+    let prefix = format!(".{name}.kansoku-");
+    for entry in entries {
+        let entry = entry?;
+        let file_name = entry.file_name();
+        let Some(rest) = file_name.to_str().and_then(|n| n.strip_prefix(&prefix)) else {
+            continue;
+        };
+        let Some((tag, pid)) = rest.rsplit_once('-') else {
+            continue;
+        };
+        if !matches!(tag, "staging" | "old" | "manifest") || pid.parse::<u32>().ok() == Some(own) {
+            continue;
+        }
+        let path = entry.path();
+        let out_missing =
+            matches!(fs::symlink_metadata(out), Err(e) if e.kind() == io::ErrorKind::NotFound);
+        if tag == "old" && out_missing && entry.file_type()?.is_dir() {
+            fs::rename(&path, out)?;
+            continue;
+        }
+        match remove_tree(&path) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Set when the process is interrupted: every write into a staging tree
+/// fails from then on, so rendering threads stop adding to what is being
+/// removed.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// The staging trees of this process that an interruption must remove.
+/// A global because a signal arrives from outside any call; its lock is
+/// also held for the whole of a commit, so an interruption waits for a
+/// commit to finish rather than cutting one in half.
+static ACTIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+pub(crate) fn active() -> MutexGuard<'static, Vec<PathBuf>> {
+    // Each push and removal is whole: a panic elsewhere leaves a valid list.
+    ACTIVE
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+pub(crate) fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::Relaxed)
+}
+
+/// Removes this process's staging trees after an interruption: waits for
+/// a commit in progress, stops further writes, then removes each tree
+/// (again if a write still in flight re-created part of it).
+pub fn clean_up_after_interrupt() {
+    INTERRUPTED.store(true, Ordering::Relaxed);
+    let mut dirs = active();
+    for dir in dirs.drain(..) {
+        for _ in 0..50 {
+            match remove_tree(&dir) {
+                Ok(()) => break,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => break,
+                Err(_) => std::thread::sleep(std::time::Duration::from_millis(10)),
+            }
+        }
+    }
+}
+
+/// Installs handlers for SIGINT, SIGTERM and SIGHUP that remove this
+/// process's staging trees and then exit with 128 + the signal's number,
+/// as a shell reports it. Returns once the handlers are in place. Only the
+/// `kansoku` binary calls this: a library must not take over signals.
+#[cfg(unix)]
+pub fn exit_cleanly_on_signals() -> io::Result<()> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let (ready, registered) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("kansoku-signals".into())
+        .spawn(move || {
+            let runtime = match tokio::runtime::Builder::new_current_thread()
+                .enable_io()
+                .build()
+            {
+                Ok(rt) => rt,
+                Err(e) => {
+                    let _ = ready.send(Err(e));
+                    return;
+                }
+            };
+            runtime.block_on(async move {
+                let streams = (|| {
+                    Ok::<_, io::Error>((
+                        signal(SignalKind::interrupt())?,
+                        signal(SignalKind::terminate())?,
+                        signal(SignalKind::hangup())?,
+                    ))
+                })();
+                let (mut int, mut term, mut hup) = match streams {
+                    Ok(s) => {
+                        let _ = ready.send(Ok(()));
+                        s
+                    }
+                    Err(e) => {
+                        let _ = ready.send(Err(e));
+                        return;
+                    }
+                };
+                let code = tokio::select! {
+                    _ = int.recv() => 130,
+                    _ = term.recv() => 143,
+                    _ = hup.recv() => 129,
+                };
+                clean_up_after_interrupt();
+                std::process::exit(code);
+            });
+        })?;
+    registered
+        .recv()
+        .unwrap_or_else(|_| Err(io::Error::other("the signal thread stopped")))
+}
+
+/// Elsewhere the default handlers stay; the next build removes what an
+/// interrupted one left.
+#[cfg(not(unix))]
+pub fn exit_cleanly_on_signals() -> io::Result<()> {
+    Ok(())
+}

@@ -1,0 +1,358 @@
+//! The record of what a build wrote into its build directory.
+//!
+//! It serves two purposes. It says which files are kansoku's: only those
+//! are ever replaced or removed, so a file a person put into `public/` is
+//! never lost. And it lets the next build hard-link a file whose bytes did
+//! not change instead of writing it again; that needs the file's identity
+//! (device, inode, mtime, ctime, mode), trusted only while the file on disk
+//! still has it.
+//!
+//! A manifest names the directory it describes by device and inode, so a
+//! build directory replaced by hand is never mistaken for the one recorded.
+//! It is kept in `.kansoku/` beside the build directory; a *pending* one is
+//! saved before a commit changes anything, naming every file the tree may
+//! hold once the commit is done, so a build killed halfway still leaves a
+//! record of what is kansoku's.
+
+use std::collections::{HashMap, HashSet};
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// What ties a manifest line to one file on disk: if any of it changed, the
+/// file may have been edited since the manifest was saved. The ctime
+/// catches even an edit that restores the mtime.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Id {
+    dev: u64,
+    ino: u64,
+    mtime: i64,
+    mtime_nsec: i64,
+    ctime: i64,
+    ctime_nsec: i64,
+    mode: u32,
+}
+
+#[cfg(unix)]
+pub(super) fn identity(meta: &fs::Metadata) -> Option<Id> {
+    use std::os::unix::fs::MetadataExt;
+    Some(Id {
+        dev: meta.dev(),
+        ino: meta.ino(),
+        mtime: meta.mtime(),
+        mtime_nsec: meta.mtime_nsec(),
+        ctime: meta.ctime(),
+        ctime_nsec: meta.ctime_nsec(),
+        mode: meta.mode(),
+    })
+}
+
+/// Elsewhere there is no inode to check, so no file is ever linked and no
+/// manifest matches a directory: every file in the build directory counts
+/// as one kansoku did not write, and is left alone.
+#[cfg(not(unix))]
+pub(super) fn identity(_: &fs::Metadata) -> Option<Id> {
+    None
+}
+
+/// The identity of the directory a manifest describes: device and inode.
+pub(super) fn dir_identity(dir: &Path) -> Option<(u64, u64)> {
+    let id = identity(&fs::metadata(dir).ok()?)?;
+    Some((id.dev, id.ino))
+}
+
+/// One file of a tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Entry {
+    pub(super) size: u64,
+    pub(super) hash: u64,
+    /// `None` in a pending manifest, saved before the file reached its
+    /// place: it marks the path as kansoku's but never allows a link.
+    pub(super) id: Option<Id>,
+}
+
+/// The files of the tree in one build directory, by `/`-separated path.
+#[derive(Debug, Default)]
+pub(super) struct Manifest {
+    pub(super) files: HashMap<String, Entry>,
+}
+
+/// First word of a manifest's first line; the format version, then the
+/// directory's device and inode follow.
+const HEADER: &str = "kansoku-manifest";
+
+/// Where the manifests of the build directory `out` are kept.
+#[derive(Debug, Clone)]
+pub(super) struct Paths {
+    /// Saved at each commit.
+    pub(super) committed: PathBuf,
+    /// Saved before a commit changes anything; removed when it is done.
+    pub(super) pending: PathBuf,
+    /// Where kansoku 0.1 kept it, beside the build directory: read once,
+    /// then removed.
+    pub(super) legacy: PathBuf,
+}
+
+impl Paths {
+    pub(super) fn new(state: &Path, out: &Path, name: &str) -> Paths {
+        Paths {
+            committed: state.join(format!("{name}.manifest")),
+            pending: state.join(format!("{name}.manifest.pending")),
+            legacy: out.with_file_name(format!(".{name}.kansoku.manifest")),
+        }
+    }
+
+    /// Every manifest that still describes the directory now at `dir`,
+    /// merged: paths from any of them are kansoku's; for linking, a
+    /// committed entry is preferred to a pending one.
+    pub(super) fn load(&self, dir: &Path) -> Manifest {
+        let Some(current) = dir_identity(dir) else {
+            return Manifest::default();
+        };
+        let mut merged = Manifest::default();
+        for path in [&self.committed, &self.legacy, &self.pending] {
+            let Ok(text) = fs::read_to_string(path) else {
+                continue;
+            };
+            let Some(m) = Manifest::parse(&text, current) else {
+                continue;
+            };
+            for (p, e) in m.files {
+                merged.files.entry(p).or_insert(e);
+            }
+        }
+        merged
+    }
+
+    /// Removes the pending and legacy manifests once the committed one is
+    /// saved (or the tree is gone).
+    pub(super) fn tidy(&self) -> io::Result<()> {
+        for p in [&self.pending, &self.legacy] {
+            match fs::remove_file(p) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Removes every manifest of this build directory.
+    pub(super) fn remove_all(&self) -> io::Result<()> {
+        match fs::remove_file(&self.committed) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
+        self.tidy()
+    }
+}
+
+impl Manifest {
+    /// `None` for anything unexpected, or a manifest of another directory:
+    /// a damaged manifest costs a full write, and leaves the files it
+    /// named to be treated as someone else's.
+    fn parse(text: &str, dir: (u64, u64)) -> Option<Manifest> {
+        let (first, rest) = text.split_once('\n')?;
+        let mut head = first.split(' ');
+        let ok_head = head.next() == Some(HEADER)
+            && matches!(head.next(), Some("1" | "2"))
+            && head.next()?.parse() == Ok(dir.0)
+            && head.next()?.parse() == Ok(dir.1)
+            && head.next().is_none();
+        if !ok_head {
+            return None;
+        }
+        // One line per file, then a count that shows the file is whole.
+        let rest = rest.strip_suffix('\n')?;
+        let (body, count) = match rest.rsplit_once('\n') {
+            Some((body, last)) => (body, last.strip_prefix("end ")?),
+            None => ("", rest.strip_prefix("end ")?),
+        };
+        let mut files = HashMap::new();
+        for line in body.split('\n').filter(|l| !l.is_empty()) {
+            let f: Vec<&str> = line.splitn(10, ' ').collect();
+            let [size, hash, dev, ino, mtime, mtime_nsec, ctime, ctime_nsec, mode, path] = f[..]
+            else {
+                return None;
+            };
+            let id = if dev == "-" {
+                None
+            } else {
+                Some(Id {
+                    dev: dev.parse().ok()?,
+                    ino: ino.parse().ok()?,
+                    mtime: mtime.parse().ok()?,
+                    mtime_nsec: mtime_nsec.parse().ok()?,
+                    ctime: ctime.parse().ok()?,
+                    ctime_nsec: ctime_nsec.parse().ok()?,
+                    mode: u32::from_str_radix(mode, 8).ok()?,
+                })
+            };
+            let entry = Entry {
+                size: size.parse().ok()?,
+                hash: u64::from_str_radix(hash, 16).ok()?,
+                id,
+            };
+            files.insert(path.to_owned(), entry);
+        }
+        (count.parse() == Ok(files.len())).then_some(Manifest { files })
+    }
+
+    /// The previous file at `path` if its recorded size and hash are these
+    /// and its identity is known.
+    pub(super) fn linkable(&self, path: &str, size: u64, hash: u64) -> Option<(u64, Id)> {
+        let e = self.files.get(path)?;
+        let id = e.id?;
+        (e.size == size && e.hash == hash).then_some((e.size, id))
+    }
+
+    /// Whether kansoku wrote `path` (by any record that still applies).
+    pub(super) fn owns(&self, path: &str) -> bool {
+        self.files.contains_key(path)
+    }
+}
+
+/// Saves a manifest of `entries` for the directory with identity `dir`,
+/// through a temporary file renamed into place, so a reader never sees
+/// half of one.
+pub(super) fn save<'a>(
+    path: &Path,
+    dir: (u64, u64),
+    entries: impl Iterator<Item = (&'a str, Entry)>,
+) -> io::Result<()> {
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent)?;
+    }
+    let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
+    let saved = (|| {
+        let mut w = io::BufWriter::new(fs::File::create(&tmp)?);
+        writeln!(w, "{HEADER} 2 {} {}", dir.0, dir.1)?;
+        let mut count = 0usize;
+        for (p, e) in entries {
+            // A path with a newline cannot be saved on one line. Such a
+            // path never reaches here (output paths are checked), but if
+            // one did it would only be written afresh next time.
+            if p.contains('\n') {
+                continue;
+            }
+            count += 1;
+            match e.id {
+                Some(Id {
+                    dev,
+                    ino,
+                    mtime,
+                    mtime_nsec,
+                    ctime,
+                    ctime_nsec,
+                    mode,
+                }) => writeln!(
+                    w,
+                    "{} {:016x} {dev} {ino} {mtime} {mtime_nsec} {ctime} {ctime_nsec} {mode:o} {p}",
+                    e.size, e.hash
+                )?,
+                None => writeln!(w, "{} {:016x} - - - - - - - {p}", e.size, e.hash)?,
+            }
+        }
+        writeln!(w, "end {count}")?;
+        // No fsync: a manifest lost to a power cut only makes kansoku treat
+        // its files as someone else's (left in place, with a warning).
+        w.into_inner().map_err(io::IntoInnerError::into_error)?;
+        fs::rename(&tmp, path)
+    })();
+    if saved.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    saved
+}
+
+/// The entries of a committed tree: each written file's size and hash with
+/// its identity read now, after the previous tree is gone (linking and
+/// unlinking the other names of an inode change its ctime).
+pub(super) fn entries_on_disk<'a>(
+    target: &Path,
+    written: &'a [(String, u64, u64)],
+) -> Vec<(&'a str, Entry)> {
+    use rayon::prelude::*;
+    written
+        .par_iter()
+        .map(|(p, size, hash)| {
+            let id = fs::symlink_metadata(target.join(p))
+                .ok()
+                .filter(fs::Metadata::is_file)
+                .and_then(|m| identity(&m));
+            (
+                p.as_str(),
+                Entry {
+                    size: *size,
+                    hash: *hash,
+                    id,
+                },
+            )
+        })
+        .collect()
+}
+
+/// Every path the `owned` set implies is a directory of kansoku's (each
+/// ancestor of an owned file).
+pub(super) fn owned_dirs<'a>(owned: impl Iterator<Item = &'a str>) -> HashSet<&'a str> {
+    let mut dirs = HashSet::new();
+    for p in owned {
+        let mut rest = p;
+        while let Some((parent, _)) = rest.rsplit_once('/') {
+            if !dirs.insert(parent) {
+                break;
+            }
+            rest = parent;
+        }
+    }
+    dirs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_saved_manifest_reads_back_for_its_directory_only() {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let out = tmp.path().join("public");
+        fs::create_dir(&out).expect("mkdir");
+        fs::write(out.join("a.html"), "a").expect("write");
+        let dir = dir_identity(&out).expect("identity");
+        let written = vec![("a.html".to_owned(), 1, 7), ("b/c.html".to_owned(), 2, 8)];
+        let paths = Paths::new(&tmp.path().join(".kansoku"), &out, "public");
+        save(
+            &paths.committed,
+            dir,
+            entries_on_disk(&out, &written).into_iter(),
+        )
+        .expect("save");
+        let m = paths.load(&out);
+        assert!(m.owns("a.html") && m.owns("b/c.html") && !m.owns("c.html"));
+        assert!(m.linkable("a.html", 1, 7).is_some());
+        // b/c.html is not on disk: kansoku's, but never linked.
+        assert!(m.linkable("b/c.html", 2, 8).is_none());
+
+        // The same path, another directory: nothing applies.
+        fs::rename(&out, tmp.path().join("moved")).expect("rename");
+        fs::create_dir(&out).expect("mkdir");
+        assert!(paths.load(&out).files.is_empty());
+    }
+
+    #[test]
+    fn a_truncated_manifest_is_ignored() {
+        let text = "kansoku-manifest 2 1 2\n1 00000000000000ff - - - - - - - a\n";
+        assert!(Manifest::parse(text, (1, 2)).is_none());
+        let whole = format!("{text}end 1\n");
+        assert!(Manifest::parse(&whole, (1, 2)).is_some());
+        assert!(Manifest::parse(&whole, (1, 3)).is_none());
+        assert!(Manifest::parse("kansoku-manifest 2 1 2\nend 0\n", (1, 2)).is_some());
+    }
+
+    #[test]
+    fn owned_dirs_are_every_ancestor() {
+        let dirs = owned_dirs(["a/b/c.html", "a/d.html", "e.html"].into_iter());
+        let mut v: Vec<_> = dirs.into_iter().collect();
+        v.sort_unstable();
+        assert_eq!(v, ["a", "a/b"]);
+    }
+}

@@ -1,0 +1,518 @@
+//! Writing the output tree: the last stage of a build.
+//!
+//! Files are streamed into a staging directory beside the build directory
+//! (from many threads, while rendering still runs); nothing in the build
+//! directory changes until every file is there. Then the new tree goes in:
+//!
+//! - When the build directory holds only kansoku's files, the two trees
+//!   are exchanged in one atomic step (`renameat2(RENAME_EXCHANGE)` on
+//!   Linux; two renames elsewhere) and the previous tree is removed.
+//! - When it holds anything else — a file a person put there (`.git` of a
+//!   gh-pages worktree, `CNAME`), or when it is a symbolic link or a mount
+//!   point — it is updated in place: each file kansoku writes is renamed
+//!   over its old one, files of the previous build that this one does not
+//!   write are removed, and nothing else is touched.
+//!
+//! kansoku never removes a file it did not write. Which files it wrote is
+//! recorded in a manifest under `.kansoku/` beside the build directory;
+//! files it did not write are left in place, silently when `[build] keep`
+//! matches them and with a warning otherwise. No removal ever follows a
+//! symbolic link. One lock per build directory serialises builds, and the
+//! transient directories of killed builds are removed by the next one.
+//!
+//! Creating an inode is the expensive part of writing on ext4, so a file
+//! whose bytes equal the previous build's file at the same path is
+//! hard-linked from the previous tree instead of written, when the manifest
+//! says that file is still the one it recorded.
+//!
+//! This module only stores bytes it is given; it never decides what a site
+//! contains.
+
+mod guard;
+mod manifest;
+mod place;
+mod tree;
+
+pub use guard::{clean_up_after_interrupt, exit_cleanly_on_signals};
+pub use tree::Keep;
+
+use crate::error::{Error, Result};
+use crate::render::OutputFile;
+use manifest::Manifest;
+use std::collections::HashSet;
+use std::fs;
+use std::hash::{BuildHasher, Hasher};
+use std::io::{self, Write};
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard};
+
+/// The directory beside a build directory where kansoku keeps what it
+/// needs between builds (manifests, the build lock).
+pub const STATE_DIR: &str = ".kansoku";
+
+/// A build's output being written: files go into a staging directory beside
+/// the build directory until [`Staging::commit`] puts them in place. Dropped
+/// without a commit, it removes the staging directory and the build
+/// directory stays as it was.
+#[derive(Debug)]
+pub struct Staging {
+    /// The build directory as named (it may be a symbolic link).
+    out: PathBuf,
+    /// The directory the files end up in: `out`, or where its link points.
+    target: PathBuf,
+    dir: PathBuf,
+    manifests: manifest::Paths,
+    previous: Manifest,
+    keep: Keep,
+    /// Parent directories already made in the staging tree (relative), so
+    /// most writes cost no `mkdir`.
+    made: Mutex<HashSet<String>>,
+    /// Every file in the staging tree with its size and content hash, for
+    /// the next build's manifest.
+    written: Mutex<Vec<(String, u64, u64)>>,
+    /// The files hard-linked from the previous tree: in place, they need
+    /// no move.
+    linked_paths: Mutex<HashSet<String>>,
+    linked: AtomicUsize,
+    /// Cleared after a link fails for a reason other than a path clash
+    /// (another filesystem, no permission): every later link would fail
+    /// the same way.
+    can_link: AtomicBool,
+    /// Set by any failed write: the tree lacks that file, so it must not
+    /// be committed even if the caller carries on.
+    failed: AtomicBool,
+    committed: bool,
+    _lock: guard::BuildLock,
+}
+
+/// What a commit did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Committed {
+    /// Files in the new tree.
+    pub files: usize,
+    /// Whether the tree was updated in place rather than swapped.
+    pub in_place: bool,
+    /// Entries of the build directory kept by `[build] keep`.
+    pub kept: Vec<String>,
+    /// Files and empty directories kansoku did not write and no pattern
+    /// keeps, left where they are (`/`-separated, under the build
+    /// directory).
+    pub foreign: Vec<String>,
+}
+
+/// The cause inside an [`Error::Io`] when two outputs claim one path (the
+/// same path twice, or a file where another output needs a directory).
+/// Find it with [`collision`].
+#[derive(Debug)]
+pub struct Collision {
+    /// The clashing output path, `/`-separated and relative to the build
+    /// directory.
+    pub path: String,
+}
+
+impl std::fmt::Display for Collision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("written twice in one build (two outputs claim this path)")
+    }
+}
+
+impl std::error::Error for Collision {}
+
+/// The output path of a [`Collision`], when `err` is one.
+pub fn collision(err: &Error) -> Option<&str> {
+    match err {
+        Error::Io { source, .. } => source
+            .get_ref()
+            .and_then(|e| e.downcast_ref::<Collision>())
+            .map(|c| c.path.as_str()),
+        _ => None,
+    }
+}
+
+fn name(out: &Path) -> String {
+    out.file_name()
+        .map_or_else(|| "public".into(), |n| n.to_string_lossy().into_owned())
+}
+
+fn state_dir(out: &Path) -> PathBuf {
+    out.with_file_name(STATE_DIR)
+}
+
+fn manifest_paths(out: &Path) -> manifest::Paths {
+    manifest::Paths::new(&state_dir(out), out, &name(out))
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic elsewhere while holding the lock leaves a set or list that is
+    // still valid (each push or insert is whole), so carry on.
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Where the files of `out` live: `out` itself, or the directory its
+/// symbolic link points to. A link to nothing, or to something that is
+/// not a directory, is refused: building into it would have to create or
+/// replace what someone else set up.
+fn resolve(out: &Path) -> Result<PathBuf> {
+    let meta = match fs::symlink_metadata(out) {
+        Ok(m) => m,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(out.to_path_buf()),
+        Err(e) => return Err(Error::io(out, e)),
+    };
+    if meta.is_dir() {
+        return Ok(out.to_path_buf());
+    }
+    if !meta.file_type().is_symlink() {
+        return Err(Error::Usage(format!(
+            "{} exists and is not a directory; move it away or choose another build-dir",
+            out.display()
+        )));
+    }
+    match fs::canonicalize(out) {
+        Ok(t) if t.is_dir() => Ok(t),
+        Ok(t) => Err(Error::Usage(format!(
+            "{} is a symbolic link to {}, which is not a directory",
+            out.display(),
+            t.display()
+        ))),
+        Err(e) => Err(Error::Usage(format!(
+            "{} is a symbolic link to a directory that does not exist ({e}); create the directory it points to, or remove the link",
+            out.display()
+        ))),
+    }
+}
+
+/// Refuses a build directory the process may not change, before anything
+/// is rendered: read-only, on a read-only file system, or immutable.
+#[cfg(unix)]
+fn check_writable(out: &Path, target: &Path) -> Result<()> {
+    use rustix::fs::{access, Access};
+    if !target.exists() {
+        return Ok(());
+    }
+    access(target, Access::WRITE_OK).map_err(|e| {
+        Error::Usage(format!(
+            "{} cannot be written ({}); kansoku changed nothing. Make it writable (for example `chmod -R u+w {}`) or choose another build-dir",
+            out.display(),
+            io::Error::from(e),
+            out.display()
+        ))
+    })
+}
+
+#[cfg(not(unix))]
+fn check_writable(_: &Path, _: &Path) -> Result<()> {
+    Ok(())
+}
+
+impl Staging {
+    /// Prepares an empty staging directory beside `out`, with the default
+    /// `[build] keep` rule.
+    pub fn begin(out: &Path) -> Result<Staging> {
+        Staging::begin_keeping(out, Keep::default())
+    }
+
+    /// Takes the build directory's lock (waiting for another build into
+    /// it), removes what killed builds left, prepares an empty staging
+    /// directory beside `out` and reads the record of what the previous
+    /// build wrote.
+    pub fn begin_keeping(out: &Path, keep: Keep) -> Result<Staging> {
+        let target = resolve(out)?;
+        check_writable(out, &target)?;
+        let name = name(out);
+        let state = state_dir(out);
+        let lock_path = state.join(format!("{name}.lock"));
+        let build_lock = guard::BuildLock::acquire(&lock_path, &out.display().to_string())
+            .map_err(|e| Error::io(&lock_path, e))?;
+        guard::remove_leftovers(out, &name).map_err(|e| Error::io(out, e))?;
+        let dir = guard::sibling(out, &name, "staging", std::process::id());
+        if fs::symlink_metadata(&dir).is_ok() {
+            tree::remove_tree(&dir).map_err(|e| Error::io(&dir, e))?;
+        }
+        fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+        guard::active().push(dir.clone());
+        let manifests = manifest_paths(out);
+        Ok(Staging {
+            previous: manifests.load(&target),
+            manifests,
+            out: out.to_path_buf(),
+            target,
+            dir,
+            keep,
+            made: Mutex::new(HashSet::new()),
+            written: Mutex::new(Vec::new()),
+            linked_paths: Mutex::new(HashSet::new()),
+            linked: AtomicUsize::new(0),
+            can_link: AtomicBool::new(true),
+            failed: AtomicBool::new(false),
+            committed: false,
+            _lock: build_lock,
+        })
+    }
+
+    /// Stores `bytes` at `path` (`/`-separated, relative), making parent
+    /// directories as needed. Safe to call from many threads at once. After
+    /// an error, [`Staging::commit`] refuses.
+    pub fn write(&self, path: &str, bytes: &[u8]) -> Result<()> {
+        let result = if guard::interrupted() {
+            Err(Error::Usage("the build was interrupted".into()))
+        } else {
+            self.store(path, bytes)
+        };
+        if result.is_err() {
+            self.failed.store(true, Ordering::Relaxed);
+        }
+        result
+    }
+
+    fn store(&self, path: &str, bytes: &[u8]) -> Result<()> {
+        check_path(path)?;
+        let clash = |e: io::Error| -> Error {
+            use io::ErrorKind::{AlreadyExists, IsADirectory, NotADirectory};
+            match e.kind() {
+                AlreadyExists | IsADirectory | NotADirectory => Error::io(
+                    self.out.join(path),
+                    io::Error::new(
+                        AlreadyExists,
+                        Collision {
+                            path: path.to_owned(),
+                        },
+                    ),
+                ),
+                _ => Error::io(self.dir.join(path), e),
+            }
+        };
+        if let Some((parent, _)) = path.rsplit_once('/') {
+            if !lock(&self.made).contains(parent) {
+                // Outside the lock: create_dir_all tolerates a directory
+                // made meanwhile by another thread.
+                fs::create_dir_all(self.dir.join(parent)).map_err(clash)?;
+                lock(&self.made).insert(parent.to_owned());
+            }
+        }
+        let target = self.dir.join(path);
+        let size = bytes.len() as u64;
+        let hash = content_hash(bytes);
+        if let Some(old) = self.previous.linkable(path, size, hash) {
+            if self.can_link.load(Ordering::Relaxed) {
+                match self.link(path, old, &target) {
+                    Ok(true) => {
+                        lock(&self.written).push((path.to_owned(), size, hash));
+                        lock(&self.linked_paths).insert(path.to_owned());
+                        self.linked.fetch_add(1, Ordering::Relaxed);
+                        return Ok(());
+                    }
+                    Ok(false) => {}
+                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => return Err(clash(e)),
+                    // Removed since it was checked: just write.
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                    // Linking is an optimisation: write the bytes instead.
+                    Err(_) => self.can_link.store(false, Ordering::Relaxed),
+                }
+            }
+        }
+        let mut file = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&target)
+            .map_err(clash)?;
+        file.write_all(bytes).map_err(|e| Error::io(&target, e))?;
+        lock(&self.written).push((path.to_owned(), size, hash));
+        Ok(())
+    }
+
+    /// Hard-links the previous build's file at `path` into the staging tree
+    /// if it is still the file the manifest describes. `Ok(false)`: it is
+    /// not (edited, replaced, gone), so the bytes must be written.
+    fn link(&self, path: &str, (size, id): (u64, manifest::Id), target: &Path) -> io::Result<bool> {
+        let source = self.target.join(path);
+        match fs::symlink_metadata(&source) {
+            Ok(meta)
+                if meta.is_file()
+                    && meta.len() == size
+                    && manifest::identity(&meta) == Some(id) => {}
+            _ => return Ok(false),
+        }
+        fs::hard_link(&source, target)?;
+        Ok(true)
+    }
+
+    /// Stops as a killed process would: the lock is released (the kernel
+    /// does that on any death) but the staging tree stays, for the next
+    /// build to remove. For tests of what a killed build leaves.
+    #[doc(hidden)]
+    pub fn abandon(mut self) {
+        self.committed = true;
+        guard::active().retain(|d| d != &self.dir);
+    }
+
+    /// How many files so far were hard-linked from the previous tree rather
+    /// than written.
+    pub fn linked(&self) -> usize {
+        self.linked.load(Ordering::Relaxed)
+    }
+
+    /// Puts the staging tree in place of the build directory's previous
+    /// contents (see the module doc for how) and records what it wrote.
+    pub fn commit(mut self) -> Result<Committed> {
+        if self.failed.load(Ordering::Relaxed) {
+            return Err(Error::Usage(format!(
+                "not replacing {}: a file of the new build could not be written",
+                self.out.display()
+            )));
+        }
+        // Held to the end: an interruption waits for the commit instead of
+        // removing a tree that is half in place.
+        let mut active = guard::active();
+        let written = std::mem::take(&mut *lock(&self.written));
+        let mut report = Committed {
+            files: written.len(),
+            ..Committed::default()
+        };
+        let is_link = fs::symlink_metadata(&self.out).is_ok_and(|m| m.file_type().is_symlink());
+        let exists = self.target.exists();
+        let survey = if exists {
+            let owned_dirs = manifest::owned_dirs(self.previous.files.keys().map(String::as_str));
+            tree::survey(&self.target, &self.keep, &|p| self.previous.owns(p), &|d| {
+                owned_dirs.contains(d)
+            })
+            .map_err(|e| Error::io(&self.target, e))?
+        } else {
+            tree::Survey::default()
+        };
+        let in_place = is_link || !survey.kept.is_empty() || !survey.foreign.is_empty();
+        let swapped = if !exists {
+            self.create(&written)?;
+            true
+        } else if in_place {
+            false
+        } else {
+            self.exchange(&written)?
+        };
+        if !swapped {
+            report.in_place = true;
+            self.update_in_place(&written)?;
+        }
+        self.committed = true;
+        active.retain(|d| d != &self.dir);
+        drop(active);
+        // The manifest only makes the next build faster and says which
+        // files are kansoku's; the pending one already says the latter, so
+        // failing to save this one costs a full write next time, not a
+        // failed build.
+        if let Some(dir) = manifest::dir_identity(&self.target) {
+            let entries = manifest::entries_on_disk(&self.target, &written);
+            if manifest::save(&self.manifests.committed, dir, entries.into_iter()).is_ok() {
+                let _ = self.manifests.tidy();
+            }
+        }
+        report.kept = survey.kept;
+        report.foreign = survey.foreign;
+        Ok(report)
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = tree::remove_tree(&self.dir);
+            guard::active().retain(|d| d != &self.dir);
+        }
+    }
+}
+
+/// Writes `files` to `out`, replacing its previous contents only on success.
+pub fn write_atomic(files: &[OutputFile], out: &Path) -> Result<Committed> {
+    use rayon::prelude::*;
+    let staging = Staging::begin(out)?;
+    files
+        .par_iter()
+        .try_for_each(|f| staging.write(&f.path, &f.bytes))?;
+    staging.commit()
+}
+
+/// Removes what kansoku wrote into `out` and its records, never following a
+/// link and never removing a file it did not write; `out` itself goes only
+/// when nothing else is left in it. Returns what was left (`/`-separated,
+/// under `out`), for the caller to mention.
+pub fn remove(out: &Path) -> Result<Vec<String>> {
+    let manifests = manifest_paths(out);
+    let target = match resolve(out) {
+        Ok(t) => t,
+        Err(_) => return Ok(Vec::new()),
+    };
+    if !target.exists() {
+        manifests
+            .remove_all()
+            .map_err(|e| Error::io(&manifests.committed, e))?;
+        return Ok(Vec::new());
+    }
+    let lock_path = state_dir(out).join(format!("{}.lock", name(out)));
+    let lock = guard::BuildLock::acquire(&lock_path, &out.display().to_string())
+        .map_err(|e| Error::io(out, e))?;
+    let previous = manifests.load(&target);
+    let owned_dirs = manifest::owned_dirs(previous.files.keys().map(String::as_str));
+    let none = Keep::new(&[]).expect("no patterns is valid");
+    let survey = tree::survey(&target, &none, &|p| previous.owns(p), &|d| {
+        owned_dirs.contains(d)
+    })
+    .map_err(|e| Error::io(&target, e))?;
+    if survey.foreign.is_empty()
+        && !fs::symlink_metadata(out).is_ok_and(|m| m.file_type().is_symlink())
+    {
+        tree::remove_tree(&target).map_err(|e| Error::io(&target, e))?;
+    } else {
+        let mut dirs: Vec<&str> = owned_dirs.iter().copied().collect();
+        for p in previous.files.keys() {
+            let path = target.join(p);
+            match fs::symlink_metadata(&path) {
+                Ok(m) if !m.is_dir() => fs::remove_file(&path).map_err(|e| Error::io(&path, e))?,
+                _ => {}
+            }
+        }
+        dirs.sort_unstable_by_key(|d| std::cmp::Reverse(d.len()));
+        for d in dirs {
+            let _ = fs::remove_dir(target.join(d));
+        }
+        if target == out {
+            let _ = fs::remove_dir(&target);
+        }
+    }
+    manifests
+        .remove_all()
+        .map_err(|e| Error::io(&manifests.committed, e))?;
+    let _ = fs::remove_file(&lock_path);
+    drop(lock);
+    // The state directory goes too once nothing else of kansoku's is in it.
+    let _ = fs::remove_dir(state_dir(out));
+    Ok(survey.foreign)
+}
+
+/// Rejects any path that could leave the staging directory or name it
+/// ambiguously: empty, absolute, `.`/`..` or empty segments, backslashes.
+fn check_path(path: &str) -> Result<()> {
+    let plain = !path.is_empty()
+        && path
+            .split('/')
+            .all(|s| !s.is_empty() && s != "." && s != ".." && !s.contains(['\\', '\0']))
+        && Path::new(path)
+            .components()
+            .all(|c| matches!(c, Component::Normal(_)));
+    if plain {
+        Ok(())
+    } else {
+        Err(Error::Usage(format!(
+            "output path {path:?} is not a plain relative path"
+        )))
+    }
+}
+
+/// A 64-bit hash of a file's bytes, the same in every run (a foldhash
+/// upgrade that changed it would only cost one full write). Not
+/// cryptographic: it tells a rebuilt file from the previous one at the
+/// same path and size, where nobody is choosing bytes to collide.
+pub(crate) fn content_hash(bytes: &[u8]) -> u64 {
+    let mut h = foldhash::quality::FixedState::with_seed(0x6b61_6e73_6f6b_7531).build_hasher();
+    h.write(bytes);
+    h.finish()
+}

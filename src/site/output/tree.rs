@@ -1,0 +1,244 @@
+//! Walking and removing trees on disk without ever following a symbolic
+//! link, and the `[build] keep` rule for files a person put into the build
+//! directory.
+
+use std::fs;
+use std::io;
+use std::path::Path;
+
+/// Removes a directory tree, its subtrees in parallel. A symbolic link, at
+/// the top or anywhere below, is removed as a link: what it points to is
+/// never touched (a symlinked `public/` once had its target emptied here).
+pub(crate) fn remove_tree(dir: &Path) -> io::Result<()> {
+    use rayon::prelude::*;
+    if !fs::symlink_metadata(dir)?.is_dir() {
+        return fs::remove_file(dir);
+    }
+    let entries: Vec<_> = fs::read_dir(dir)?.collect::<io::Result<_>>()?;
+    entries.par_iter().try_for_each(|e| {
+        // `DirEntry::file_type` does not follow links.
+        if e.file_type()?.is_dir() {
+            remove_tree(&e.path())
+        } else {
+            fs::remove_file(e.path())
+        }
+    })?;
+    fs::remove_dir(dir)
+}
+
+/// Which entries of the build directory a build leaves alone: glob
+/// patterns as in `.gitignore`. A pattern without `/` matches a name at any
+/// depth (`.*` every dot-file and dot-directory, `CNAME`); one with `/`
+/// matches a path from the build directory's top (`docs/keep.txt`). A kept
+/// directory is kept whole.
+#[derive(Debug, Clone)]
+pub struct Keep {
+    names: globset::GlobSet,
+    paths: globset::GlobSet,
+    patterns: Vec<String>,
+}
+
+impl Default for Keep {
+    fn default() -> Self {
+        Keep::new(&[".*".to_owned()]).expect("the default pattern is valid")
+    }
+}
+
+impl Keep {
+    /// The default: every dot-file and dot-directory (`.git`, `.nojekyll`,
+    /// `.well-known`).
+    pub const DEFAULT: &'static [&'static str] = &[".*"];
+
+    /// Compiles `patterns`; an invalid one is named in the error.
+    pub fn new(patterns: &[String]) -> Result<Keep, String> {
+        let mut names = globset::GlobSetBuilder::new();
+        let mut paths = globset::GlobSetBuilder::new();
+        for p in patterns {
+            let trimmed = p.trim_start_matches('/').trim_end_matches('/');
+            let glob = globset::GlobBuilder::new(trimmed)
+                .literal_separator(true)
+                .backslash_escape(true)
+                .build()
+                .map_err(|e| format!("`{p}` is not a valid pattern: {}", e.kind()))?;
+            if trimmed.is_empty() {
+                return Err(format!("`{p}` is not a valid pattern: it is empty"));
+            }
+            if p.trim_end_matches('/').contains('/') {
+                paths.add(glob);
+            } else {
+                names.add(glob);
+            }
+        }
+        let build = |b: globset::GlobSetBuilder| b.build().map_err(|e| e.to_string());
+        Ok(Keep {
+            names: build(names)?,
+            paths: build(paths)?,
+            patterns: patterns.to_vec(),
+        })
+    }
+
+    /// The patterns as written.
+    pub fn patterns(&self) -> &[String] {
+        &self.patterns
+    }
+
+    /// Whether the entry at `rel` (`/`-separated, under the build
+    /// directory) is kept, judged on its own name and path only.
+    fn matches_entry(&self, rel: &str) -> bool {
+        let name = rel.rsplit('/').next().unwrap_or(rel);
+        self.names.is_match(name) || self.paths.is_match(rel)
+    }
+
+    /// Whether `rel` is kept, itself or as part of a kept directory.
+    pub(crate) fn covers(&self, rel: &str) -> bool {
+        let mut end = 0;
+        loop {
+            let next = rel[end..].find('/').map(|i| end + i);
+            let prefix = &rel[..next.unwrap_or(rel.len())];
+            if self.matches_entry(prefix) {
+                return true;
+            }
+            match next {
+                Some(i) => end = i + 1,
+                None => return false,
+            }
+        }
+    }
+}
+
+/// What a build directory holds besides kansoku's own files.
+#[derive(Debug, Default)]
+pub(crate) struct Survey {
+    /// Entries kept by `[build] keep` (a kept directory once, not its files).
+    pub(crate) kept: Vec<String>,
+    /// Files, links and empty directories kansoku did not write and no
+    /// pattern keeps.
+    pub(crate) foreign: Vec<String>,
+}
+
+/// Walks `dir` without following links and sorts out what is not kansoku's.
+/// `owns` says whether a file path is kansoku's; `owned_dir` whether a
+/// directory is one a file of kansoku's lives in (an empty directory that
+/// is not, is someone else's).
+pub(crate) fn survey(
+    dir: &Path,
+    keep: &Keep,
+    owns: &(dyn Fn(&str) -> bool + Sync),
+    owned_dir: &(dyn Fn(&str) -> bool + Sync),
+) -> io::Result<Survey> {
+    fn walk(
+        dir: &Path,
+        prefix: &str,
+        keep: &Keep,
+        owns: &(dyn Fn(&str) -> bool + Sync),
+        owned_dir: &(dyn Fn(&str) -> bool + Sync),
+    ) -> io::Result<Survey> {
+        use rayon::prelude::*;
+        let entries: Vec<_> = fs::read_dir(dir)?.collect::<io::Result<_>>()?;
+        if entries.is_empty() && !prefix.is_empty() && !owned_dir(prefix) {
+            return Ok(Survey {
+                foreign: vec![prefix.to_owned()],
+                ..Survey::default()
+            });
+        }
+        let parts: Vec<Survey> = entries
+            .par_iter()
+            .map(|e| {
+                let name = e.file_name();
+                let rel = match name.to_str() {
+                    Some(n) if prefix.is_empty() => n.to_owned(),
+                    Some(n) => format!("{prefix}/{n}"),
+                    // kansoku writes only UTF-8 names: this one is not its.
+                    None => {
+                        let lossy = name.to_string_lossy();
+                        let rel = if prefix.is_empty() {
+                            lossy.into_owned()
+                        } else {
+                            format!("{prefix}/{lossy}")
+                        };
+                        return Ok(Survey {
+                            foreign: vec![rel],
+                            ..Survey::default()
+                        });
+                    }
+                };
+                if keep.matches_entry(&rel) {
+                    return Ok(Survey {
+                        kept: vec![rel],
+                        ..Survey::default()
+                    });
+                }
+                if e.file_type()?.is_dir() {
+                    walk(&e.path(), &rel, keep, owns, owned_dir)
+                } else if owns(&rel) {
+                    Ok(Survey::default())
+                } else {
+                    Ok(Survey {
+                        foreign: vec![rel],
+                        ..Survey::default()
+                    })
+                }
+            })
+            .collect::<io::Result<_>>()?;
+        let mut all = Survey::default();
+        for p in parts {
+            all.kept.extend(p.kept);
+            all.foreign.extend(p.foreign);
+        }
+        Ok(all)
+    }
+    let mut s = walk(dir, "", keep, owns, owned_dir)?;
+    s.kept.sort_unstable();
+    s.foreign.sort_unstable();
+    Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keep_matches_names_at_any_depth_and_paths_from_the_top() {
+        let keep = Keep::new(&[".*".into(), "CNAME".into(), "/docs/*.txt".into()]).expect("valid");
+        for kept in [
+            ".git",
+            ".git/HEAD",
+            "ja/.well-known/x",
+            "CNAME",
+            "ja/CNAME",
+            "docs/a.txt",
+        ] {
+            assert!(keep.covers(kept), "{kept}");
+        }
+        for not in [
+            "index.html",
+            "ja/index.html",
+            "docs/a/b.txt",
+            "x/docs/a.txt",
+        ] {
+            assert!(!keep.covers(not), "{not}");
+        }
+        assert_eq!(
+            Keep::new(&["a[".into()]).expect_err("invalid"),
+            "`a[` is not a valid pattern: unclosed character class; missing ']'"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn remove_tree_never_follows_a_link() {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let target = tmp.path().join("target");
+        fs::create_dir_all(target.join("sub")).expect("mkdir");
+        fs::write(target.join("sub/precious"), "x").expect("write");
+        let tree = tmp.path().join("tree");
+        fs::create_dir(&tree).expect("mkdir");
+        std::os::unix::fs::symlink(&target, tree.join("link")).expect("symlink");
+        let top = tmp.path().join("top-link");
+        std::os::unix::fs::symlink(&target, &top).expect("symlink");
+        remove_tree(&tree).expect("remove");
+        remove_tree(&top).expect("remove the link itself");
+        assert!(!tree.exists() && fs::symlink_metadata(&top).is_err());
+        assert_eq!(fs::read(target.join("sub/precious")).expect("kept"), b"x");
+    }
+}
