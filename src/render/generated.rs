@@ -356,6 +356,9 @@ pub(super) fn named_view_html(
     t.insert("lang", lang.code());
     t.insert("base", cx.base);
     t.insert("name", &view.name);
+    // Row ids are anchors for the one-language trees; the parallel view may
+    // show a table in both columns of a pair, where they would repeat.
+    t.insert("row_ids", &(tree != "ja-en"));
     t.insert(
         "kind_label",
         &cx.site
