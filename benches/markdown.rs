@@ -72,6 +72,7 @@ fn bench_markdown(c: &mut Criterion) {
         highlighter: &highlighter,
         diagrams: &diagrams,
         view_html: None,
+        named_view: &|_: &str| None,
         id_prefix: "",
     };
     let pair = page

@@ -69,7 +69,7 @@ pub(crate) type ExportedClaim = (String, Option<String>, Option<String>, Vec<Str
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Exports {
     pub(crate) claims: Vec<ExportedClaim>,
-    pub(crate) entity: Option<(String, String)>,
+    pub(crate) entities: Vec<(String, String)>,
     pub(crate) anchors: [Vec<String>; 2],
 }
 

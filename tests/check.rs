@@ -111,6 +111,10 @@ cases! {
         ];
     e050_dot_diagram_does_not_parse: "e050-bad-dot", Check,
         [("E050", "error", "content/page.md", 19, 1)];
+    e090_unknown_key_in_depends_on: "e090-unknown-depends-on", Check,
+        [("E090", "error", "content/page.md", 15, 15)];
+    e091_unknown_named_view: "e091-unknown-view", Check,
+        [("E091", "error", "content/page.md", 28, 1)];
     w001_evidence_cited_by_no_claim: "w001-uncited-evidence", Check,
         [("W001", "warning", "evidence/logs/unused.log", 1, 1)];
     w002_confirmed_on_transcript_only: "w002-transcript-only", Check,

@@ -540,3 +540,396 @@ fn repo_checks_with_no_errors_and_only_the_transcript_warning() {
         "codes other than W002: {codes:?}"
     );
 }
+
+// ---------------------------------------------------------------------------
+// Issue 17: the views answer "which components actually run, and how sure
+// are we?", and every table and graph is generated from entities and claims.
+
+/// The hub's `[view] columns`, by aspect.
+fn hub_aspects() -> Vec<String> {
+    front_matter("components/_index.md")["view"]["columns"]
+        .as_array()
+        .expect("the hub has [view] columns")
+        .iter()
+        .map(|c| c["aspect"].as_str().expect("aspect").to_owned())
+        .collect()
+}
+
+/// The claim filling the cell `about` × `aspect`, if any.
+fn cell_claim<'a>(s: &'a Site, about: &str, aspect: &str) -> Option<&'a Claim> {
+    s.claims
+        .values()
+        .find(|c| c.about.as_deref() == Some(about) && c.aspect.as_deref() == Some(aspect))
+}
+
+/// The hub's component rows in `lang`, by key.
+fn hub_rows(s: &Site, lang: &str) -> BTreeMap<String, String> {
+    let hub = s.text_of(&format!("{lang}/components/index.html"));
+    elements(&hub, "tr")
+        .into_iter()
+        .filter(|r| class_of(r).contains("view-row"))
+        .map(|r| (linked_key(r, lang, "components").to_owned(), r.to_owned()))
+        .collect()
+}
+
+#[test]
+fn issue_17_hub_shows_dispatched_beside_loaded_for_every_component() {
+    let s = built();
+    let aspects = hub_aspects();
+    let loaded = aspects
+        .iter()
+        .position(|a| a == "loaded")
+        .expect("a loaded column");
+    let dispatched = aspects
+        .iter()
+        .position(|a| a == "dispatched")
+        .expect("a dispatched column");
+    assert_eq!(dispatched, loaded + 1, "dispatched stands beside loaded");
+    let mut confirmed_dispatch = BTreeSet::new();
+    for lang in LANGS {
+        let rows = hub_rows(&s, lang);
+        assert_eq!(rows.len(), COMPONENTS.len(), "{lang}: hub rows");
+        for (key, _, _) in COMPONENTS {
+            let row = &rows[key];
+            let cells = elements(row, "td");
+            assert_eq!(cells.len(), aspects.len(), "{lang}: cells of {key}");
+            let (status, _) = entity(&format!("components/{key}.md"));
+            let load = s.claim(&status);
+            assert_eq!(
+                (load.about.as_deref(), load.aspect.as_deref()),
+                (Some(key), Some("loaded")),
+                "{key}: the status claim is the loaded cell"
+            );
+            assert!(
+                cells[loaded].contains(&escape(load.text.get(lang))),
+                "{lang}: {key} loaded cell"
+            );
+            let claim = cell_claim(&s, key, "dispatched")
+                .unwrap_or_else(|| panic!("{key} has no dispatched claim"));
+            let cell = cells[dispatched];
+            assert!(
+                !class_of(cell).contains("cell--empty"),
+                "{lang}: {key} dispatched cell is empty"
+            );
+            for class in ["confirmed", "inferred", "unresolved", "limited"] {
+                let shown = class_of(cell)
+                    .split(' ')
+                    .any(|c| c == format!("cell--{class}"));
+                assert_eq!(
+                    shown,
+                    claim.class == class,
+                    "{lang}: {key} dispatched cell shows {class}? {cell}"
+                );
+            }
+            assert!(
+                cell.contains(&escape(claim.text.get(lang))),
+                "{lang}: {key} dispatched cell text"
+            );
+            if claim.class == "confirmed" {
+                confirmed_dispatch.insert(key);
+            }
+        }
+    }
+    // The record confirms nothing dispatched: the confirmed cells say "not
+    // dispatched" (absent from the maps) or "not at runtime" (Tensile).
+    assert_eq!(
+        confirmed_dispatch,
+        BTreeSet::from(["miopen", "migraphx", "tensile"]),
+        "confirmed dispatched cells"
+    );
+    for key in [
+        "hipblas",
+        "hipblaslt",
+        "rocsolver",
+        "ggml-hip",
+        "rocm-bundle",
+    ] {
+        assert_eq!(
+            cell_claim(&s, key, "dispatched").expect("claim").class,
+            "unresolved",
+            "{key}: the record leaves dispatch open"
+        );
+    }
+}
+
+/// An entity as declared in front matter: `[entity]` or `[[entities]]`.
+struct Declared {
+    kind: String,
+    key: String,
+    name: Bi,
+    status: Option<String>,
+    depends_on: Vec<String>,
+}
+
+fn content_files() -> Vec<String> {
+    fn walk(dir: &std::path::Path, base: &std::path::Path, out: &mut Vec<String>) {
+        for e in std::fs::read_dir(dir).expect("readable") {
+            let p = e.expect("entry").path();
+            if p.is_dir() {
+                walk(&p, base, out);
+            } else if p.extension().is_some_and(|x| x == "md") {
+                let rel = p.strip_prefix(base).expect("under content");
+                out.push(rel.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    let base = repo_root().join("content");
+    let mut out = Vec::new();
+    walk(&base, &base, &mut out);
+    out.sort();
+    out
+}
+
+fn declared() -> Vec<(String, Declared)> {
+    let mut out = Vec::new();
+    for rel in content_files() {
+        let fm = front_matter(&rel);
+        let own = fm.get("entity").into_iter().cloned();
+        let members = fm
+            .get("entities")
+            .and_then(|e| e.as_array())
+            .cloned()
+            .unwrap_or_default();
+        for e in own.chain(members) {
+            let name = &e["name"];
+            out.push((
+                rel.clone(),
+                Declared {
+                    kind: e["kind"].as_str().expect("kind").to_owned(),
+                    key: e["key"].as_str().expect("key").to_owned(),
+                    name: Bi {
+                        ja: name["ja"].as_str().expect("ja").to_owned(),
+                        en: name["en"].as_str().expect("en").to_owned(),
+                    },
+                    status: e.get("status").and_then(|s| s.as_str()).map(str::to_owned),
+                    depends_on: e
+                        .get("depends-on")
+                        .and_then(|d| d.as_array())
+                        .map(|d| {
+                            d.iter()
+                                .map(|k| k.as_str().expect("key").to_owned())
+                                .collect()
+                        })
+                        .unwrap_or_default(),
+                },
+            ));
+        }
+    }
+    out
+}
+
+/// Every named view: (page, name, kind, column aspects).
+fn named_views() -> Vec<(String, String, String, Vec<String>)> {
+    let mut out = Vec::new();
+    for rel in content_files() {
+        let fm = front_matter(&rel);
+        let Some(views) = fm.get("views").and_then(|v| v.as_table()) else {
+            continue;
+        };
+        for (name, v) in views {
+            let columns = v
+                .get("columns")
+                .and_then(|c| c.as_array())
+                .map(|c| {
+                    c.iter()
+                        .map(|c| c["aspect"].as_str().expect("aspect").to_owned())
+                        .collect()
+                })
+                .unwrap_or_default();
+            out.push((
+                rel.clone(),
+                name.clone(),
+                v["kind"].as_str().expect("kind").to_owned(),
+                columns,
+            ));
+        }
+    }
+    out
+}
+
+/// The output path of a content page in `lang`.
+fn output_of(rel: &str, lang: &str) -> String {
+    let stem = rel.strip_suffix(".md").expect("a .md file");
+    let dir = stem
+        .strip_suffix("_index")
+        .map(|d| d.to_owned())
+        .unwrap_or_else(|| format!("{stem}/"));
+    format!("{lang}/{dir}index.html")
+}
+
+/// The record's tables and graphs that issue 17 asks to generate.
+const GENERATED: [(&str, &str, &str); 6] = [
+    ("components/rocm-bundle.md", "libraries", "table"),
+    ("components/rocm-bundle.md", "libraries", "graph"),
+    ("components/ggml-hip.md", "bundles", "table"),
+    ("components/ggml-hip.md", "fatbin-targets", "table"),
+    ("components/ggml-hip.md", "dispatch", "graph"),
+    ("observers/_index.md", "quantization-map", "table"),
+];
+
+#[test]
+fn issue_17_generated_tables_show_every_entity_with_its_class() {
+    let s = built();
+    let entities = declared();
+    let views = named_views();
+    for (page, name, what) in GENERATED {
+        assert!(
+            views.iter().any(|v| v.0 == page && v.1 == name),
+            "{page} declares no view {name}"
+        );
+        let text = std::fs::read_to_string(repo_root().join("content").join(page)).expect("page");
+        assert!(
+            text.contains(&format!("[[{what}:{name}]]")),
+            "{page} does not place [[{what}:{name}]]"
+        );
+    }
+    let mut rows_seen = 0;
+    for (page, name, kind, columns) in &views {
+        let text = std::fs::read_to_string(repo_root().join("content").join(page)).expect("page");
+        if !text.contains(&format!("[[table:{name}]]")) {
+            continue;
+        }
+        let members: Vec<&Declared> = entities
+            .iter()
+            .filter(|(_, e)| &e.kind == kind)
+            .map(|(_, e)| e)
+            .collect();
+        assert!(!members.is_empty(), "view {name}: no {kind} entity");
+        for lang in LANGS {
+            let html = s.text_of(&output_of(page, lang));
+            for e in &members {
+                let id = format!("id=\"{name}-{}\"", e.key);
+                let row = elements(&html, "tr")
+                    .into_iter()
+                    .find(|r| r.contains(&id))
+                    .unwrap_or_else(|| panic!("{lang}: {page} view {name} has no row {}", e.key));
+                rows_seen += 1;
+                assert!(
+                    row.contains(&escape(e.name.get(lang))),
+                    "{lang}: {} name",
+                    e.key
+                );
+                if let Some(status) = &e.status {
+                    let class = &s.claim(status).class;
+                    assert!(
+                        class_of(row)
+                            .split(' ')
+                            .any(|c| c == format!("view-row--{class}")),
+                        "{lang}: view {name} row {} is not {class}",
+                        e.key
+                    );
+                }
+                let cells = elements(row, "td");
+                assert_eq!(cells.len(), columns.len(), "{lang}: {name} × {}", e.key);
+                for (cell, aspect) in cells.iter().zip(columns) {
+                    match cell_claim(&s, &e.key, aspect) {
+                        None => assert!(
+                            class_of(cell).contains("cell--empty"),
+                            "{lang}: {} × {aspect} has no claim but shows {cell}",
+                            e.key
+                        ),
+                        Some(c) => {
+                            assert!(
+                                class_of(cell)
+                                    .split(' ')
+                                    .any(|x| x == format!("cell--{}", c.class)),
+                                "{lang}: {} × {aspect} should be {}",
+                                e.key,
+                                c.class
+                            );
+                            assert!(
+                                cell.contains(&escape(c.text.get(lang))),
+                                "{lang}: {} × {aspect} text",
+                                e.key
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(rows_seen > 0);
+    // The record's tables, row for row.
+    let keys = |kind: &str| -> usize { entities.iter().filter(|(_, e)| e.kind == kind).count() };
+    assert_eq!(keys("library"), 13, "12 libraries and rocblas/library/");
+    assert_eq!(keys("bundle"), 7, "the gfx1201 bundle table");
+    assert_eq!(keys("map-layer"), 3, "the quantization map's fixed layers");
+}
+
+#[test]
+fn issue_17_generated_graphs_draw_every_entity_with_its_class_and_edges() {
+    let s = built();
+    let entities = declared();
+    for (page, name, kind, _) in named_views() {
+        let text = std::fs::read_to_string(repo_root().join("content").join(&page)).expect("page");
+        if !text.contains(&format!("[[graph:{name}]]")) {
+            continue;
+        }
+        for lang in LANGS {
+            let html = s.t.main_of(&output_of(&page, lang));
+            let id = format!("id=\"graph-{name}-{lang}\"");
+            let at = html
+                .find(&id)
+                .unwrap_or_else(|| panic!("{lang}: {page} has no graph {name}"));
+            let figure = &html[at..at + html[at..].find("</figure>").expect("closed")];
+            for (_, e) in entities.iter().filter(|(_, e)| e.kind == kind) {
+                let label = escape(e.name.get(lang));
+                assert!(
+                    figure.contains(&label),
+                    "{lang}: graph {name} lacks {label}"
+                );
+                let class = &s.claim(e.status.as_deref().expect("a status")).class;
+                let fill = match class.as_str() {
+                    "confirmed" => "#009E73",
+                    "inferred" => "#56B4E9",
+                    "unresolved" => "#E69F00",
+                    _ => "#CC79A7",
+                };
+                assert!(
+                    figure.to_lowercase().contains(&fill.to_lowercase()),
+                    "{lang}: graph {name} has no {class} fill for {}",
+                    e.key
+                );
+                for dep in &e.depends_on {
+                    let to = entities
+                        .iter()
+                        .find(|(_, d)| d.kind == kind && &d.key == dep)
+                        .expect("a declared dependency");
+                    let edge = format!("{} → {}", e.name.get(lang), to.1.name.get(lang));
+                    assert!(
+                        figure.contains(&escape(&edge)),
+                        "{lang}: graph {name} lacks the edge {edge}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn issue_17_cell_claims_name_their_entity() {
+    // A cell is shown out of its table too (open questions, search,
+    // claims.json): its text must say what it is about.
+    let s = built();
+    let entities = declared();
+    for c in s.claims.values() {
+        let Some(about) = &c.about else { continue };
+        let Some((_, e)) = entities.iter().find(|(_, e)| &e.key == about) else {
+            continue;
+        };
+        if !["component", "generation", "library", "bundle"].contains(&e.kind.as_str()) {
+            continue;
+        }
+        for lang in LANGS {
+            let text = c.text.get(lang).to_lowercase();
+            assert!(
+                text.contains(&e.key.to_lowercase())
+                    || text.contains(&e.name.get(lang).to_lowercase())
+                    || text.contains(&e.name.get("en").to_lowercase()),
+                "{lang}: claim {} does not name {about}: {}",
+                c.id,
+                c.text.get(lang)
+            );
+        }
+    }
+}

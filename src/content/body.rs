@@ -328,6 +328,8 @@ pub enum Reference<'a> {
     Page(Cow<'a, str>, Option<Cow<'a, str>>),
     /// A fenced `dot` diagram that does not parse, with the parser's message.
     BadDot(String),
+    /// `[[table:NAME]]` or `[[graph:NAME]]`, with the view's name.
+    View(Cow<'a, str>),
 }
 
 /// What validation needs from one chunk, found in a single parse.
@@ -411,6 +413,10 @@ pub fn scan<'a>(chunk: &'a Chunk, page_rel: &'a str) -> ChunkScan<'a> {
                 if let LinkType::WikiLink { .. } = link_type {
                     if let Some(id) = after(&dest, "claim:", str::trim) {
                         out.refs.push((Reference::Claim(id), span));
+                    } else if let Some(name) = after(&dest, "table:", str::trim)
+                        .or_else(|| after(&dest, "graph:", str::trim))
+                    {
+                        out.refs.push((Reference::View(name), span));
                     }
                 } else if let Some(anchor) = after(&dest, "#", |r| r) {
                     out.refs

@@ -89,6 +89,12 @@ pub(crate) struct RawPage {
     pub(crate) claims: Vec<RawClaim>,
     pub(crate) scope: Option<RawScope>,
     pub(crate) view: Option<RawView>,
+    /// Entities without a page of their own (rows of a named view).
+    #[serde(default)]
+    pub(crate) entities: Vec<RawEntity>,
+    /// Named views placed in the body with `[[table:NAME]]` / `[[graph:NAME]]`.
+    #[serde(default)]
+    pub(crate) views: std::collections::BTreeMap<String, Spanned<RawNamedView>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -99,6 +105,16 @@ pub(crate) struct RawEntity {
     pub(crate) name: Spanned<RawBi>,
     pub(crate) role: Option<Spanned<RawBi>>,
     pub(crate) status: Option<Spanned<String>>,
+    #[serde(default, rename = "depends-on")]
+    pub(crate) depends_on: Vec<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawNamedView {
+    pub(crate) kind: Spanned<String>,
+    #[serde(default)]
+    pub(crate) columns: Vec<RawColumn>,
 }
 
 #[derive(Debug, Deserialize)]

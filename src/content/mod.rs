@@ -66,6 +66,24 @@ pub struct Entity {
     pub kind_span: Range<usize>,
     /// Span of the key.
     pub key_span: Range<usize>,
+    /// Keys of entities of the same kind this one depends on (the edges
+    /// of a named view's graph), with their spans.
+    pub depends_on: Vec<(String, Range<usize>)>,
+}
+
+/// A named view: rows are the entities of `kind`, columns are claim
+/// aspects; `[[table:NAME]]` draws it as a table, `[[graph:NAME]]` as the
+/// `depends-on` graph of those entities.
+#[derive(Debug, Clone)]
+pub struct NamedView {
+    /// The name used in the body markers.
+    pub name: String,
+    /// The entity kind of its rows.
+    pub kind: String,
+    /// Span of the kind, for diagnostics.
+    pub kind_span: Range<usize>,
+    /// Columns.
+    pub columns: Vec<Column>,
 }
 
 /// The "can show / cannot show" table: claim ids with their spans.
@@ -105,6 +123,10 @@ pub struct Page {
     pub layout: Layout,
     /// The entity the page is about.
     pub entity: Option<Entity>,
+    /// Entities declared here without a page of their own (`[[entities]]`).
+    pub members: Vec<Entity>,
+    /// Named views (`[views.NAME]`).
+    pub views: Vec<NamedView>,
     /// Claims declared here.
     pub claims: Vec<Claim>,
     /// Scope table.
@@ -302,15 +324,25 @@ pub(crate) fn load_page(src: Source, rel: &str, diags: &mut Vec<Diagnostic>) -> 
             }
         },
     };
-    let entity = raw.entity.map(|e| Entity {
-        kind_span: e.kind.span(),
-        key_span: e.key.span(),
-        kind: e.kind.into_inner(),
-        key: e.key.into_inner(),
-        name: bi(&src, e.name, "entity.name", diags).unwrap_or_else(empty_bi),
-        role: e.role.and_then(|r| bi(&src, r, "entity.role", diags)),
-        status: e.status.map(spanned),
-    });
+    let entity = raw.entity.map(|e| load_entity(&src, e, "entity", diags));
+    let members = raw
+        .entities
+        .into_iter()
+        .map(|e| load_entity(&src, e, "entities", diags))
+        .collect();
+    let views = raw
+        .views
+        .into_iter()
+        .map(|(name, v)| {
+            let v = v.into_inner();
+            NamedView {
+                name,
+                kind_span: v.kind.span(),
+                kind: v.kind.into_inner(),
+                columns: columns(&src, v.columns, "views.columns.label", diags),
+            }
+        })
+        .collect();
     let mut claims = Vec::new();
     for c in raw.claims {
         if let Some(c) = claims::claim(&src, c, diags) {
@@ -321,16 +353,12 @@ pub(crate) fn load_page(src: Source, rel: &str, diags: &mut Vec<Diagnostic>) -> 
         can: s.can.into_iter().map(spanned).collect(),
         cannot: s.cannot.into_iter().map(spanned).collect(),
     });
-    let columns = raw
-        .view
-        .map(|v| v.columns)
-        .unwrap_or_default()
-        .into_iter()
-        .map(|c| Column {
-            label: bi(&src, c.label, "view.columns.label", diags).unwrap_or_else(empty_bi),
-            aspect: c.aspect,
-        })
-        .collect();
+    let columns = columns(
+        &src,
+        raw.view.map(|v| v.columns).unwrap_or_default(),
+        "view.columns.label",
+        diags,
+    );
     let segments = match body::split(&src, split.body_start) {
         Ok(s) => s,
         Err(d) => {
@@ -350,12 +378,48 @@ pub(crate) fn load_page(src: Source, rel: &str, diags: &mut Vec<Diagnostic>) -> 
         updated: raw.updated.map(|d| d.to_string()),
         layout,
         entity,
+        members,
+        views,
         claims,
         scope,
         columns,
         segments,
         src,
     })
+}
+
+fn load_entity(
+    src: &Source,
+    e: front_matter::RawEntity,
+    table: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Entity {
+    Entity {
+        kind_span: e.kind.span(),
+        key_span: e.key.span(),
+        kind: e.kind.into_inner(),
+        key: e.key.into_inner(),
+        name: bi(src, e.name, &format!("{table}.name"), diags).unwrap_or_else(empty_bi),
+        role: e
+            .role
+            .and_then(|r| bi(src, r, &format!("{table}.role"), diags)),
+        status: e.status.map(spanned),
+        depends_on: e.depends_on.into_iter().map(spanned).collect(),
+    }
+}
+
+fn columns(
+    src: &Source,
+    raw: Vec<front_matter::RawColumn>,
+    key: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Column> {
+    raw.into_iter()
+        .map(|c| Column {
+            label: bi(src, c.label, key, diags).unwrap_or_else(empty_bi),
+            aspect: c.aspect,
+        })
+        .collect()
 }
 
 fn empty_bi() -> Bi<String> {

@@ -103,14 +103,7 @@ fn status_chain(cx: &Ctx<'_>, lang: Lang) -> Result<String, Diagnostic> {
             ),
             None => e.name.get(lang).clone(),
         };
-        // Okabe-Ito, as in the stylesheet; the label also names the class.
-        let fill = match class {
-            Some(Class::Confirmed) => "#009E73",
-            Some(Class::Inferred) => "#56B4E9",
-            Some(Class::Unresolved) => "#E69F00",
-            Some(Class::Limited) => "#CC79A7",
-            None => "#DDDDDD",
-        };
+        let fill = class_fill(class);
         dot.push_str(&format!(
             "  n{i} [label=\"{}\", fillcolor=\"{fill}\"];\n",
             label.replace('"', "'")
@@ -136,6 +129,18 @@ fn status_chain(cx: &Ctx<'_>, lang: Lang) -> Result<String, Diagnostic> {
                 format!("status chain could not be drawn: {m}"),
             )
         })
+}
+
+/// A node's fill for a class: Okabe-Ito, as in the stylesheet; the node's
+/// label also names the class, so colour is never the only signal.
+fn class_fill(class: Option<Class>) -> &'static str {
+    match class {
+        Some(Class::Confirmed) => "#009E73",
+        Some(Class::Inferred) => "#56B4E9",
+        Some(Class::Unresolved) => "#E69F00",
+        Some(Class::Limited) => "#CC79A7",
+        None => "#DDDDDD",
+    }
 }
 
 /// At most `n` characters, with an ellipsis when cut.
@@ -168,22 +173,30 @@ pub(super) fn view_html(
     let name = match page.layout {
         Layout::Page => return Ok(None),
         Layout::Hub => {
+            // With `[view] columns` the hub pivots each component on those
+            // aspects (loaded, dispatched, …), as the matrix does.
             let rows: Vec<EntityRow> = cx
                 .entities("component")
-                .map(|p| cx.row(lang, tree, p, Vec::new()))
+                .map(|p| {
+                    let key = &p
+                        .entity
+                        .as_ref()
+                        .expect("component pages have an entity")
+                        .key;
+                    let cells = page
+                        .columns
+                        .iter()
+                        .map(|c| cx.cell(lang, key, &c.aspect))
+                        .collect();
+                    cx.row(lang, tree, p, cells)
+                })
                 .collect();
+            t.insert("columns", &columns(page, lang));
             t.insert("rows", &rows);
             "views/hub.html"
         }
         Layout::Matrix => {
-            let columns: Vec<Column> = page
-                .columns
-                .iter()
-                .map(|c| Column {
-                    aspect: c.aspect.clone(),
-                    label: c.label.get(lang).clone(),
-                })
-                .collect();
+            let columns = columns(page, lang);
             let rows: Vec<EntityRow> = cx
                 .entities("generation")
                 .map(|p| {
@@ -265,4 +278,167 @@ pub(super) fn view_html(
         }
     };
     cx.render(name, &t).map(Some)
+}
+
+fn columns(page: &Page, lang: Lang) -> Vec<Column> {
+    view_columns(&page.columns, lang)
+}
+
+fn view_columns(cols: &[crate::content::Column], lang: Lang) -> Vec<Column> {
+    cols.iter()
+        .map(|c| Column {
+            aspect: c.aspect.clone(),
+            label: c.label.get(lang).clone(),
+        })
+        .collect()
+}
+
+/// A row of a named view: an entity declared anywhere on the site.
+#[derive(Serialize)]
+struct MemberRow {
+    key: String,
+    name: String,
+    /// Its own page, when it has one.
+    href: Option<String>,
+    status: Option<ClaimView>,
+    cells: Vec<Option<ClaimView>>,
+}
+
+/// The entities of `kind` in page order, each with the page declaring
+/// it (its own `[entity]` first, then its `[[entities]]`).
+fn members<'s>(
+    cx: &'s Ctx<'s>,
+    kind: &'s str,
+) -> impl Iterator<Item = (&'s Page, &'s crate::content::Entity, bool)> + 's {
+    cx.order.iter().flat_map(move |&i| {
+        let p = &cx.site.content.pages[i];
+        p.entity
+            .iter()
+            .map(move |e| (p, e, true))
+            .chain(p.members.iter().map(move |e| (p, e, false)))
+            .filter(move |(_, e, _)| e.kind == kind)
+    })
+}
+
+/// The HTML of a named view marker (`table:NAME` or `graph:NAME`) on
+/// `page`; `None` if the page declares no such view.
+pub(super) fn named_view_html(
+    cx: &Ctx<'_>,
+    page: &Page,
+    marker: &str,
+    lang: Lang,
+    tree: &str,
+) -> Result<Option<String>, Diagnostic> {
+    let (what, name) = marker.split_once(':').unwrap_or((marker, ""));
+    let Some(view) = page.views.iter().find(|v| v.name == name.trim()) else {
+        return Ok(None);
+    };
+    if what == "graph" {
+        return dependency_graph(cx, page, view, lang).map(Some);
+    }
+    let rows: Vec<MemberRow> = members(cx, &view.kind)
+        .map(|(p, e, own)| MemberRow {
+            key: e.key.clone(),
+            name: e.name.get(lang).clone(),
+            href: own.then(|| cx.page_href(tree, p)),
+            status: e
+                .status
+                .as_ref()
+                .and_then(|(id, _)| cx.claim_view(lang, id)),
+            cells: view
+                .columns
+                .iter()
+                .map(|c| cx.cell(lang, &e.key, &c.aspect))
+                .collect(),
+        })
+        .collect();
+    let mut t = tera::Context::new();
+    t.insert("lang", lang.code());
+    t.insert("base", cx.base);
+    t.insert("name", &view.name);
+    // Row ids are anchors for the one-language trees; the parallel view may
+    // show a table in both columns of a pair, where they would repeat.
+    t.insert("row_ids", &(tree != "ja-en"));
+    t.insert(
+        "kind_label",
+        &cx.site
+            .config
+            .kinds
+            .get(&view.kind)
+            .map_or_else(|| view.kind.clone(), |k| k.get(lang).clone()),
+    );
+    t.insert("columns", &view_columns(&view.columns, lang));
+    t.insert("rows", &rows);
+    cx.render("views/table.html", &t).map(Some)
+}
+
+/// The `depends-on` relation between the entities of a view's kind as a
+/// dot graph: one node per entity, filled and labelled by the class of its
+/// status claim, one edge per dependency.
+fn dependency_graph(
+    cx: &Ctx<'_>,
+    page: &Page,
+    view: &crate::content::NamedView,
+    lang: Lang,
+) -> Result<String, Diagnostic> {
+    let nodes: Vec<&crate::content::Entity> = members(cx, &view.kind).map(|(_, e, _)| e).collect();
+    let index: std::collections::HashMap<&str, usize> = nodes
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.key.as_str(), i))
+        .collect();
+    // Nodes are named by the entity's name, so the diagram's accessible
+    // name (its edges) reads as names, not as generated ids.
+    let node_ids: Vec<String> = nodes
+        .iter()
+        .map(|e| format!("\"{}\"", e.name.get(lang).replace(['"', '\\'], "'")))
+        .collect();
+    let mut dot = String::from("digraph {\n  node [shape=box, style=filled];\n");
+    for (i, e) in nodes.iter().enumerate() {
+        let status = e
+            .status
+            .as_ref()
+            .and_then(|(id, _)| cx.site.index.claims.get(id))
+            .map(|&at| cx.site.claim(at));
+        let label = match status {
+            Some(c) => format!(
+                "{}\\n[{}]",
+                e.name.get(lang),
+                cx.r.i18n()
+                    .message(lang, &format!("class-{}", c.class.name()), None)
+                    .map_err(|m| {
+                        Diagnostic::error("E040", crate::error::Location::file("templates/i18n"), m)
+                    })?
+            ),
+            None => e.name.get(lang).clone(),
+        };
+        dot.push_str(&format!(
+            "  {} [label=\"{}\", fillcolor=\"{}\"];\n",
+            node_ids[i],
+            label.replace('"', "'"),
+            class_fill(status.map(|c| c.class))
+        ));
+    }
+    for (i, e) in nodes.iter().enumerate() {
+        for (dep, _) in &e.depends_on {
+            // Validation reported an unknown key (E090); draw what is known.
+            if let Some(&j) = index.get(dep.as_str()) {
+                dot.push_str(&format!("  {} -> {};\n", node_ids[i], node_ids[j]));
+            }
+        }
+    }
+    dot.push_str("}\n");
+    let id = format!("graph-{}-{lang}", view.name);
+    cx.r.diagrams
+        .svg(&dot, &id)
+        .map(|svg| {
+            format!("<figure class=\"diagram diagram--graph\" id=\"{id}\" tabindex=\"0\">{svg}</figure>")
+        })
+        .map_err(|m| {
+            Diagnostic::error(
+                "E050",
+                crate::error::Location::file(page.source_path()),
+                format!("graph `{}` could not be drawn: {m}", view.name),
+            )
+        })
 }

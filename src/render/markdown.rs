@@ -27,6 +27,8 @@ pub struct MdContext<'a> {
     pub diagrams: &'a super::diagram::Diagrams,
     /// The page's generated view, placed where `[[view]]` stands.
     pub view_html: Option<&'a str>,
+    /// A named view by its marker (`table:NAME`, `graph:NAME`).
+    pub named_view: &'a dyn Fn(&str) -> Option<String>,
     /// Prefix for footnote ids, so both columns of the parallel view can
     /// hold footnotes of the same name.
     pub id_prefix: &'a str,
@@ -39,6 +41,8 @@ pub fn render(chunk: &Chunk, cx: &MdContext<'_>, ids: &mut IdSet) -> String {
     let mut events: Vec<Event<'_>> = Vec::new();
     let mut footnotes: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     let mut iter = Parser::new_ext(&chunk.text, parser_options());
+    // Named views placed in this chunk: block content, unwrapped below.
+    let mut blocks: Vec<String> = Vec::new();
     while let Some(ev) = iter.next() {
         match ev {
             Event::Start(Tag::Link {
@@ -62,8 +66,13 @@ pub fn render(chunk: &Chunk, cx: &MdContext<'_>, ids: &mut IdSet) -> String {
                         _ => {}
                     }
                 }
-                let html = if dest_url.trim() == "view" {
+                let dest = dest_url.trim();
+                let html = if dest == "view" {
                     cx.view_html.map(str::to_owned)
+                } else if dest.starts_with("table:") || dest.starts_with("graph:") {
+                    let html = (cx.named_view)(dest);
+                    blocks.extend(html.clone());
+                    html
                 } else {
                     dest_url
                         .strip_prefix("claim:")
@@ -153,6 +162,9 @@ pub fn render(chunk: &Chunk, cx: &MdContext<'_>, ids: &mut IdSet) -> String {
     if let Some(view) = cx.view_html {
         out = out.replace(&format!("<p>{view}</p>"), view);
     }
+    for block in &blocks {
+        out = out.replace(&format!("<p>{block}</p>"), block);
+    }
     // Wide tables scroll inside their box; a focusable table lets keyboard
     // users scroll it (axe: scrollable-region-focusable). pulldown-cmark
     // writes the opening tag exactly like this.
@@ -235,6 +247,7 @@ mod tests {
         let cx = MdContext {
             diagrams: &d,
             view_html: None,
+            named_view: &|_: &str| None,
             id_prefix: "",
             page_rel: "notes/b.md",
             tree_prefix: "/ja/",

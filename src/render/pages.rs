@@ -512,7 +512,8 @@ impl Recorder {
 /// depended on.
 pub(super) fn page_unit(cx: &Ctx<'_>, page: &Page) -> Result<([OutputFile; 3], Deps), Diagnostic> {
     let rec = Recorder::default();
-    if page.layout != crate::content::Layout::Page {
+    // Generated views, named ones included, pivot claims of any page.
+    if page.layout != crate::content::Layout::Page || !page.views.is_empty() {
         rec.all();
     }
     let files = [
@@ -575,8 +576,13 @@ fn md_context<'a>(
         highlighter: &cx.r.highlighter,
         diagrams: &cx.r.diagrams,
         view_html,
+        named_view: &no_named_view,
         id_prefix,
     }
+}
+
+fn no_named_view(_: &str) -> Option<String> {
+    None
 }
 
 fn page_view(
@@ -627,6 +633,22 @@ fn reserved(cx: &Ctx<'_>, page: &Page) -> IdSet {
     ids
 }
 
+/// The page's named views in `lang`, by marker, rendered on first use.
+/// A view that cannot be drawn was reported by validation (E050); its
+/// marker then stays as text.
+fn named_views<'a>(
+    cx: &'a Ctx<'a>,
+    page: &'a Page,
+    lang: Lang,
+    tree: &'a str,
+) -> impl Fn(&str) -> Option<String> + 'a {
+    move |marker: &str| {
+        super::generated::named_view_html(cx, page, marker, lang, tree)
+            .ok()
+            .flatten()
+    }
+}
+
 /// True if the body places the generated view itself with `[[view]]`.
 fn has_view_marker(page: &Page) -> bool {
     page.segments.iter().any(|s| match s {
@@ -648,7 +670,9 @@ fn render_page(
     };
     let prefix = format!("{}{lang}/", cx.base);
     let view = super::generated::view_html(cx, page, lang, lang.code())?;
-    let md = md_context(cx, page, &prefix, &claim_html, view.as_deref(), "");
+    let named = named_views(cx, page, lang, lang.code());
+    let mut md = md_context(cx, page, &prefix, &claim_html, view.as_deref(), "");
+    md.named_view = &named;
     let mut ids = reserved(cx, page);
     let mut segments: Vec<SegView> = page
         .segments
@@ -715,8 +739,13 @@ fn render_parallel(cx: &Ctx<'_>, page: &Page, rec: &Recorder) -> Result<OutputFi
     };
     let view_ja = super::generated::view_html(cx, page, Lang::Ja, "ja-en")?;
     let view_en = super::generated::view_html(cx, page, Lang::En, "ja-en")?;
-    let md_ja = md_context(cx, page, &prefix, &ja_html, view_ja.as_deref(), "ja-");
-    let md_en = md_context(cx, page, &prefix, &en_html, view_en.as_deref(), "en-");
+    let named_ja = named_views(cx, page, Lang::Ja, "ja-en");
+    let named_en = named_views(cx, page, Lang::En, "ja-en");
+    let named_shared = named_views(cx, page, default, "ja-en");
+    let mut md_ja = md_context(cx, page, &prefix, &ja_html, view_ja.as_deref(), "ja-");
+    md_ja.named_view = &named_ja;
+    let mut md_en = md_context(cx, page, &prefix, &en_html, view_en.as_deref(), "en-");
+    md_en.named_view = &named_en;
     let md_for = |l: Lang| if l == Lang::Ja { &md_ja } else { &md_en };
     // Shared parts are full width and read by both readers: a claim there
     // shows its badge and text in the default language, then the other.
@@ -736,7 +765,8 @@ fn render_parallel(cx: &Ctx<'_>, page: &Page, rec: &Recorder) -> Result<OutputFi
     } else {
         view_en.as_deref()
     };
-    let md_shared = md_context(cx, page, &prefix, &both_html, view_shared, "");
+    let mut md_shared = md_context(cx, page, &prefix, &both_html, view_shared, "");
+    md_shared.named_view = &named_shared;
     let mut ids = reserved(cx, page);
     let mut rows: Vec<Row> = page
         .segments

@@ -30,6 +30,7 @@ pub const TEMPLATES: &[(&str, &str)] = embed!(
     "templates/partials/nav_item.html",
     "templates/views/home.html",
     "templates/views/hub.html",
+    "templates/views/table.html",
     "templates/views/matrix.html",
     "templates/views/observers.html",
     "templates/views/open_questions.html",

@@ -40,8 +40,9 @@ pub(crate) struct Checker<'a> {
     files: HashMap<&'a str, &'a EvidenceFile>,
     /// The first claim in each matrix cell (about × aspect), in page order.
     cells: HashMap<(&'a str, &'a str), ClaimAt>,
-    /// The first page with each entity (kind, key), in page order.
-    entities: HashMap<(&'a str, &'a str), usize>,
+    /// The first page with each entity (kind, key), in page order, and
+    /// the offset of its key there.
+    entities: HashMap<(&'a str, &'a str), (usize, usize)>,
     /// Each page's chunks scanned once, in segment order.
     /// Each page's chunks scanned for references and heading ids, on
     /// first use: a check of a few pages (`serve`) scans only those and the
@@ -117,8 +118,10 @@ impl<'a> Checker<'a> {
                     self.cells.entry((about, aspect)).or_insert(at);
                 }
             }
-            if let Some(e) = &page.entity {
-                self.entities.entry((&e.kind, &e.key)).or_insert(pi);
+            for e in page.entity.iter().chain(&page.members) {
+                self.entities
+                    .entry((&e.kind, &e.key))
+                    .or_insert((pi, e.key_span.start));
             }
         }
         self
@@ -249,10 +252,12 @@ impl<'a> Checker<'a> {
                     )
                 })
                 .collect(),
-            entity: page
+            entities: page
                 .entity
-                .as_ref()
-                .map(|e| (e.kind.clone(), e.key.clone())),
+                .iter()
+                .chain(&page.members)
+                .map(|e| (e.kind.clone(), e.key.clone()))
+                .collect(),
             anchors: [anchors(Lang::Ja), anchors(Lang::En)],
         }
     }
@@ -412,45 +417,12 @@ impl<'a> Checker<'a> {
 
     fn entity_and_scope(&self, pi: usize, diags: &mut Vec<Diagnostic>) {
         let page = &self.content.pages[pi];
-        let src = &page.src;
-        if let Some(entity) = &page.entity {
-            let kinds = &self.config.kinds;
-            if !kinds.contains_key(&entity.kind) {
-                let hint = match nearest(&entity.kind, kinds.keys().map(String::as_str)) {
-                    Some(n) => format!("did you mean `{n}`?"),
-                    None => "declare the kind under `[kinds]` in book.toml".to_owned(),
-                };
-                diags.push(
-                    src.error(
-                        "E021",
-                        entity.kind_span.clone(),
-                        format!("unknown entity kind `{}`", entity.kind),
-                    )
-                    .with_hint(hint),
-                );
-            }
-            let key = (entity.kind.as_str(), entity.key.as_str());
-            if let Some(&first) = self.entities.get(&key).filter(|&&first| first != pi) {
-                let other = &self.content.pages[first];
-                let oloc = other
-                    .src
-                    .location(other.entity.as_ref().map_or(0, |e| e.key_span.start));
-                diags.push(
-                    src.error(
-                        "E022",
-                        entity.key_span.clone(),
-                        format!(
-                            "duplicate {} key `{}` (also at {oloc})",
-                            entity.kind, entity.key
-                        ),
-                    )
-                    .with_hint("entity keys are unique within their kind"),
-                );
-            }
-            if let Some((id, span)) = &entity.status {
-                if !self.known(id) {
-                    diags.push(self.unknown(pi, "entity `status`", id, span.clone()));
-                }
+        for entity in page.entity.iter().chain(&page.members) {
+            self.entity(pi, entity, diags);
+        }
+        for view in &page.views {
+            if !self.config.kinds.contains_key(&view.kind) {
+                diags.push(self.unknown_kind(pi, &view.kind, view.kind_span.clone()));
             }
         }
         if let Some(scope) = &page.scope {
@@ -459,6 +431,78 @@ impl<'a> Checker<'a> {
                     diags.push(self.unknown(pi, "`scope`", id, span.clone()));
                 }
             }
+        }
+    }
+
+    fn unknown_kind(&self, pi: usize, kind: &str, span: std::ops::Range<usize>) -> Diagnostic {
+        let kinds = &self.config.kinds;
+        let hint = match nearest(kind, kinds.keys().map(String::as_str)) {
+            Some(n) => format!("did you mean `{n}`?"),
+            None => "declare the kind under `[kinds]` in book.toml".to_owned(),
+        };
+        self.content.pages[pi]
+            .src
+            .error("E021", span, format!("unknown entity kind `{kind}`"))
+            .with_hint(hint)
+    }
+
+    /// An entity's kind, key, status and `depends-on` relation.
+    fn entity(&self, pi: usize, entity: &crate::content::Entity, diags: &mut Vec<Diagnostic>) {
+        let src = &self.content.pages[pi].src;
+        if !self.config.kinds.contains_key(&entity.kind) {
+            diags.push(self.unknown_kind(pi, &entity.kind, entity.kind_span.clone()));
+        }
+        let key = (entity.kind.as_str(), entity.key.as_str());
+        if let Some(&(first, at)) = self
+            .entities
+            .get(&key)
+            .filter(|&&(first, at)| (first, at) != (pi, entity.key_span.start))
+        {
+            let oloc = self.content.pages[first].src.location(at);
+            diags.push(
+                src.error(
+                    "E022",
+                    entity.key_span.clone(),
+                    format!(
+                        "duplicate {} key `{}` (also at {oloc})",
+                        entity.kind, entity.key
+                    ),
+                )
+                .with_hint("entity keys are unique within their kind"),
+            );
+        }
+        if let Some((id, span)) = &entity.status {
+            if !self.known(id) {
+                diags.push(self.unknown(pi, "entity `status`", id, span.clone()));
+            }
+        }
+        for (dep, span) in &entity.depends_on {
+            if self
+                .entities
+                .contains_key(&(entity.kind.as_str(), dep.as_str()))
+            {
+                continue;
+            }
+            let same_kind = self
+                .entities
+                .keys()
+                .filter(|(k, _)| *k == entity.kind)
+                .map(|(_, key)| *key);
+            let hint = match nearest(dep, same_kind) {
+                Some(n) => format!("did you mean `{n}`?"),
+                None => format!(
+                    "`depends-on` names entities of the same kind ({}) by key",
+                    entity.kind
+                ),
+            };
+            diags.push(
+                src.error(
+                    "E090",
+                    span.clone(),
+                    format!("unknown {} `{dep}` in `depends-on`", entity.kind),
+                )
+                .with_hint(hint),
+            );
         }
     }
 
@@ -505,6 +549,21 @@ impl<'a> Checker<'a> {
             Reference::Claim(id) => {
                 if !self.known(id) {
                     diags.push(self.unknown(pi, "`[[claim:…]]`", id, span.clone()));
+                }
+            }
+            Reference::View(name) => {
+                let page = &self.content.pages[pi];
+                if !page.views.iter().any(|v| v.name == *name) {
+                    let hint = match nearest(name, page.views.iter().map(|v| v.name.as_str())) {
+                        Some(n) => format!("did you mean `{n}`?"),
+                        None => format!(
+                            "declare it in the front matter: `[views.{name}]` with a `kind`"
+                        ),
+                    };
+                    diags.push(
+                        src.error("E091", span.clone(), format!("unknown view `{name}`"))
+                            .with_hint(hint),
+                    );
                 }
             }
             Reference::BadDot(msg) => {
