@@ -199,6 +199,7 @@ impl Incremental {
                 content: sources.content,
                 evidence: sources.evidence,
                 index: validate::Index::default(),
+                review: crate::review::Status::default(),
             });
         } else if let Some(site) = self.site.as_mut() {
             let dir = self.root.join("content");
@@ -301,6 +302,15 @@ impl Incremental {
                 .map(Validation::diagnostics)
                 .unwrap_or_default(),
         );
+        // The review lock is compared as `site::load` does: only on a site
+        // without errors, read again each time (`kansoku review` may have
+        // rewritten it).
+        if !diags.iter().any(Diagnostic::is_error) {
+            let site = self.site.as_mut().expect("loaded above");
+            let (status, review) = crate::review::examine(&self.root, site, Mode::Build)?;
+            site.review = status;
+            diags.extend(review);
+        }
         validate::sort(&mut diags);
         Ok(diags)
     }
@@ -361,7 +371,7 @@ impl Incremental {
             .into_par_iter()
             .map(|i| renderer.claims_fragment(site, &prepared, i))
             .collect();
-        files.push(renderer.claims_json(fragments.iter().map(String::as_str)));
+        files.extend(renderer.claims_json(fragments.iter().map(String::as_str)));
         let mut page_deps = BTreeMap::new();
         for (unit, d) in units.iter().zip(deps) {
             if let Unit::Page(i) = unit {
@@ -491,7 +501,7 @@ impl Incremental {
             }
         }
         if claims_changed {
-            files.push(renderer.claims_json(rendered.fragments.iter().map(String::as_str)));
+            files.extend(renderer.claims_json(rendered.fragments.iter().map(String::as_str)));
         }
         for (unit, d) in units.iter().zip(deps) {
             if let Unit::Page(i) = unit {

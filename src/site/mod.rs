@@ -50,9 +50,34 @@ pub fn load_sources(root: &Path) -> Result<Sources> {
     })
 }
 
-/// Loads and validates a site; fails with every error found.
-/// Warnings are returned alongside a usable site.
+/// Loads and validates a site, then compares it with its review lock
+/// (`kansoku.lock`, if any); fails with every error found. Warnings are
+/// returned alongside a usable site.
 pub fn load(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
+    let (mut site, mut diags) = match load_unreviewed(root, mode) {
+        Ok(loaded) => loaded,
+        Err(Error::Content(mut diags)) => {
+            // The lock's own syntax is still worth reporting with the rest.
+            if let Err(Error::Content(d)) = crate::review::lock::read(root) {
+                diags.extend(d);
+                sort(&mut diags);
+            }
+            return Err(Error::Content(diags));
+        }
+        Err(e) => return Err(e),
+    };
+    let (status, review) = crate::review::examine(root, &site, mode)?;
+    site.review = status;
+    diags.extend(review);
+    sort(&mut diags);
+    if diags.iter().any(Diagnostic::is_error) {
+        return Err(Error::Content(diags));
+    }
+    Ok((site, diags))
+}
+
+/// [`load`] without the review lock: what `kansoku review` approves.
+pub fn load_unreviewed(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
     let sources = load_sources(root)?;
     let (config, content, evidence) = (sources.config, sources.content, sources.evidence);
     let mut diags = sources.content_diags;
@@ -69,6 +94,7 @@ pub fn load(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
             content,
             evidence,
             index,
+            review: crate::review::Status::default(),
         },
         diags,
     ))
