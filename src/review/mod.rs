@@ -100,7 +100,7 @@ pub struct Move {
 }
 
 /// What the lock says about the site now.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Status {
     /// Claims with something to tell readers, by id.
     pub claims: BTreeMap<String, ClaimNote>,
