@@ -150,6 +150,17 @@ fn check_fix_through_the_binary() {
     let log = t.root().join("evidence/logs/run.log");
     let text = std::fs::read_to_string(&log).expect("log");
     std::fs::write(&log, text.replace("+++\nstart\n", "+++\nzero\nstart\n")).expect("write");
+    // The rewritten page keeps its permissions (not a temporary file's
+    // private 0600), and the lock is readable by all.
+    #[cfg(unix)]
+    let page = t.root().join("content/_index.md");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&page, std::fs::Permissions::from_mode(0o664)).expect("chmod");
+        let lock = std::fs::metadata(t.root().join("kansoku.lock")).expect("lock");
+        assert_eq!(lock.permissions().mode() & 0o777, 0o644);
+    }
     let out = Command::new(env!("CARGO_BIN_EXE_kansoku"))
         .args(["check", "--fix", "--root"])
         .arg(t.root())
@@ -162,6 +173,12 @@ fn check_fix_through_the_binary() {
         "{err}"
     );
     assert!(err.ends_with("check: no errors, 0 warnings\n"), "{err}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&page).expect("page").permissions().mode();
+        assert_eq!(mode & 0o777, 0o664);
+    }
 }
 
 #[test]

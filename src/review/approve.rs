@@ -203,11 +203,7 @@ pub fn fix(root: &Path) -> Result<Vec<String>> {
         } else {
             out.push_str(&text);
         }
-        let dir = path.parent().unwrap_or(root);
-        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
-        std::io::Write::write_all(&mut tmp, out.as_bytes())
-            .map_err(|e| Error::io(tmp.path(), e))?;
-        tmp.persist(&path).map_err(|e| Error::io(&path, e.error))?;
+        lock::replace_file(&path, out.as_bytes())?;
     }
     Ok(done)
 }
