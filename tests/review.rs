@@ -406,6 +406,19 @@ fn diff_between_two_states_in_every_format() {
         format(&kansoku::diff::diff(&a, &a), Format::Human),
         "0 changes\n"
     );
+    // The command prints the same, on stdout, for two files.
+    let out = Command::new(env!("CARGO_BIN_EXE_kansoku"))
+        .arg("diff")
+        .args([&old, &new])
+        .args(["--format", "markdown"])
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), md);
 }
 
 #[test]
