@@ -184,14 +184,14 @@ pub fn summary(report: &Report) -> String {
 }
 
 /// Escaping for a workflow command's message (GitHub's toolkit rules).
-fn gh_data(s: &str) -> String {
+pub(crate) fn gh_data(s: &str) -> String {
     s.replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
 
 /// Escaping for a workflow command's property value.
-fn gh_property(s: &str) -> String {
+pub(crate) fn gh_property(s: &str) -> String {
     gh_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 

@@ -14,11 +14,13 @@
 pub mod check;
 pub mod config;
 pub mod content;
+pub mod diff;
 pub mod error;
 pub mod evidence;
 pub mod init;
 pub mod lang;
 pub mod render;
+pub mod review;
 pub mod search;
 pub mod serve;
 pub mod site;

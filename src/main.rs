@@ -26,6 +26,32 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = FormatArg::Human)]
         format: FormatArg,
+        /// Rewrite evidence links whose cited text only moved (E082), then check.
+        #[arg(long)]
+        fix: bool,
+    },
+    /// Re-approve claims after looking at them: rewrites their entries in kansoku.lock.
+    Review {
+        /// Claim ids to re-approve.
+        claims: Vec<String>,
+        /// Every claim and page (and drop entries of claims no longer on the site).
+        #[arg(long)]
+        all: bool,
+        /// Every claim and language pair of a page (path under content/).
+        #[arg(long = "page", value_name = "PAGE")]
+        pages: Vec<String>,
+    },
+    /// List claims added, removed, re-classed, reworded, re-evidenced or re-stated.
+    Diff {
+        /// Old and new claims.json (omit with --since).
+        #[arg(num_args = 0..=2)]
+        files: Vec<PathBuf>,
+        /// Compare the site at this git revision with the working tree.
+        #[arg(long, value_name = "GIT_REF", conflicts_with = "files")]
+        since: Option<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = DiffFormatArg::Human)]
+        format: DiffFormatArg,
     },
     /// Preview the site on a local server that rebuilds and reloads on save.
     Serve {
@@ -51,6 +77,43 @@ enum FormatArg {
     Human,
     Json,
     Github,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum DiffFormatArg {
+    Human,
+    Markdown,
+    Json,
+    Github,
+}
+
+/// `kansoku diff`: two claims.json files, or `--since REF` against the tree.
+fn diff(
+    root: &std::path::Path,
+    files: &[PathBuf],
+    since: Option<&str>,
+    format: DiffFormatArg,
+) -> ExitCode {
+    use kansoku::diff;
+    let pair = match (files, since) {
+        ([old, new], None) => diff::read_json(old).and_then(|o| Ok((o, diff::read_json(new)?))),
+        ([], Some(rev)) => diff::from_git(root, rev).and_then(|o| Ok((o, diff::from_site(root)?))),
+        _ => Err(Error::Usage(
+            "give OLD and NEW claims.json files, or --since GIT_REF".to_owned(),
+        )),
+    };
+    let (old, new) = match pair {
+        Ok(p) => p,
+        Err(e) => return fail(e),
+    };
+    let format = match format {
+        DiffFormatArg::Human => diff::Format::Human,
+        DiffFormatArg::Markdown => diff::Format::Markdown,
+        DiffFormatArg::Json => diff::Format::Json,
+        DiffFormatArg::Github => diff::Format::Github,
+    };
+    print!("{}", diff::format(&diff::diff(&old, &new), format));
+    ExitCode::SUCCESS
 }
 
 fn print_diags(diags: &[Diagnostic]) {
@@ -83,6 +146,16 @@ fn interruptible() -> kansoku::Result<()> {
         .map_err(|e| Error::Usage(format!("cannot handle interruptions: {e}")))
 }
 
+/// `check --fix`: rewrites links whose cited text moved, saying which.
+fn fix_moved(root: &std::path::Path, fix: bool) -> Result<(), Error> {
+    if fix {
+        for done in kansoku::review::fix(root)? {
+            eprintln!("fixed {done}");
+        }
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
@@ -94,25 +167,51 @@ fn main() -> ExitCode {
             }
             Err(e) => fail(e),
         },
-        Command::Check { format } => match kansoku::check::check(&cli.root) {
-            Ok(report) => {
-                let format = match format {
-                    FormatArg::Human => kansoku::check::Format::Human,
-                    FormatArg::Json => kansoku::check::Format::Json,
-                    FormatArg::Github => kansoku::check::Format::Github,
-                };
-                // Human output is for a terminal; machine formats go to
-                // stdout so they can be piped without the noise of stderr.
-                let text = kansoku::check::format(&report, format);
-                if format == kansoku::check::Format::Human {
-                    eprint!("{text}");
-                } else {
-                    print!("{text}");
+        Command::Check { format, fix } => {
+            match fix_moved(&cli.root, fix).and_then(|()| kansoku::check::check(&cli.root)) {
+                Ok(report) => {
+                    let format = match format {
+                        FormatArg::Human => kansoku::check::Format::Human,
+                        FormatArg::Json => kansoku::check::Format::Json,
+                        FormatArg::Github => kansoku::check::Format::Github,
+                    };
+                    // Human output is for a terminal; machine formats go to
+                    // stdout so they can be piped without the noise of stderr.
+                    let text = kansoku::check::format(&report, format);
+                    if format == kansoku::check::Format::Human {
+                        eprint!("{text}");
+                    } else {
+                        print!("{text}");
+                    }
+                    ExitCode::from(report.exit_code())
                 }
-                ExitCode::from(report.exit_code())
+                Err(e) => fail(e),
             }
-            Err(e) => fail(e),
-        },
+        }
+        Command::Review { claims, all, pages } => {
+            let sel = kansoku::review::Selection { claims, pages, all };
+            match kansoku::review::review(&cli.root, &sel) {
+                Ok(r) => {
+                    println!(
+                        "reviewed {} claim{} ({} new or changed) and {} page{}; {} dropped; wrote {}",
+                        r.claims,
+                        if r.claims == 1 { "" } else { "s" },
+                        r.changed,
+                        r.pages,
+                        if r.pages == 1 { "" } else { "s" },
+                        r.dropped,
+                        kansoku::review::LOCK_FILE
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => fail(e),
+            }
+        }
+        Command::Diff {
+            files,
+            since,
+            format,
+        } => diff(&cli.root, &files, since.as_deref(), format),
         Command::Serve { port, bind, open } => {
             let opts = kansoku::serve::Options {
                 port,

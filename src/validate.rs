@@ -5,6 +5,7 @@
 //! files are read or written here.
 
 mod checker;
+mod derive;
 
 use crate::config::Config;
 use crate::content::Content;
@@ -60,9 +61,17 @@ pub fn validate(
     (index, v.diagnostics())
 }
 
-/// A claim as other pages see it: id, matrix cell (about, aspect) and the
-/// evidence paths it cites.
-pub(crate) type ExportedClaim = (String, Option<String>, Option<String>, Vec<String>);
+/// A claim as other pages see it: id, matrix cell (about, aspect), the
+/// evidence paths it cites, its class and its `from` premises (the
+/// derivation rules read other pages' classes and follow `from`).
+pub(crate) type ExportedClaim = (
+    String,
+    Option<String>,
+    Option<String>,
+    Vec<String>,
+    crate::content::Class,
+    Vec<String>,
+);
 
 /// What an edit to a page may change for other pages (see
 /// `Checker::exports`).
@@ -113,6 +122,7 @@ impl Validation {
             },
         );
         global.extend(checker.uncited_evidence());
+        global.extend(checker.cycles());
         let (pages, exports): (Vec<_>, Vec<_>) = pages.into_iter().unzip();
         let exports = exports.into_iter().flatten().collect();
         (
@@ -180,6 +190,9 @@ pub struct Site {
     pub evidence: EvidenceIndex,
     /// Lookups.
     pub index: Index,
+    /// What the review lock says about the claims now (empty without a
+    /// lock): the notices readers see.
+    pub review: crate::review::Status,
 }
 
 impl Site {

@@ -78,7 +78,11 @@ fn hrefs(html: &str) -> Vec<&str> {
 fn claims_json(t: &SiteTest) -> Vec<serde_json::Value> {
     let v: serde_json::Value =
         serde_json::from_str(&t.read("claims.json")).expect("claims.json is JSON");
-    v.as_array().expect("claims.json is an array").clone()
+    assert_eq!(v["version"], 1, "claims.json names its format version");
+    v["claims"]
+        .as_array()
+        .expect("claims.json has a `claims` array")
+        .clone()
 }
 
 fn s<'a>(v: &'a serde_json::Value, key: &str) -> &'a str {

@@ -49,6 +49,12 @@ struct Claim {
     aspect: Option<String>,
 }
 
+/// `claims.json` is `{ version, claims }` (schemas/claims.schema.json).
+#[derive(Debug, Deserialize)]
+struct ClaimsJson {
+    claims: Vec<Claim>,
+}
+
 /// The built site and its `claims.json`, by id.
 struct Site {
     t: SiteTest,
@@ -58,9 +64,8 @@ struct Site {
 fn built() -> Site {
     let mut t = repo_site();
     t.build();
-    let list: Vec<Claim> =
-        serde_json::from_str(&t.read("claims.json")).expect("claims.json parses");
-    let claims = list.into_iter().map(|c| (c.id.clone(), c)).collect();
+    let doc: ClaimsJson = serde_json::from_str(&t.read("claims.json")).expect("claims.json parses");
+    let claims = doc.claims.into_iter().map(|c| (c.id.clone(), c)).collect();
     Site { t, claims }
 }
 

@@ -91,8 +91,15 @@ fn fragments(t: &SiteTest) -> Vec<Fragment> {
     out
 }
 
+/// `claims.json` is `{ version, claims }` (schemas/claims.schema.json).
+#[derive(Debug, Deserialize)]
+struct ClaimsJson {
+    claims: Vec<Claim>,
+}
+
 fn claims(t: &SiteTest) -> Vec<Claim> {
-    serde_json::from_str(&t.read("claims.json")).expect("claims.json parses")
+    let doc: ClaimsJson = serde_json::from_str(&t.read("claims.json")).expect("claims.json parses");
+    doc.claims
 }
 
 /// `/ja/components/` for every `ja/…/index.html` that has a search body.

@@ -50,6 +50,45 @@ impl Class {
     }
 }
 
+/// Where a claim stands in its life: current, or kept only so that its
+/// address still leads somewhere.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum State {
+    /// Stands as written.
+    #[default]
+    Current,
+    /// Withdrawn: it was wrong or cannot be upheld.
+    Retracted,
+    /// Replaced by another claim (`superseded-by`).
+    Superseded,
+}
+
+impl State {
+    /// The name used in TOML, CSS classes and `claims.json`.
+    pub fn name(self) -> &'static str {
+        match self {
+            State::Current => "current",
+            State::Retracted => "retracted",
+            State::Superseded => "superseded",
+        }
+    }
+}
+
+/// A claim's lifecycle beyond its class: state, reason, successor and who
+/// translated it.
+#[derive(Debug, Clone, Default)]
+pub struct Lifecycle {
+    /// Current, retracted or superseded.
+    pub state: State,
+    /// Why it was retracted or superseded, in both languages.
+    pub reason: Option<Bi<String>>,
+    /// The claim that replaces it, with its span.
+    pub superseded_by: Option<(String, Range<usize>)>,
+    /// True when `translated-by = "machine"`: readers are told.
+    pub machine_translated: bool,
+}
+
 /// A link from a claim to lines of an evidence file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EvidenceLink {
@@ -100,6 +139,8 @@ pub struct Claim {
     pub tags: Vec<String>,
     /// Span of the id, for diagnostics.
     pub id_span: Range<usize>,
+    /// State, reason, successor, translation marker.
+    pub life: Lifecycle,
 }
 
 /// True for ids usable as URL fragments and in `[[claim:ID]]`.
@@ -224,6 +265,18 @@ pub(crate) fn claim(src: &Source, raw: RawClaim, diags: &mut Vec<Diagnostic>) ->
             );
         }
     }
+    let life = lifecycle(
+        src,
+        &id,
+        &id_span,
+        RawLife {
+            state: raw.state,
+            reason: raw.reason,
+            superseded_by: raw.superseded_by,
+            translated_by: raw.translated_by,
+        },
+        diags,
+    );
     if diags[before..].iter().any(Diagnostic::is_error) {
         return None;
     }
@@ -242,7 +295,103 @@ pub(crate) fn claim(src: &Source, raw: RawClaim, diags: &mut Vec<Diagnostic>) ->
         aspect: raw.aspect.map(|a| a.into_inner()),
         tags: raw.tags,
         id_span,
+        life,
     })
+}
+
+/// `state`, `reason`, `superseded-by` and `translated-by`, checked
+/// together: a retracted or superseded claim must say why in both
+/// languages, and only a superseded one names a successor (E087).
+struct RawLife {
+    state: Option<toml::Spanned<String>>,
+    reason: Option<toml::Spanned<crate::lang::RawBi>>,
+    superseded_by: Option<toml::Spanned<String>>,
+    translated_by: Option<toml::Spanned<String>>,
+}
+
+fn lifecycle(
+    src: &Source,
+    id: &str,
+    id_span: &Range<usize>,
+    raw: RawLife,
+    diags: &mut Vec<Diagnostic>,
+) -> Lifecycle {
+    let mut life = Lifecycle::default();
+    let state_span = raw
+        .state
+        .as_ref()
+        .map_or(id_span.clone(), toml::Spanned::span);
+    if let Some(s) = &raw.state {
+        life.state = match s.get_ref().as_str() {
+            "current" => State::Current,
+            "retracted" => State::Retracted,
+            "superseded" => State::Superseded,
+            other => {
+                diags.push(
+                    src.error("E087", s.span(), format!("unknown claim state `{other}`"))
+                        .with_hint("use `retracted` or `superseded` (or leave `state` out)"),
+                );
+                State::Current
+            }
+        };
+    }
+    match &raw.reason {
+        Some(r) => match r.get_ref().complete() {
+            Some(bi) => life.reason = Some(bi),
+            None => diags.push(
+                src.error(
+                    "E087",
+                    r.span(),
+                    format!("claim `{id}` gives its `reason` in one language only"),
+                )
+                .with_hint("write `reason = { ja = \"…\", en = \"…\" }`"),
+            ),
+        },
+        None if life.state != State::Current => diags.push(
+            src.error(
+                "E087",
+                state_span.clone(),
+                format!("{} claim `{id}` gives no `reason`", life.state.name()),
+            )
+            .with_hint("say why, for readers: `reason = { ja = \"…\", en = \"…\" }`"),
+        ),
+        None => {}
+    }
+    match (&raw.superseded_by, life.state) {
+        (Some(s), State::Superseded) => life.superseded_by = Some((s.get_ref().clone(), s.span())),
+        (Some(s), _) => diags.push(
+            src.error(
+                "E087",
+                s.span(),
+                format!("claim `{id}` names `superseded-by` but is not superseded"),
+            )
+            .with_hint("add `state = \"superseded\"`, or remove `superseded-by`"),
+        ),
+        (None, State::Superseded) => diags.push(
+            src.error(
+                "E087",
+                state_span,
+                format!("superseded claim `{id}` does not name its successor"),
+            )
+            .with_hint("add `superseded-by = \"new-claim-id\"`"),
+        ),
+        (None, _) => {}
+    }
+    if let Some(t) = &raw.translated_by {
+        match t.get_ref().as_str() {
+            "machine" => life.machine_translated = true,
+            "human" => {}
+            other => diags.push(
+                src.error(
+                    "E087",
+                    t.span(),
+                    format!("unknown `translated-by` value `{other}`"),
+                )
+                .with_hint("use `translated-by = \"machine\"` (or `\"human\"`)"),
+            ),
+        }
+    }
+    life
 }
 
 /// `<b>`, `</span>`, `<script …`, `<!--`: markup a writer may expect to

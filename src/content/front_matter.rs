@@ -131,6 +131,12 @@ pub(crate) struct RawClaim {
     pub(crate) aspect: Option<Spanned<String>>,
     #[serde(default)]
     pub(crate) tags: Vec<String>,
+    pub(crate) state: Option<Spanned<String>>,
+    pub(crate) reason: Option<Spanned<RawBi>>,
+    #[serde(rename = "superseded-by")]
+    pub(crate) superseded_by: Option<Spanned<String>>,
+    #[serde(rename = "translated-by")]
+    pub(crate) translated_by: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]

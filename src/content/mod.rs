@@ -9,7 +9,7 @@ pub mod claims;
 pub(crate) mod front_matter;
 
 pub use body::{Chunk, Segment};
-pub use claims::{Claim, Class, EvidenceLink};
+pub use claims::{Claim, Class, EvidenceLink, Lifecycle, State};
 
 use crate::error::{Diagnostic, Error, Result};
 use crate::lang::{Bi, RawBi};

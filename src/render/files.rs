@@ -30,7 +30,7 @@ pub(super) fn site_part(cx: &Ctx<'_>, part: SitePart) -> Result<Vec<OutputFile>,
                     .map(|p| claims_fragment(cx, p))
                     .collect()
             };
-            out.push(claims_json(fragments.iter().map(String::as_str)));
+            out.extend(claims_json(fragments.iter().map(String::as_str)));
         }
         SitePart::Sitemap => out.push(OutputFile {
             path: "sitemap.xml".to_owned(),
@@ -47,7 +47,7 @@ pub(super) fn site_paths(part: SitePart) -> &'static [&'static str] {
     match part {
         SitePart::EvidenceIndex => &["ja/evidence/index.html", "en/evidence/index.html"],
         SitePart::Chooser => &["index.html", "404.html"],
-        SitePart::Claims => &["claims.json"],
+        SitePart::Claims => &["claims.json", "claims.jsonld"],
         SitePart::Sitemap => &["sitemap.xml"],
         SitePart::Static => &[],
     }
@@ -142,6 +142,13 @@ pub(super) fn evidence_page(
                         href: view.href.clone(),
                         page_title: site.content.pages[at.page].title.get(lang).clone(),
                         inline: view.inline.clone(),
+                        // Suspect because of this very file, not of another.
+                        suspect: site
+                            .review
+                            .claims
+                            .get(&claim.id)
+                            .and_then(|n| n.evidence_changed.as_deref())
+                            == Some(file.path.as_str()),
                     }
                 })
                 .collect();
@@ -256,7 +263,18 @@ struct JsonClaim<'a> {
     about: Option<&'a str>,
     aspect: Option<&'a str>,
     tags: &'a [String],
+    state: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'a crate::lang::Bi<String>>,
+    #[serde(rename = "superseded-by", skip_serializing_if = "Option::is_none")]
+    superseded_by: Option<&'a str>,
+    #[serde(rename = "translated-by", skip_serializing_if = "Option::is_none")]
+    translated_by: Option<&'static str>,
 }
+
+/// The version of `claims.json` (see `schemas/claims.schema.json`): raised
+/// when a field changes meaning or goes away, not when one is added.
+pub(crate) const CLAIMS_VERSION: u32 = 1;
 
 /// A page's claims as they appear in `claims.json`: each element of the
 /// pretty-printed array, indented, joined by `,\n` (empty for none).
@@ -291,16 +309,20 @@ pub(super) fn claims_fragment(cx: &Ctx<'_>, page: &crate::content::Page) -> Stri
             about: c.about.as_deref(),
             aspect: c.aspect.as_deref(),
             tags: &c.tags,
+            state: c.life.state.name(),
+            reason: c.life.reason.as_ref(),
+            superseded_by: c.life.superseded_by.as_ref().map(|(id, _)| id.as_str()),
+            translated_by: c.life.machine_translated.then_some("machine"),
         };
         let one = serde_json::to_string_pretty(&claim)
             .expect("claims serialise: strings and numbers only");
-        // An element of a pretty-printed array sits one level deeper.
-        let mut indented = String::with_capacity(one.len() + one.len() / 16);
+        // An element of the `claims` array sits two levels deep.
+        let mut indented = String::with_capacity(one.len() + one.len() / 8);
         for (i, line) in one.split('\n').enumerate() {
             if i > 0 {
                 indented.push('\n');
             }
-            indented.push_str("  ");
+            indented.push_str("    ");
             indented.push_str(line);
         }
         parts.push(indented);
@@ -309,23 +331,29 @@ pub(super) fn claims_fragment(cx: &Ctx<'_>, page: &crate::content::Page) -> Stri
 }
 
 /// `claims.json` from every page's [`claims_fragment`], in page order: the
-/// bytes `serde_json::to_vec_pretty` gives for the whole list.
-pub(super) fn claims_json<'a>(fragments: impl Iterator<Item = &'a str>) -> OutputFile {
-    let mut bytes = Vec::new();
+/// bytes `serde_json::to_vec_pretty` gives for `{ version, claims }`;
+/// then `claims.jsonld`, made from it (see `super::jsonld`).
+pub(super) fn claims_json<'a>(fragments: impl Iterator<Item = &'a str>) -> [OutputFile; 2] {
+    let mut bytes = format!("{{\n  \"version\": {CLAIMS_VERSION},\n  \"claims\": ").into_bytes();
+    let mut any = false;
     for f in fragments.filter(|f| !f.is_empty()) {
-        bytes.extend_from_slice(if bytes.is_empty() { b"[\n" } else { b",\n" });
+        bytes.extend_from_slice(if any { b",\n" } else { b"[\n" });
+        any = true;
         bytes.extend_from_slice(f.as_bytes());
     }
-    if bytes.is_empty() {
-        bytes.extend_from_slice(b"[]");
-    } else {
-        bytes.extend_from_slice(b"\n]");
-    }
-    bytes.push(b'\n');
-    OutputFile {
-        path: "claims.json".to_owned(),
-        bytes,
-    }
+    bytes.extend_from_slice(if any { b"\n  ]" } else { b"[]" });
+    bytes.extend_from_slice(b"\n}\n");
+    let jsonld = super::jsonld::from_claims_json(&bytes);
+    [
+        OutputFile {
+            path: "claims.json".to_owned(),
+            bytes,
+        },
+        OutputFile {
+            path: "claims.jsonld".to_owned(),
+            bytes: jsonld,
+        },
+    ]
 }
 
 fn sitemap(cx: &Ctx<'_>) -> String {

@@ -263,7 +263,10 @@ pub(super) fn view_html(
                     let claims: Vec<ClaimView> = p
                         .claims
                         .iter()
-                        .filter(|c| c.class == Class::Unresolved)
+                        .filter(|c| {
+                            c.class == Class::Unresolved
+                                && c.life.state == crate::content::State::Current
+                        })
                         .filter_map(|c| cx.claim_view(lang, &c.id))
                         .collect();
                     (!claims.is_empty()).then(|| Group {

@@ -9,6 +9,7 @@ mod files;
 mod generated;
 pub mod highlight;
 pub mod i18n;
+mod jsonld;
 pub mod markdown;
 mod pages;
 pub mod templates;
@@ -210,8 +211,9 @@ impl Renderer {
         files::claims_fragment(&self.ctx(site, prepared), &site.content.pages[page])
     }
 
-    /// `claims.json` from each page's fragment, in page order.
-    pub fn claims_json<'a>(&self, fragments: impl Iterator<Item = &'a str>) -> OutputFile {
+    /// `claims.json` from each page's fragment, in page order, and the
+    /// JSON-LD export `claims.jsonld` made from it.
+    pub fn claims_json<'a>(&self, fragments: impl Iterator<Item = &'a str>) -> [OutputFile; 2] {
         files::claims_json(fragments)
     }
 

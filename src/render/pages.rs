@@ -208,7 +208,46 @@ fn claim_view(cx: &Ctx<'_>, at: ClaimAt, lang: Lang) -> ClaimView {
                 })
             })
             .collect(),
+        notes: notes_view(cx, at, lang),
         inline: String::new(),
+    }
+}
+
+/// What readers are told about a claim beyond its class: review notices
+/// (suspect, stale translation), its lifecycle and a machine translation.
+fn notes_view(cx: &Ctx<'_>, at: ClaimAt, lang: Lang) -> super::views::ClaimNotes {
+    let claim = cx.site.claim(at);
+    let note = cx.site.review.claims.get(&claim.id);
+    let successor = claim.life.superseded_by.as_ref().and_then(|(id, _)| {
+        let a = *cx.site.index.claims.get(id)?;
+        Some(super::views::Link {
+            label: id.clone(),
+            href: format!(
+                "{}#claim-{id}",
+                cx.page_href(lang.code(), &cx.site.content.pages[a.page])
+            ),
+        })
+    });
+    super::views::ClaimNotes {
+        state: claim.life.state.name(),
+        reason: claim.life.reason.as_ref().map(|r| r.get(lang).clone()),
+        successor,
+        suspect: note.and_then(|n| {
+            if n.evidence_changed.is_some() {
+                Some("evidence")
+            } else if n.premise_changed.is_some() {
+                Some("premise")
+            } else {
+                None
+            }
+        }),
+        stale: note
+            .and_then(|n| n.stale.as_ref())
+            .map(|(l, prev)| super::views::Stale {
+                changed: l.code(),
+                previous: prev.clone(),
+            }),
+        machine: claim.life.machine_translated,
     }
 }
 
@@ -445,6 +484,11 @@ pub(super) fn cells(site: &Site) -> BTreeMap<(String, String), ClaimAt> {
         .values()
         .filter_map(|&at| {
             let c = site.claim(at);
+            // A retracted or superseded claim leaves the generated views:
+            // its successor takes the cell (see `crate::content::State`).
+            if c.life.state != crate::content::State::Current {
+                return None;
+            }
             Some(((c.about.clone()?, c.aspect.clone()?), at))
         })
         .collect()
@@ -768,16 +812,24 @@ fn render_parallel(cx: &Ctx<'_>, page: &Page, rec: &Recorder) -> Result<OutputFi
     let mut md_shared = md_context(cx, page, &prefix, &both_html, view_shared, "");
     md_shared.named_view = &named_shared;
     let mut ids = reserved(cx, page);
+    let pi = cx.site.index.pages.get(&page.rel).copied();
     let mut rows: Vec<Row> = page
         .segments
         .iter()
-        .map(|seg| match seg {
+        .enumerate()
+        .map(|(si, seg)| match seg {
             Segment::Shared(c) => Row::Shared {
                 html: markdown::render(c, &md_shared, &mut ids),
             },
             Segment::Pair { ja, en } => Row::Pair {
                 ja: markdown::render(ja, &md_ja, &mut ids),
                 en: markdown::render(en, &md_en, &mut ids),
+                stale: pi
+                    .and_then(|pi| cx.site.review.pairs.get(&(pi, si)))
+                    .map(|(l, prev)| super::views::Stale {
+                        changed: l.code(),
+                        previous: prev.clone(),
+                    }),
             },
             Segment::Untranslated { lang, chunk, .. } => Row::Only {
                 lang: lang.code(),
@@ -787,7 +839,11 @@ fn render_parallel(cx: &Ctx<'_>, page: &Page, rec: &Recorder) -> Result<OutputFi
         .collect();
     if let (Some(ja), Some(en)) = (view_ja.clone(), view_en.clone()) {
         if !has_view_marker(page) {
-            rows.push(Row::Pair { ja, en });
+            rows.push(Row::Pair {
+                ja,
+                en,
+                stale: None,
+            });
         }
     }
     let href = cx.page_href("ja-en", page);

@@ -44,8 +44,36 @@ pub struct ClaimView {
     pub evidence: Vec<Link>,
     /// Claims it rests on.
     pub from: Vec<ClaimLink>,
+    /// Review notices and lifecycle.
+    pub notes: ClaimNotes,
     /// Rendered `partials/claim.html` (empty while it is being rendered).
     pub inline: String,
+}
+
+/// What readers are told about a claim beyond its class.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ClaimNotes {
+    /// `current`, `retracted` or `superseded`.
+    pub state: &'static str,
+    /// Why it was retracted or superseded, in the view's language.
+    pub reason: Option<String>,
+    /// The claim that replaces it.
+    pub successor: Option<Link>,
+    /// `evidence` or `premise` when the claim is suspect since its review.
+    pub suspect: Option<&'static str>,
+    /// A stale translation: which language changed, and its previous text.
+    pub stale: Option<Stale>,
+    /// Translated by machine.
+    pub machine: bool,
+}
+
+/// A stale translation as readers see it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Stale {
+    /// The language whose text changed (`ja` or `en`).
+    pub changed: &'static str,
+    /// That language's text at the last review.
+    pub previous: String,
 }
 
 /// A body segment in one language.
@@ -123,6 +151,9 @@ pub enum Row {
         ja: String,
         /// English HTML.
         en: String,
+        /// One side changed since the page was reviewed, the other did
+        /// not: which, and its text then (Markdown source).
+        stale: Option<Stale>,
     },
     /// One language with a notice.
     Only {
@@ -216,6 +247,8 @@ pub struct CitedBy {
     pub page_title: String,
     /// Inline HTML.
     pub inline: String,
+    /// The file changed under this claim since it was reviewed.
+    pub suspect: bool,
 }
 
 /// An evidence file page.

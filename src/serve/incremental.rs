@@ -199,6 +199,7 @@ impl Incremental {
                 content: sources.content,
                 evidence: sources.evidence,
                 index: validate::Index::default(),
+                review: crate::review::Status::default(),
             });
         } else if let Some(site) = self.site.as_mut() {
             let dir = self.root.join("content");
@@ -301,6 +302,21 @@ impl Incremental {
                 .map(Validation::diagnostics)
                 .unwrap_or_default(),
         );
+        // The review lock is compared as `site::load` does: only on a site
+        // without errors, read again each time (`kansoku review` may have
+        // rewritten it).
+        if !diags.iter().any(Diagnostic::is_error) {
+            let site = self.site.as_mut().expect("loaded above");
+            let (status, review) = crate::review::examine(&self.root, site, Mode::Build)?;
+            // A notice can appear on any page citing an edited log or
+            // resting on a suspect claim: then every page is rendered again.
+            let changed = site.review != status;
+            site.review = status;
+            diags.extend(review);
+            if changed {
+                self.dirty.all = true;
+            }
+        }
         validate::sort(&mut diags);
         Ok(diags)
     }
@@ -361,7 +377,7 @@ impl Incremental {
             .into_par_iter()
             .map(|i| renderer.claims_fragment(site, &prepared, i))
             .collect();
-        files.push(renderer.claims_json(fragments.iter().map(String::as_str)));
+        files.extend(renderer.claims_json(fragments.iter().map(String::as_str)));
         let mut page_deps = BTreeMap::new();
         for (unit, d) in units.iter().zip(deps) {
             if let Unit::Page(i) = unit {
@@ -491,7 +507,7 @@ impl Incremental {
             }
         }
         if claims_changed {
-            files.push(renderer.claims_json(rendered.fragments.iter().map(String::as_str)));
+            files.extend(renderer.claims_json(rendered.fragments.iter().map(String::as_str)));
         }
         for (unit, d) in units.iter().zip(deps) {
             if let Unit::Page(i) = unit {
@@ -942,6 +958,56 @@ evidence = [{ path = "phase-c/runner-maps.txt", lines = "18" }]
         // And an edit after a failure still lands.
         edit(&index, "hipBLASLt とが、", "hipBLASLt が、");
         b.build(std::slice::from_ref(&index)).expect("edited again");
+        assert_same(root, &mut b);
+    }
+
+    /// With a review lock, an edited log puts notices on the pages citing
+    /// it (and on pages resting on them): serve shows what a full build
+    /// does, and again after `kansoku review` rewrites the lock.
+    #[test]
+    fn review_notices_follow_the_lock() {
+        let dir = site_copy();
+        let root = dir.path();
+        crate::review::review(
+            root,
+            &crate::review::Selection {
+                all: true,
+                ..Default::default()
+            },
+        )
+        .expect("review --all");
+        let mut b = Builder::new(root);
+        b.build(&[]).expect("first build");
+        assert_same(root, &mut b);
+        let log = root.join("evidence/phase-c/runner-maps.txt");
+        let text = std::fs::read_to_string(&log).expect("log");
+        let (first, rest) = text.split_once("\n+++\n").expect("a header");
+        let lines: Vec<&str> = rest.lines().collect();
+        let edited = format!(
+            "{first}\n+++\n{} (edited)\n{}\n",
+            lines[0],
+            lines[1..].join("\n")
+        );
+        std::fs::write(&log, edited).expect("edit log");
+        b.build(std::slice::from_ref(&log)).expect("log edited");
+        let shown = served(b.state.out());
+        assert!(
+            shown
+                .values()
+                .any(|v| String::from_utf8_lossy(v).contains("claim-notice--suspect")),
+            "a suspect notice is served"
+        );
+        assert_same(root, &mut b);
+        crate::review::review(
+            root,
+            &crate::review::Selection {
+                all: true,
+                ..Default::default()
+            },
+        )
+        .expect("review again");
+        b.build(&[root.join(crate::review::LOCK_FILE)])
+            .expect("lock rewritten");
         assert_same(root, &mut b);
     }
 }

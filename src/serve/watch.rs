@@ -111,7 +111,11 @@ pub(crate) fn classify(layout: &Layout, path: &Path) -> Change {
         || rel.starts_with("static")
     {
         Change::Full
-    } else if rel.starts_with("content") || rel.starts_with(&layout.evidence_dir) {
+    } else if rel.starts_with("content")
+        || rel.starts_with(&layout.evidence_dir)
+        // `kansoku review` rewrote what pages' notices are measured against.
+        || rel == Path::new(crate::review::LOCK_FILE)
+    {
         Change::Site
     } else {
         Change::Ignore
@@ -256,6 +260,7 @@ mod tests {
         );
         assert_eq!(c("/site/content"), Change::Site, "content/ replaced");
         assert_eq!(c("/site/records/evidence/logs/run.log"), Change::Site);
+        assert_eq!(c("/site/kansoku.lock"), Change::Site, "a review");
         // The engine loads hidden pages too, so they are not ignored.
         assert_eq!(c("/site/content/.draft.md"), Change::Site);
     }

@@ -50,9 +50,42 @@ pub fn load_sources(root: &Path) -> Result<Sources> {
     })
 }
 
-/// Loads and validates a site; fails with every error found.
-/// Warnings are returned alongside a usable site.
+/// Loads and validates a site, then compares it with its review lock
+/// (`kansoku.lock`, if any); fails with every error found. Warnings are
+/// returned alongside a usable site.
 pub fn load(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
+    let (mut site, mut diags) = load_all(root, mode)?;
+    // Compared even when there are other errors, so that a claim whose
+    // evidence changed is reported along with them; the lock naming
+    // claims that are gone (W084) is left for a site that loads cleanly,
+    // since a page with errors drops its claims.
+    let clean = !diags.iter().any(Diagnostic::is_error);
+    match crate::review::examine(root, &site, mode) {
+        Ok((status, review)) => {
+            site.review = status;
+            diags.extend(review.into_iter().filter(|d| clean || d.code != "W084"));
+        }
+        Err(Error::Content(d)) => diags.extend(d),
+        Err(e) => return Err(e),
+    }
+    sort(&mut diags);
+    if diags.iter().any(Diagnostic::is_error) {
+        return Err(Error::Content(diags));
+    }
+    Ok((site, diags))
+}
+
+/// [`load`] without the review lock: what `kansoku review` approves.
+pub fn load_unreviewed(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
+    let (site, diags) = load_all(root, mode)?;
+    if diags.iter().any(Diagnostic::is_error) {
+        return Err(Error::Content(diags));
+    }
+    Ok((site, diags))
+}
+
+/// Loads and validates, returning the site whatever was found.
+fn load_all(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
     let sources = load_sources(root)?;
     let (config, content, evidence) = (sources.config, sources.content, sources.evidence);
     let mut diags = sources.content_diags;
@@ -60,15 +93,13 @@ pub fn load(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
     let (index, vdiags) = validate::validate(&config, &content, &evidence, mode);
     diags.extend(vdiags);
     sort(&mut diags);
-    if diags.iter().any(Diagnostic::is_error) {
-        return Err(Error::Content(diags));
-    }
     Ok((
         Site {
             config,
             content,
             evidence,
             index,
+            review: crate::review::Status::default(),
         },
         diags,
     ))

@@ -114,7 +114,10 @@ impl<'a> Checker<'a> {
                 for link in &claim.evidence {
                     self.cited_by.entry(&link.path).or_default().push(at);
                 }
-                if let (Some(about), Some(aspect)) = (&claim.about, &claim.aspect) {
+                // Retracted and superseded claims leave the matrix, so
+                // their successor may take the same cell.
+                let current = claim.life.state == crate::content::State::Current;
+                if let (Some(about), Some(aspect), true) = (&claim.about, &claim.aspect, current) {
                     self.cells.entry((about, aspect)).or_insert(at);
                 }
             }
@@ -194,6 +197,11 @@ impl<'a> Checker<'a> {
             .collect()
     }
 
+    /// E086 for every cycle in `from` (see `derive::cycles`).
+    pub(crate) fn cycles(&self) -> Vec<Diagnostic> {
+        super::derive::cycles(self.content, &self.claims)
+    }
+
     fn known(&self, id: &str) -> bool {
         self.claims.contains_key(id)
     }
@@ -246,9 +254,14 @@ impl<'a> Checker<'a> {
                 .map(|c| {
                     (
                         c.id.clone(),
-                        c.about.clone(),
+                        // Only a current claim fills a matrix cell.
+                        c.about
+                            .clone()
+                            .filter(|_| c.life.state == crate::content::State::Current),
                         c.aspect.clone(),
                         c.evidence.iter().map(|l| l.path.clone()).collect(),
+                        c.class,
+                        c.from.iter().map(|(f, _)| f.clone()).collect(),
                     )
                 })
                 .collect(),
@@ -393,7 +406,14 @@ impl<'a> Checker<'a> {
                 diags.push(self.unknown(at.page, "`from`", id, span.clone()));
             }
         }
-        if let (Some(about), Some(aspect)) = (&claim.about, &claim.aspect) {
+        super::derive::premises(content, &self.claims, at, diags);
+        if let Some((id, span)) = &claim.life.superseded_by {
+            if !self.known(id) {
+                diags.push(self.unknown(at.page, "`superseded-by`", id, span.clone()));
+            }
+        }
+        let current = claim.life.state == crate::content::State::Current;
+        if let (Some(about), Some(aspect), true) = (&claim.about, &claim.aspect, current) {
             let first = self.cells.get(&(about.as_str(), aspect.as_str()));
             if let Some(&first) = first.filter(|&&first| first != at) {
                 let other = &content.pages[first.page];

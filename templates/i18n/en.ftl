@@ -133,3 +133,24 @@ view-home-world = Observation world
 view-home-status = Status
 view-open-questions-link = Where it is stated
 view-open-questions-empty = No unresolved claims.
+
+## Review notices (kansoku.lock) and claim lifecycle
+
+notice-suspect-evidence = The evidence changed after this claim was reviewed: it may no longer hold.
+notice-suspect-premise = A claim this one rests on changed after it was reviewed: it may no longer follow.
+notice-stale =
+    { $changed ->
+        [ja] The Japanese text changed after the last review; this English text may be out of date.
+       *[en] The English text changed after the last review; the Japanese text may be out of date.
+    }
+notice-stale-previous = Text at the last review
+notice-machine = Machine-translated.
+notice-retracted = Retracted
+notice-superseded = Superseded
+notice-superseded-by = Replaced by
+notice-pair-stale =
+    { $changed ->
+        [ja] The Japanese changed after the last review; the English beside it may be out of date.
+       *[en] The English changed after the last review; the Japanese beside it may be out of date.
+    }
+notice-evidence-suspect = suspect: the log changed after this claim was reviewed

@@ -133,3 +133,24 @@ view-home-world = 観測世界の性格
 view-home-status = 調査状況
 view-open-questions-link = 記述のある場所へ
 view-open-questions-empty = 未確定の記述はありません。
+
+## Review notices (kansoku.lock) and claim lifecycle
+
+notice-suspect-evidence = この主張のレビュー後に根拠が変わりました。今も成り立つとは限りません。
+notice-suspect-premise = この主張が依拠する主張がレビュー後に変わりました。今も導けるとは限りません。
+notice-stale =
+    { $changed ->
+        [ja] 前回のレビュー後に日本語の文が変わりました。英語の文は古いままかもしれません。
+       *[en] 前回のレビュー後に英語の文が変わりました。この日本語の文は古いままかもしれません。
+    }
+notice-stale-previous = 前回レビュー時の文
+notice-machine = 機械翻訳です。
+notice-retracted = 撤回
+notice-superseded = 置き換え済み
+notice-superseded-by = 置き換え先
+notice-pair-stale =
+    { $changed ->
+        [ja] 前回のレビュー後に日本語が変わりました。隣の英語は古いままかもしれません。
+       *[en] 前回のレビュー後に英語が変わりました。隣の日本語は古いままかもしれません。
+    }
+notice-evidence-suspect = 要確認: この主張のレビュー後にログが変わりました

@@ -195,7 +195,7 @@ impl SiteTest {
             "public/en/notes/old/index.html",
             "<!DOCTYPE html><html lang=\"en\"><p>old page</p>\n",
         )
-        .write("public/claims.json", "[]\n")
+        .write("public/claims.json", "{\"version\": 1, \"claims\": []}\n")
     }
 
     /// Builds; panics with the full error text if the build fails.

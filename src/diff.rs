@@ -1,0 +1,380 @@
+//! `kansoku diff`: what changed between two sets of claims.
+//!
+//! Either two `claims.json` files, or a git revision of this site against
+//! its working tree (`--since REF`: the old tree is read with `git archive`
+//! into a temporary directory and loaded in memory; nothing is built or
+//! written). Lists claims added, removed, re-classed, texts changed per
+//! language, evidence changed and states changed, in four formats.
+
+use crate::check::{gh_data, gh_property};
+use crate::error::{Error, Result};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+/// A claim as compared.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Claim {
+    /// Page source path (`content/…`).
+    pub page: String,
+    /// Class name.
+    pub class: String,
+    /// State name.
+    pub state: String,
+    /// Japanese text.
+    pub ja: String,
+    /// English text.
+    pub en: String,
+    /// Evidence links as `path#L7-L12`.
+    pub evidence: Vec<String>,
+}
+
+/// Claims by id.
+pub type Claims = BTreeMap<String, Claim>;
+
+/// One change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Change {
+    /// `added`, `removed`, `class`, `text`, `evidence` or `state`.
+    pub kind: &'static str,
+    /// The claim.
+    pub id: String,
+    /// The page it is (or was) on.
+    pub page: String,
+    /// For `text`: `ja` or `en`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lang: Option<&'static str>,
+    /// The value before (absent for `added`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old: Option<String>,
+    /// The value after (absent for `removed`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new: Option<String>,
+}
+
+/// How changes are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// One line per change, for a terminal.
+    Human,
+    /// A Markdown summary (a pull-request comment or job summary).
+    Markdown,
+    /// A JSON array of changes.
+    Json,
+    /// GitHub workflow `::notice` commands, one per change.
+    Github,
+}
+
+/// Reads a `claims.json` (version 1, or the bare array written before
+/// the format had a version).
+pub fn read_json(path: &Path) -> Result<Claims> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let bad = |why: String| {
+        Error::Usage(format!(
+            "{}: not a kansoku claims.json: {why}",
+            path.display()
+        ))
+    };
+    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+    let list = match &v {
+        serde_json::Value::Array(a) => a,
+        serde_json::Value::Object(o) => {
+            match o.get("version").and_then(serde_json::Value::as_u64) {
+                Some(1) => {}
+                other => return Err(bad(format!("unknown version {other:?}"))),
+            }
+            o.get("claims")
+                .and_then(serde_json::Value::as_array)
+                .ok_or_else(|| bad("no `claims` array".to_owned()))?
+        }
+        _ => return Err(bad("neither an object nor an array".to_owned())),
+    };
+    let s =
+        |c: &serde_json::Value, k: &str| c.get(k).and_then(|v| v.as_str()).unwrap_or("").to_owned();
+    let mut out = Claims::new();
+    for c in list {
+        let id = s(c, "id");
+        if id.is_empty() {
+            return Err(bad("a claim without `id`".to_owned()));
+        }
+        let text = c.get("text");
+        let evidence = c
+            .get("evidence")
+            .and_then(serde_json::Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .map(|l| {
+                        let path = s(l, "path");
+                        match l.get("lines").and_then(|v| v.as_array()).map(|r| {
+                            (
+                                r.first().and_then(serde_json::Value::as_u64),
+                                r.get(1).and_then(serde_json::Value::as_u64),
+                            )
+                        }) {
+                            Some((Some(a), Some(b))) if a == b => format!("{path}#L{a}"),
+                            Some((Some(a), Some(b))) => format!("{path}#L{a}-L{b}"),
+                            _ => path,
+                        }
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let state = match s(c, "state") {
+            st if st.is_empty() => "current".to_owned(),
+            st => st,
+        };
+        out.insert(
+            id,
+            Claim {
+                page: s(c, "page"),
+                class: s(c, "class"),
+                state,
+                ja: text.map(|t| s(t, "ja")).unwrap_or_default(),
+                en: text.map(|t| s(t, "en")).unwrap_or_default(),
+                evidence,
+            },
+        );
+    }
+    Ok(out)
+}
+
+/// The claims of the site at `root`, loaded without building.
+pub fn from_site(root: &Path) -> Result<Claims> {
+    let (site, _) = crate::site::load_unreviewed(root, crate::validate::Mode::Build)?;
+    let mut out = Claims::new();
+    for page in &site.content.pages {
+        for c in &page.claims {
+            out.insert(
+                c.id.clone(),
+                Claim {
+                    page: page.source_path().to_owned(),
+                    class: c.class.name().to_owned(),
+                    state: c.life.state.name().to_owned(),
+                    ja: c.text.ja.clone(),
+                    en: c.text.en.clone(),
+                    evidence: c.evidence.iter().map(|l| l.label()).collect(),
+                },
+            );
+        }
+    }
+    Ok(out)
+}
+
+/// The claims of the site at `root` as it was at git revision `rev`: the
+/// site's directory at that revision is extracted into a temporary
+/// directory with `git archive` and loaded there.
+pub fn from_git(root: &Path, rev: &str) -> Result<Claims> {
+    let git = |args: &[&str]| -> Result<Vec<u8>> {
+        let out = Command::new("git")
+            .arg("-C")
+            .arg(root)
+            .args(args)
+            .output()
+            .map_err(|e| Error::Usage(format!("cannot run git: {e}")))?;
+        if !out.status.success() {
+            return Err(Error::Usage(format!(
+                "git {} failed: {}",
+                args.join(" "),
+                String::from_utf8_lossy(&out.stderr).trim()
+            )));
+        }
+        Ok(out.stdout)
+    };
+    let prefix = String::from_utf8_lossy(&git(&["rev-parse", "--show-prefix"])?)
+        .trim()
+        .to_owned();
+    let tree = format!("{rev}:{prefix}");
+    let tar = git(&["archive", "--format=tar", &tree])?;
+    let dir = tempfile::tempdir().map_err(|e| Error::io(std::env::temp_dir(), e))?;
+    let mut child = Command::new("tar")
+        .arg("-x")
+        .arg("-C")
+        .arg(dir.path())
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| Error::Usage(format!("cannot run tar: {e}")))?;
+    {
+        let mut stdin = child.stdin.take().expect("stdin was piped");
+        std::io::Write::write_all(&mut stdin, &tar).map_err(|e| Error::io(dir.path(), e))?;
+    }
+    let status = child.wait().map_err(|e| Error::io(dir.path(), e))?;
+    if !status.success() {
+        return Err(Error::Usage(format!("tar could not unpack {tree}")));
+    }
+    from_site(dir.path()).map_err(|e| match e {
+        Error::Content(d) => Error::Usage(format!(
+            "the site at {rev} does not load ({} finding{}; first: {})",
+            d.len(),
+            if d.len() == 1 { "" } else { "s" },
+            d.first().map(ToString::to_string).unwrap_or_default()
+        )),
+        other => other,
+    })
+}
+
+/// Every change from `old` to `new`, by claim id, in a fixed order of
+/// kinds for each claim.
+pub fn diff(old: &Claims, new: &Claims) -> Vec<Change> {
+    let mut out = Vec::new();
+    let change = |kind, id: &str, page: &str, lang, old: Option<&str>, new: Option<&str>| Change {
+        kind,
+        id: id.to_owned(),
+        page: page.to_owned(),
+        lang,
+        old: old.map(str::to_owned),
+        new: new.map(str::to_owned),
+    };
+    let ids: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+    for id in ids {
+        match (old.get(id), new.get(id)) {
+            (None, Some(n)) => out.push(change("added", id, &n.page, None, None, Some(&n.class))),
+            (Some(o), None) => out.push(change("removed", id, &o.page, None, Some(&o.class), None)),
+            (Some(o), Some(n)) => {
+                if o.class != n.class {
+                    out.push(change(
+                        "class",
+                        id,
+                        &n.page,
+                        None,
+                        Some(&o.class),
+                        Some(&n.class),
+                    ));
+                }
+                if o.state != n.state {
+                    out.push(change(
+                        "state",
+                        id,
+                        &n.page,
+                        None,
+                        Some(&o.state),
+                        Some(&n.state),
+                    ));
+                }
+                if o.ja != n.ja {
+                    out.push(change(
+                        "text",
+                        id,
+                        &n.page,
+                        Some("ja"),
+                        Some(&o.ja),
+                        Some(&n.ja),
+                    ));
+                }
+                if o.en != n.en {
+                    out.push(change(
+                        "text",
+                        id,
+                        &n.page,
+                        Some("en"),
+                        Some(&o.en),
+                        Some(&n.en),
+                    ));
+                }
+                if o.evidence != n.evidence {
+                    out.push(change(
+                        "evidence",
+                        id,
+                        &n.page,
+                        None,
+                        Some(&o.evidence.join(" ")),
+                        Some(&n.evidence.join(" ")),
+                    ));
+                }
+            }
+            (None, None) => {}
+        }
+    }
+    out
+}
+
+fn describe(c: &Change) -> String {
+    fn q(s: &Option<String>) -> &str {
+        s.as_deref().unwrap_or("")
+    }
+    match c.kind {
+        "added" => format!("added `{}` ({})", c.id, q(&c.new)),
+        "removed" => format!("removed `{}` (was {})", c.id, q(&c.old)),
+        "class" => format!("re-classed `{}`: {} → {}", c.id, q(&c.old), q(&c.new)),
+        "state" => format!("state of `{}`: {} → {}", c.id, q(&c.old), q(&c.new)),
+        "text" => format!(
+            "{} text of `{}`: \"{}\" → \"{}\"",
+            c.lang.unwrap_or(""),
+            c.id,
+            q(&c.old),
+            q(&c.new)
+        ),
+        _ => format!("evidence of `{}`: {} → {}", c.id, q(&c.old), q(&c.new)),
+    }
+}
+
+/// The changes in `format`.
+pub fn format(changes: &[Change], format: Format) -> String {
+    let mut out = String::new();
+    match format {
+        Format::Human => {
+            for c in changes {
+                out.push_str(&format!("{}: {}\n", c.page, describe(c)));
+            }
+            out.push_str(&summary(changes));
+            out.push('\n');
+        }
+        Format::Markdown => {
+            out.push_str("### Claims changed\n\n");
+            if changes.is_empty() {
+                out.push_str("No claim changed.\n");
+            } else {
+                out.push_str(&format!(
+                    "{}.\n\n| page | change |\n|---|---|\n",
+                    summary(changes)
+                ));
+                for c in changes {
+                    out.push_str(&format!(
+                        "| `{}` | {} |\n",
+                        c.page,
+                        describe(c).replace('|', "\\|").replace('\n', " ")
+                    ));
+                }
+            }
+        }
+        Format::Json => {
+            out.push_str(
+                &serde_json::to_string_pretty(changes).expect("changes serialise: strings only"),
+            );
+            out.push('\n');
+        }
+        Format::Github => {
+            for c in changes {
+                out.push_str(&format!(
+                    "::notice file={},title=claim {}::{}\n",
+                    gh_property(&c.page),
+                    gh_property(c.kind),
+                    gh_data(&describe(c))
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// `3 changes: 1 added, 2 re-classed`.
+pub fn summary(changes: &[Change]) -> String {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for c in changes {
+        let word = match c.kind {
+            "class" => "re-classed",
+            "text" => "texts changed",
+            "evidence" => "evidence changed",
+            "state" => "states changed",
+            k => k,
+        };
+        *counts.entry(word).or_default() += 1;
+    }
+    let n = changes.len();
+    let mut s = format!("{n} change{}", if n == 1 { "" } else { "s" });
+    if n > 0 {
+        let parts: Vec<String> = counts.iter().map(|(w, n)| format!("{n} {w}")).collect();
+        s.push_str(&format!(": {}", parts.join(", ")));
+    }
+    s
+}

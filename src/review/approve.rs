@@ -1,0 +1,269 @@
+//! `kansoku review` and `kansoku check --fix`: the two commands that
+//! write. `review` re-approves claims and pages as they are now and
+//! rewrites their lock entries; `fix` rewrites links whose cited text only
+//! moved. Both load the site without the lock first, so a site with errors
+//! is refused before anything is written.
+
+use super::{
+    examine, hash_range, lock, pair_text, range_of, Lock, LockedClaim, LockedLink, LockedPage,
+    LockedPair, Move,
+};
+use crate::content::{Claim, Segment};
+use crate::error::{Error, Result};
+use crate::validate::{Mode, Site};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The lock entry for a claim as it is now.
+fn locked_claim(site: &Site, page: &crate::content::Page, c: &Claim) -> LockedClaim {
+    LockedClaim {
+        page: page.source_path().to_owned(),
+        class: c.class.name().to_owned(),
+        state: c.life.state.name().to_owned(),
+        ja: c.text.ja.clone(),
+        en: c.text.en.clone(),
+        premises: c
+            .from
+            .iter()
+            .filter_map(|(id, _)| {
+                let at = *site.index.claims.get(id)?;
+                Some((id.clone(), site.claim(at).class.name().to_owned()))
+            })
+            .collect(),
+        evidence: c
+            .evidence
+            .iter()
+            .filter_map(|l| {
+                let file = site.evidence.files.get(&l.path)?;
+                let (a, b) = range_of(l, file);
+                Some(LockedLink {
+                    link: l.label(),
+                    lines: b + 1 - a.min(b + 1),
+                    hash: hash_range(file, (a, b)),
+                })
+            })
+            .collect(),
+    }
+}
+
+/// The lock entry for a page's pairs as they are now.
+fn locked_page(page: &crate::content::Page) -> LockedPage {
+    LockedPage {
+        pairs: page
+            .segments
+            .iter()
+            .filter_map(|s| match s {
+                Segment::Pair { ja, en } => Some(LockedPair {
+                    ja: pair_text(ja),
+                    en: pair_text(en),
+                }),
+                _ => None,
+            })
+            .collect(),
+    }
+}
+
+/// What to re-approve.
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    /// Claim ids.
+    pub claims: Vec<String>,
+    /// Pages (content-relative, or from the root: `content/…`).
+    pub pages: Vec<String>,
+    /// Everything, dropping entries of claims no longer on the site.
+    pub all: bool,
+}
+
+/// What a review did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reviewed {
+    /// Claims whose entries were written.
+    pub claims: usize,
+    /// Of those, entries that differ from before (new or changed).
+    pub changed: usize,
+    /// Pages whose pairs were written.
+    pub pages: usize,
+    /// Entries dropped (claims no longer on the site).
+    pub dropped: usize,
+}
+
+/// `kansoku review`: re-approves the selection as it is now and rewrites
+/// its lock entries. The site must load without errors (a claim whose
+/// link does not resolve cannot be reviewed); lock findings do not count.
+pub fn review(root: &Path, sel: &Selection) -> Result<Reviewed> {
+    if !sel.all && sel.claims.is_empty() && sel.pages.is_empty() {
+        return Err(Error::Usage(
+            "name the claims to review, or use `--page PAGE` or `--all`".to_owned(),
+        ));
+    }
+    let (site, _) = crate::site::load_unreviewed(root, Mode::Build)?;
+    let old = match lock::read(root) {
+        Ok(l) => l.unwrap_or_default(),
+        // A lock that does not parse is replaced by a full review.
+        Err(Error::Content(_)) if sel.all => Lock::default(),
+        Err(e) => return Err(e),
+    };
+    let mut new = old.clone();
+    new.version = lock::VERSION;
+    let mut done = Reviewed::default();
+    let pages: Vec<usize> = sel
+        .pages
+        .iter()
+        .map(|p| {
+            let rel = p.strip_prefix("content/").unwrap_or(p);
+            site.index.pages.get(rel).copied().ok_or_else(|| {
+                Error::Usage(format!(
+                    "no page `content/{rel}` (give its path under content/)"
+                ))
+            })
+        })
+        .collect::<Result<_>>()?;
+    for id in &sel.claims {
+        if !site.index.claims.contains_key(id) {
+            let hint =
+                crate::content::claims::nearest(id, site.index.claims.keys().map(String::as_str))
+                    .map(|n| format!("; did you mean `{n}`?"))
+                    .unwrap_or_default();
+            return Err(Error::Usage(format!("no claim `{id}` on the site{hint}")));
+        }
+    }
+    if sel.all {
+        new.claims.clear();
+        new.pages.clear();
+    }
+    for (pi, page) in site.content.pages.iter().enumerate() {
+        let whole = sel.all || pages.contains(&pi);
+        for c in &page.claims {
+            if whole || sel.claims.contains(&c.id) {
+                let entry = locked_claim(&site, page, c);
+                if old.claims.get(&c.id) != Some(&entry) {
+                    done.changed += 1;
+                }
+                new.claims.insert(c.id.clone(), entry);
+                done.claims += 1;
+            }
+        }
+        if whole {
+            let lp = locked_page(page);
+            if lp.pairs.is_empty() {
+                new.pages.remove(page.source_path());
+            } else {
+                new.pages.insert(page.source_path().to_owned(), lp);
+            }
+            done.pages += 1;
+        }
+    }
+    done.dropped = old
+        .claims
+        .keys()
+        .filter(|id| !new.claims.contains_key(*id))
+        .count();
+    lock::write(root, &new)?;
+    Ok(done)
+}
+
+/// `kansoku check --fix`: rewrites each link whose cited text only moved
+/// to its new lines, in the page source. Returns the rewrites made, as
+/// `path: old → new`. Each page is written atomically.
+pub fn fix(root: &Path) -> Result<Vec<String>> {
+    let (site, _) = crate::site::load_unreviewed(root, Mode::Build)?;
+    let (status, _) = examine(root, &site, Mode::Build)?;
+    let mut by_page: BTreeMap<&str, Vec<&Move>> = BTreeMap::new();
+    for m in &status.moves {
+        by_page.entry(&m.page).or_default().push(m);
+    }
+    let mut done = Vec::new();
+    for (rel, mut moves) in by_page {
+        let page = site
+            .content
+            .pages
+            .iter()
+            .find(|p| p.source_path() == rel)
+            .expect("moves name loaded pages");
+        let mut text = page.src.text.clone();
+        // From the end, so earlier spans stay valid.
+        moves.sort_by_key(|m| std::cmp::Reverse(m.span.start));
+        for m in moves {
+            let old = &text[m.span.clone()];
+            let Some(new) = relink(old, m.lines) else {
+                continue;
+            };
+            done.push(format!("{rel}: {} → {}", old.trim(), new.trim()));
+            text.replace_range(m.span.clone(), &new);
+        }
+        let path = root.join(rel);
+        let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+        // Keep the file's own line ends and BOM: only the link changes.
+        let mut out = String::new();
+        if bytes.starts_with(b"\xEF\xBB\xBF") {
+            out.push('\u{feff}');
+        }
+        if bytes.windows(2).any(|w| w == b"\r\n") {
+            out.push_str(&text.replace('\n', "\r\n"));
+        } else {
+            out.push_str(&text);
+        }
+        lock::replace_file(&path, out.as_bytes())?;
+    }
+    Ok(done)
+}
+
+/// A link as written (`"a.log#L3-L5"` or `{ path = …, lines = … }`) with
+/// its line range replaced.
+fn relink(old: &str, (a, b): (usize, usize)) -> Option<String> {
+    let frag = if a == b {
+        format!("L{a}")
+    } else {
+        format!("L{a}-L{b}")
+    };
+    if let Some(hash) = old.find('#') {
+        let end = old[hash..].find(['"', '\'']).map(|i| hash + i)?;
+        return Some(format!("{}#{frag}{}", &old[..hash], &old[end..]));
+    }
+    let key = old.find("lines")?;
+    let eq = key + old[key..].find('=')?;
+    let start = eq + 1;
+    let end = old[start..]
+        .find([',', '}'])
+        .map_or(old.len(), |i| start + i);
+    let value = if a == b {
+        format!(" {a}")
+    } else {
+        format!(" \"{a}-{b}\"")
+    };
+    let trail = if old[start..end].ends_with(' ') {
+        " "
+    } else {
+        ""
+    };
+    Some(format!("{}{value}{trail}{}", &old[..start], &old[end..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relink_both_forms() {
+        assert_eq!(
+            relink("\"a.log#L3-L5\"", (5, 7)).as_deref(),
+            Some("\"a.log#L5-L7\"")
+        );
+        assert_eq!(
+            relink("\"a.log#L3\"", (4, 4)).as_deref(),
+            Some("\"a.log#L4\"")
+        );
+        assert_eq!(
+            relink(
+                "{ path = \"a.log\", lines = \"3-9\", quote = \"x\" }",
+                (5, 11)
+            )
+            .as_deref(),
+            Some("{ path = \"a.log\", lines = \"5-11\", quote = \"x\" }")
+        );
+        assert_eq!(
+            relink("{ path = \"a.log\", lines = 3 }", (4, 4)).as_deref(),
+            Some("{ path = \"a.log\", lines = 4 }")
+        );
+    }
+}

@@ -1,0 +1,216 @@
+//! `kansoku.lock`: what a person last reviewed, as TOML.
+//!
+//! Sorted by claim id and page path, one table per claim, so a review
+//! shows up in a diff as the lines that changed. The texts themselves are
+//! kept (not only their hashes): they are short for claims, and a stale
+//! translation can then show readers what the other language said before.
+//! Evidence is kept as a hash of the cited lines, since logs are large.
+//! This module reads and writes the file; it does not compare anything.
+
+use crate::error::{Diagnostic, Error, Result};
+use crate::source::Source;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The lock's file name, at the site root.
+pub const LOCK_FILE: &str = "kansoku.lock";
+
+/// The format this build writes and reads.
+pub const VERSION: u32 = 1;
+
+/// The whole lock.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lock {
+    /// Format version ([`VERSION`]).
+    pub version: u32,
+    /// Each reviewed claim by id.
+    #[serde(default)]
+    pub claims: BTreeMap<String, LockedClaim>,
+    /// Each page's reviewed language pairs, by content-relative path.
+    #[serde(default)]
+    pub pages: BTreeMap<String, LockedPage>,
+}
+
+/// A claim as it was reviewed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct LockedClaim {
+    /// The page it was on (`content/…`), for people reading the lock.
+    pub page: String,
+    /// Its class.
+    pub class: String,
+    /// Its state (`current`, `retracted`, `superseded`).
+    pub state: String,
+    /// Its Japanese text.
+    pub ja: String,
+    /// Its English text.
+    pub en: String,
+    /// Premise id → the premise's class when this claim was reviewed.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub premises: BTreeMap<String, String>,
+    /// Each evidence link with the hash of the text it cited.
+    #[serde(default)]
+    pub evidence: Vec<LockedLink>,
+}
+
+/// An evidence link as it was reviewed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LockedLink {
+    /// `path#L7-L12` as written.
+    pub link: String,
+    /// How many lines it cited: the window searched for when it moved.
+    pub lines: usize,
+    /// [`super::hash_lines`] of the cited lines.
+    pub hash: String,
+}
+
+/// A page's language pairs as they were reviewed.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LockedPage {
+    /// Each `::: ja` / `::: en` pair, in page order.
+    #[serde(default)]
+    pub pairs: Vec<LockedPair>,
+}
+
+/// One reviewed pair.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LockedPair {
+    /// The Japanese block's text.
+    pub ja: String,
+    /// The English block's text.
+    pub en: String,
+}
+
+/// Reads the lock at `root`; `None` when there is none (the site does not
+/// use reviews). A lock that does not parse is E080 at its line.
+pub fn read(root: &Path) -> Result<Option<Lock>> {
+    let path = root.join(LOCK_FILE);
+    let bytes = match std::fs::read(&path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::io(path, e)),
+    };
+    let text = crate::source::decode(LOCK_FILE, &bytes).map_err(|d| Error::Content(vec![d]))?;
+    parse(&text).map(Some).map_err(|d| Error::Content(vec![d]))
+}
+
+/// Parses lock text; E080 with the place of the problem.
+pub(crate) fn parse(text: &str) -> std::result::Result<Lock, Diagnostic> {
+    let src = Source::new(LOCK_FILE.to_owned(), text.to_owned());
+    let hint = "regenerate it with `kansoku review --all` (after looking at what changed)";
+    let lock: Lock = toml::from_str(text).map_err(|e| {
+        let span = e.span().unwrap_or(0..0);
+        src.error(
+            "E080",
+            span,
+            format!("`{LOCK_FILE}` does not parse: {}", e.message()),
+        )
+        .with_hint(hint)
+    })?;
+    if lock.version != VERSION {
+        return Err(src
+            .error(
+                "E080",
+                0..0,
+                format!(
+                    "`{LOCK_FILE}` has version {}; this kansoku reads version {VERSION}",
+                    lock.version
+                ),
+            )
+            .with_hint(hint));
+    }
+    Ok(lock)
+}
+
+/// The lock as text: a comment saying what the file is, then sorted TOML.
+pub fn to_text(lock: &Lock) -> String {
+    let body = toml::to_string_pretty(lock).expect("the lock serialises: strings and tables only");
+    format!(
+        "# What was last reviewed: claim texts, the hash of each cited range,\n# and each page's language pairs. Written by `kansoku review`; do not edit.\n{body}"
+    )
+}
+
+/// Writes the lock atomically: a reader never sees half a lock.
+pub fn write(root: &Path, lock: &Lock) -> Result<()> {
+    replace_file(&root.join(LOCK_FILE), to_text(lock).as_bytes())
+}
+
+/// Replaces `path` with `bytes` atomically (a temporary file beside it,
+/// renamed over it), keeping the permissions of the file it replaces; a
+/// new file gets the usual 0644, not the temporary file's private 0600.
+pub(crate) fn replace_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
+    std::io::Write::write_all(&mut tmp, bytes).map_err(|e| Error::io(tmp.path(), e))?;
+    let perms = match std::fs::metadata(path) {
+        Ok(m) => Some(m.permissions()),
+        Err(_) => default_permissions(),
+    };
+    if let Some(perms) = perms {
+        std::fs::set_permissions(tmp.path(), perms).map_err(|e| Error::io(tmp.path(), e))?;
+    }
+    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
+    Ok(())
+}
+
+#[cfg(unix)]
+fn default_permissions() -> Option<std::fs::Permissions> {
+    use std::os::unix::fs::PermissionsExt;
+    Some(std::fs::Permissions::from_mode(0o644))
+}
+
+#[cfg(not(unix))]
+fn default_permissions() -> Option<std::fs::Permissions> {
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_and_sorts() {
+        let mut lock = Lock {
+            version: VERSION,
+            ..Lock::default()
+        };
+        for id in ["b", "a"] {
+            lock.claims.insert(
+                id.to_owned(),
+                LockedClaim {
+                    page: "content/x.md".into(),
+                    class: "confirmed".into(),
+                    state: "current".into(),
+                    ja: "日本語".into(),
+                    en: "English".into(),
+                    premises: BTreeMap::new(),
+                    evidence: vec![LockedLink {
+                        link: "a.log#L1".into(),
+                        lines: 1,
+                        hash: "fnv1a64:0".into(),
+                    }],
+                },
+            );
+        }
+        let text = to_text(&lock);
+        assert!(text.find("[claims.a]").expect("a") < text.find("[claims.b]").expect("b"));
+        assert_eq!(parse(&text).expect("parses"), lock);
+    }
+
+    #[test]
+    fn bad_lock_is_e080_with_its_line() {
+        let d = parse("version = 1\n[claims.x]\npage = 3\n").expect_err("bad");
+        assert_eq!(d.code, "E080");
+        assert_eq!(d.location.line, 3);
+        let d = parse("version = 9\n").expect_err("bad");
+        assert_eq!(
+            d.message,
+            "`kansoku.lock` has version 9; this kansoku reads version 1"
+        );
+    }
+}

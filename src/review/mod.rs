@@ -1,0 +1,450 @@
+//! Reviews: what a person last approved (`kansoku.lock`) against the site
+//! as it is now.
+//!
+//! [`examine`] compares and returns findings plus what readers are told
+//! (a suspect claim, a stale translation); [`review`] re-approves and
+//! rewrites lock entries; [`fix`] rewrites links whose cited text only
+//! moved. Runs after validation, on a site whose links resolve; it reads
+//! the lock and nothing else, and writes only in `review` and `fix`.
+
+mod approve;
+pub mod lock;
+
+pub use approve::{fix, review, Reviewed, Selection};
+
+use crate::content::Segment;
+use crate::error::{Diagnostic, Result};
+use crate::evidence::EvidenceFile;
+use crate::lang::{Bi, Lang};
+use crate::validate::{Mode, Site};
+pub use lock::{Lock, LockedClaim, LockedLink, LockedPage, LockedPair, LOCK_FILE};
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+use std::path::Path;
+
+/// FNV-1a, 64 bits: stable across versions and platforms (a committed lock
+/// must hash the same everywhere), no dependency, and plenty to tell an
+/// edited range from the reviewed one.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// The hash of cited lines: each line without its trailing whitespace,
+/// joined by `\n`, so re-saving a log with other line ends or trailing
+/// blanks does not make every claim on it suspect.
+pub fn hash_lines<'a>(lines: impl Iterator<Item = &'a str>) -> String {
+    let mut text = String::new();
+    for (i, l) in lines.enumerate() {
+        if i > 0 {
+            text.push('\n');
+        }
+        text.push_str(l.trim_end());
+    }
+    format!("fnv1a64:{:016x}", fnv1a(text.as_bytes()))
+}
+
+/// A link's cited range in `file`, resolved (whole file without lines).
+pub(crate) fn range_of(link: &crate::content::EvidenceLink, file: &EvidenceFile) -> (usize, usize) {
+    link.lines.unwrap_or((1, file.line_count()))
+}
+
+pub(crate) fn hash_range(file: &EvidenceFile, (a, b): (usize, usize)) -> String {
+    hash_lines((a..=b.min(file.line_count())).map(|n| file.line(n)))
+}
+
+/// Where the reviewed text now is: the window of `len` lines with `hash`
+/// nearest to the old start, if any.
+fn find_moved(file: &EvidenceFile, len: usize, hash: &str, old_start: usize) -> Option<usize> {
+    if len == 0 || len > file.line_count() {
+        return None;
+    }
+    (1..=file.line_count() + 1 - len)
+        .filter(|&s| hash_range(file, (s, s + len - 1)) == hash)
+        .min_by_key(|&s| s.abs_diff(old_start))
+}
+
+/// What a reader is told about a claim.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ClaimNote {
+    /// The claim is suspect: its evidence changed (`Some(path)` of the
+    /// evidence file) after it was reviewed.
+    pub evidence_changed: Option<String>,
+    /// A premise it rests on is suspect or re-classed.
+    pub premise_changed: Option<String>,
+    /// One language changed since the review, the other did not: the
+    /// changed language and its text at the review.
+    pub stale: Option<(Lang, String)>,
+}
+
+impl ClaimNote {
+    /// True when readers should doubt the claim.
+    pub fn suspect(&self) -> bool {
+        self.evidence_changed.is_some() || self.premise_changed.is_some()
+    }
+}
+
+/// A rewrite `check --fix` can make: a link whose cited text moved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Move {
+    /// The page's path relative to the site root.
+    pub page: String,
+    /// The link's span in the page.
+    pub span: Range<usize>,
+    /// The new range.
+    pub lines: (usize, usize),
+}
+
+/// What the lock says about the site now.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Status {
+    /// Claims with something to tell readers, by id.
+    pub claims: BTreeMap<String, ClaimNote>,
+    /// Stale pairs: (page index, segment index) → the changed language
+    /// and its text at the review.
+    pub pairs: BTreeMap<(usize, usize), (Lang, String)>,
+    /// Links whose text moved.
+    pub moves: Vec<Move>,
+}
+
+pub(crate) fn pair_text(chunk: &crate::content::Chunk) -> String {
+    chunk.text.trim().to_owned()
+}
+
+/// Compares the site with the lock at its root. No lock: nothing to say
+/// (the site does not use reviews). Severity follows `mode`: what is an
+/// error in `check` is a warning in `build` and `serve`, where the page
+/// shows the notice instead.
+pub fn examine(root: &Path, site: &Site, mode: Mode) -> Result<(Status, Vec<Diagnostic>)> {
+    let Some(lock) = lock::read(root)? else {
+        return Ok((Status::default(), Vec::new()));
+    };
+    Ok(compare(site, &lock, mode))
+}
+
+/// [`examine`] against a given lock.
+pub fn compare(site: &Site, lock: &Lock, mode: Mode) -> (Status, Vec<Diagnostic>) {
+    let mut status = Status::default();
+    let mut diags = Vec::new();
+    let error = |src: &crate::source::Source, code, span, msg: String| match mode {
+        Mode::Check => src.error(code, span, msg),
+        Mode::Build => src.warning(code, span, msg),
+    };
+    let mut seen = BTreeSet::new();
+    for page in &site.content.pages {
+        let src = &page.src;
+        for c in &page.claims {
+            seen.insert(c.id.as_str());
+            let Some(locked) = lock.claims.get(&c.id) else {
+                diags.push(
+                    src.warning(
+                        "W080",
+                        c.id_span.clone(),
+                        format!("claim `{}` has not been reviewed", c.id),
+                    )
+                    .with_hint(format!(
+                        "look at it and its evidence, then run `kansoku review {}`",
+                        c.id
+                    )),
+                );
+                continue;
+            };
+            let mut note = ClaimNote::default();
+            let mut unreviewed = Vec::new();
+            for l in &c.evidence {
+                let Some(file) = site.evidence.files.get(&l.path) else {
+                    continue;
+                };
+                let (a, b) = range_of(l, file);
+                let now = hash_range(file, (a, b));
+                let label = l.label();
+                let same_path = |k: &&LockedLink| k.link.split('#').next() == Some(l.path.as_str());
+                if lock_has(&locked.evidence, &label, &now, &l.path) {
+                    continue;
+                }
+                let Some(old) = locked.evidence.iter().find(|k| k.link == label) else {
+                    if locked.evidence.iter().any(|k| same_path(&k)) && l.lines.is_some() {
+                        // The link was rewritten by hand and cites other
+                        // text than was reviewed under this path.
+                        unreviewed.push(format!("evidence `{label}`"));
+                    } else {
+                        unreviewed.push(format!("new evidence `{label}`"));
+                    }
+                    continue;
+                };
+                let dir = &site.evidence.dir_name;
+                match find_moved(file, old.lines, &old.hash, a).filter(|_| l.lines.is_some()) {
+                    Some(s) => {
+                        let to = (s, s + old.lines - 1);
+                        let new = crate::content::EvidenceLink {
+                            lines: Some(to),
+                            ..l.clone()
+                        };
+                        diags.push(
+                            error(
+                                src,
+                                "E082",
+                                l.span.clone(),
+                                format!(
+                                    "the text cited by claim `{}` moved: `{dir}/{label}` is now `{dir}/{}`",
+                                    c.id,
+                                    new.label()
+                                ),
+                            )
+                            .with_hint("run `kansoku check --fix` to rewrite the link"),
+                        );
+                        status.moves.push(Move {
+                            page: page.source_path().to_owned(),
+                            span: l.span.clone(),
+                            lines: to,
+                        });
+                    }
+                    None => {
+                        diags.push(
+                            error(
+                                src,
+                                "E081",
+                                l.span.clone(),
+                                format!(
+                                    "claim `{}` is suspect: `{dir}/{label}` changed after the claim was reviewed",
+                                    c.id
+                                ),
+                            )
+                            .with_hint(format!(
+                                "check that the claim still holds, then run `kansoku review {}`",
+                                c.id
+                            )),
+                        );
+                        note.evidence_changed.get_or_insert_with(|| l.path.clone());
+                    }
+                }
+            }
+            let ja = c.text.ja != locked.ja;
+            let en = c.text.en != locked.en;
+            if ja != en {
+                let (changed, previous) = if ja {
+                    (Lang::Ja, &locked.ja)
+                } else {
+                    (Lang::En, &locked.en)
+                };
+                diags.push(
+                    error(
+                        src,
+                        "E084",
+                        c.id_span.clone(),
+                        format!(
+                            "stale translation: the `{changed}` text of claim `{}` changed since its review, the `{}` text did not",
+                            c.id,
+                            changed.other()
+                        ),
+                    )
+                    .with_hint(format!(
+                        "update `{}` to match, then run `kansoku review {}`",
+                        changed.other(),
+                        c.id
+                    )),
+                );
+                note.stale = Some((changed, previous.clone()));
+            } else if ja {
+                unreviewed.push("both texts".to_owned());
+            }
+            if c.class.name() != locked.class {
+                unreviewed.push(format!("class ({} → {})", locked.class, c.class.name()));
+            }
+            if c.life.state.name() != locked.state {
+                unreviewed.push(format!(
+                    "state ({} → {})",
+                    locked.state,
+                    c.life.state.name()
+                ));
+            }
+            if !unreviewed.is_empty() {
+                diags.push(
+                    src.warning(
+                        "W081",
+                        c.id_span.clone(),
+                        format!(
+                            "claim `{}` changed since its review: {}",
+                            c.id,
+                            unreviewed.join(", ")
+                        ),
+                    )
+                    .with_hint(format!("run `kansoku review {}` once it is right", c.id)),
+                );
+            }
+            if note != ClaimNote::default() {
+                status.claims.insert(c.id.clone(), note);
+            }
+        }
+    }
+    propagate(site, lock, mode, &mut status, &mut diags);
+    pairs(site, lock, mode, &mut status, &mut diags);
+    for id in lock.claims.keys().filter(|id| !seen.contains(id.as_str())) {
+        diags.push(
+            Diagnostic::warning(
+                "W084",
+                crate::error::Location::file(LOCK_FILE),
+                format!("`{LOCK_FILE}` reviews claim `{id}`, which is no longer on the site"),
+            )
+            .with_hint("run `kansoku review --all` to drop it"),
+        );
+    }
+    crate::validate::sort(&mut diags);
+    (status, diags)
+}
+
+/// True when the lock holds this exact cited text for the link: same
+/// label and hash, or (after `--fix` or a hand edit) the same path and the
+/// same text at the new lines.
+fn lock_has(locked: &[LockedLink], label: &str, hash: &str, path: &str) -> bool {
+    locked
+        .iter()
+        .any(|k| k.hash == hash && (k.link == label || k.link.split('#').next() == Some(path)))
+}
+
+/// E083: claims resting on a suspect premise, or on one whose class
+/// changed since they were reviewed, become suspect too, transitively.
+fn propagate(
+    site: &Site,
+    lock: &Lock,
+    mode: Mode,
+    status: &mut Status,
+    diags: &mut Vec<Diagnostic>,
+) {
+    loop {
+        let mut added = Vec::new();
+        for page in &site.content.pages {
+            for c in &page.claims {
+                if status
+                    .claims
+                    .get(&c.id)
+                    .is_some_and(|n| n.premise_changed.is_some())
+                {
+                    continue;
+                }
+                let Some(locked) = lock.claims.get(&c.id) else {
+                    continue;
+                };
+                for (p, span) in &c.from {
+                    let Some(&at) = site.index.claims.get(p) else {
+                        continue;
+                    };
+                    let class = site.claim(at).class.name();
+                    let reclassed = locked.premises.get(p).is_some_and(|k| k != class);
+                    let suspect = status.claims.get(p).is_some_and(ClaimNote::suspect);
+                    if reclassed || suspect {
+                        let why = if suspect {
+                            "is suspect".to_owned()
+                        } else {
+                            format!("was re-classed ({} → {class})", locked.premises[p])
+                        };
+                        added.push((page, c, p.clone(), span.clone(), why));
+                        break;
+                    }
+                }
+            }
+        }
+        if added.is_empty() {
+            return;
+        }
+        for (page, c, p, span, why) in added {
+            let msg = format!(
+                "claim `{}` is suspect: it rests on `{p}`, which {why}",
+                c.id
+            );
+            let d = match mode {
+                Mode::Check => page.src.error("E083", span, msg),
+                Mode::Build => page.src.warning("E083", span, msg),
+            };
+            diags.push(d.with_hint(format!(
+                "check that `{}` still follows, then run `kansoku review {}`",
+                c.id, c.id
+            )));
+            status
+                .claims
+                .entry(c.id.clone())
+                .or_default()
+                .premise_changed = Some(p);
+        }
+    }
+}
+
+/// E085: a `::: ja` / `::: en` pair one side of which changed since the
+/// page was reviewed. Pairs are matched by text, not position, so adding a
+/// pair does not make the ones after it stale.
+fn pairs(site: &Site, lock: &Lock, mode: Mode, status: &mut Status, diags: &mut Vec<Diagnostic>) {
+    for (pi, page) in site.content.pages.iter().enumerate() {
+        let Some(locked) = lock.pages.get(page.source_path()) else {
+            continue;
+        };
+        for (si, seg) in page.segments.iter().enumerate() {
+            let Segment::Pair { ja, en } = seg else {
+                continue;
+            };
+            let now = Bi {
+                ja: pair_text(ja),
+                en: pair_text(en),
+            };
+            if locked
+                .pairs
+                .iter()
+                .any(|p| p.ja == now.ja && p.en == now.en)
+            {
+                continue;
+            }
+            let stale = if let Some(p) = locked.pairs.iter().find(|p| p.ja == now.ja) {
+                Some((Lang::En, p.en.clone(), en))
+            } else {
+                locked
+                    .pairs
+                    .iter()
+                    .find(|p| p.en == now.en)
+                    .map(|p| (Lang::Ja, p.ja.clone(), ja))
+            };
+            let Some((changed, previous, chunk)) = stale else {
+                continue;
+            };
+            let start = page.src.text[..chunk.offset]
+                .rfind(":::")
+                .unwrap_or(chunk.offset);
+            let end = page.src.text[start..]
+                .find('\n')
+                .map_or(start, |i| start + i);
+            let msg = format!(
+                "stale translation: this `::: {changed}` block changed since the page was reviewed, its `::: {}` partner did not",
+                changed.other()
+            );
+            let d = match mode {
+                Mode::Check => page.src.error("E085", start..end, msg),
+                Mode::Build => page.src.warning("E085", start..end, msg),
+            };
+            diags.push(d.with_hint(format!(
+                "update the `::: {}` block to match, then run `kansoku review --page {}`",
+                changed.other(),
+                page.source_path()
+            )));
+            status.pairs.insert((pi, si), (changed, previous));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hash_ignores_trailing_blanks() {
+        assert_eq!(
+            hash_lines(["a  ", "b"].into_iter()),
+            hash_lines(["a", "b\t"].into_iter())
+        );
+        assert_ne!(
+            hash_lines(["a", "b"].into_iter()),
+            hash_lines(["a", "c"].into_iter())
+        );
+    }
+}
