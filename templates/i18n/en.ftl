@@ -98,6 +98,7 @@ evidence-cited = Citations
 evidence-kind-raw = Raw capture
 evidence-kind-transcript = Transcript
 evidence-kind-note = Note
+evidence-accepted = Known and accepted by the maintainers:
 cited-by = Claims citing this log
 cited-by-none = No claim cites this log yet.
 

@@ -98,6 +98,7 @@ evidence-cited = 引用数
 evidence-kind-raw = 生ログ
 evidence-kind-transcript = 転記
 evidence-kind-note = メモ
+evidence-accepted = 管理者が把握し、受け入れている点:
 cited-by = このログを引用している主張
 cited-by-none = このログを引用している主張はまだありません。
 

@@ -1,0 +1,45 @@
+//! `kansoku check`: every rule, nothing written.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Options of `kansoku check`.
+#[derive(clap::Args)]
+pub(crate) struct Args {
+    /// Output format: human (stderr), json (one finding per line, stdout)
+    /// or github (workflow annotations, stdout).
+    #[arg(long, value_enum, default_value_t = FormatArg::Human)]
+    format: FormatArg,
+    /// Also list the findings that `[[check.accept]]` in book.toml accepts.
+    #[arg(long)]
+    all: bool,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum FormatArg {
+    Human,
+    Json,
+    Github,
+}
+
+pub(crate) fn run(root: &Path, args: Args) -> ExitCode {
+    match kansoku::check::check(root) {
+        Ok(report) => {
+            let format = match args.format {
+                FormatArg::Human => kansoku::check::Format::Human,
+                FormatArg::Json => kansoku::check::Format::Json,
+                FormatArg::Github => kansoku::check::Format::Github,
+            };
+            // Human output is for a terminal; machine formats go to
+            // stdout so they can be piped without the noise of stderr.
+            let text = kansoku::check::format_with(&report, format, args.all);
+            if format == kansoku::check::Format::Human {
+                eprint!("{text}");
+            } else {
+                print!("{text}");
+            }
+            ExitCode::from(report.exit_code())
+        }
+        Err(e) => super::fail(root, e),
+    }
+}
