@@ -30,6 +30,7 @@ pub(crate) fn run(root: &Path, args: Args) -> ExitCode {
             Progress::Rendering(total) => {
                 bar.set_length(total as u64);
                 bar.set_message("rendering");
+                bar.enable_steady_tick(std::time::Duration::from_millis(120));
             }
             Progress::Rendered(n) => bar.inc(n as u64),
             Progress::Indexing => bar.set_message("indexing search"),
@@ -71,7 +72,5 @@ fn bar() -> indicatif::ProgressBar {
             .expect("the template is valid")
             .progress_chars("=> "),
     );
-    // Short builds finish before the first draw and show nothing.
-    bar.enable_steady_tick(std::time::Duration::from_millis(120));
     bar
 }

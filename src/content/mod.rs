@@ -149,6 +149,19 @@ pub struct Content {
     pub failed: Vec<FailedPage>,
 }
 
+impl Content {
+    /// The number of claims of each class, in legend order.
+    pub fn claims_per_class(&self) -> [(Class, usize); 4] {
+        let mut counts = Class::ALL.map(|c| (c, 0));
+        for c in self.pages.iter().flat_map(|p| &p.claims) {
+            if let Some(slot) = counts.iter_mut().find(|(k, _)| *k == c.class) {
+                slot.1 += 1;
+            }
+        }
+        counts
+    }
+}
+
 /// A page that exists but failed to load, and the claims it defines, so
 /// that one mistake is reported once: references to those claims are not
 /// also reported as unknown ids.

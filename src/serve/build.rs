@@ -186,17 +186,9 @@ impl Builder {
         let Some(site) = self.state.site() else {
             return String::new();
         };
-        let mut claims = crate::content::Class::ALL.map(|c| (c, 0));
-        for page in &site.content.pages {
-            for c in &page.claims {
-                if let Some(slot) = claims.iter_mut().find(|(k, _)| *k == c.class) {
-                    slot.1 += 1;
-                }
-            }
-        }
         crate::site::BuildReport {
             pages: site.content.pages.len(),
-            claims,
+            claims: site.content.claims_per_class(),
             evidence_files: site.evidence.files.len(),
             files_written: 0,
             out_dir: self.state.out().to_path_buf(),

@@ -333,14 +333,7 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     tell(Progress::Writing);
     let files_written = staging.commit()?;
     lap("write", t);
-    let mut claims = Class::ALL.map(|c| (c, 0));
-    for page in &site.content.pages {
-        for c in &page.claims {
-            if let Some(slot) = claims.iter_mut().find(|(k, _)| *k == c.class) {
-                slot.1 += 1;
-            }
-        }
-    }
+    let claims = site.content.claims_per_class();
     Ok(BuildReport {
         pages: site.content.pages.len(),
         claims,
