@@ -42,15 +42,27 @@ function startServe(root, port) {
   return { child, ready, output: () => out };
 }
 
-test("an edit on disk reaches the open page without a manual reload", async () => {
+/** Runs `body` against `kansoku serve` on a temp copy of tests/fixtures/serve,
+ *  with a browser; stops both and removes the copy afterwards. */
+async function withServe(body) {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "kansoku-serve-browser-"));
   fs.cpSync(path.join(repo, "tests", "fixtures", "serve"), root, { recursive: true });
-  const page = path.join(root, "content", "_index.md");
   const port = await freePort();
   const server = startServe(root, port);
   const browser = await launch();
   try {
     await server.ready;
+    await body({ root, port, browser, page: path.join(root, "content", "_index.md") });
+  } finally {
+    await browser.close();
+    server.child.kill("SIGINT");
+    await new Promise((ok) => server.child.once("exit", ok));
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+test("an edit on disk reaches the open page without a manual reload", async () => {
+  await withServe(async ({ root, port, browser, page }) => {
     const context = await browser.newContext({ viewport: { width: 800, height: 400 } });
     const tab = await context.newPage();
     await tab.goto(`http://127.0.0.1:${port}/en/`);
@@ -70,12 +82,7 @@ test("an edit on disk reaches the open page without a manual reload", async () =
     fs.writeFileSync(page, text.replace("title = {", "title = {{"));
     await tab.waitForSelector("text=content/_index.md:", { timeout: 20000 });
     assert.ok(await tab.isVisible("text=Edited live: the records are under"));
-  } finally {
-    await browser.close();
-    server.child.kill("SIGINT");
-    await new Promise((ok) => server.child.once("exit", ok));
-    fs.rmSync(root, { recursive: true, force: true });
-  }
+  });
 });
 
 // WCAG 2 contrast ratio of two "rgb(a)" colours (alpha ignored: the overlay
@@ -93,14 +100,7 @@ function contrast(fg, bg) {
 }
 
 test("the error overlay is readable in light and dark, errors first, in the page's language (issue 15)", async () => {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), "kansoku-overlay-browser-"));
-  fs.cpSync(path.join(repo, "tests", "fixtures", "serve"), root, { recursive: true });
-  const page = path.join(root, "content", "_index.md");
-  const port = await freePort();
-  const server = startServe(root, port);
-  const browser = await launch();
-  try {
-    await server.ready;
+  await withServe(async ({ root, port, browser, page }) => {
     // One warning (an evidence file no claim cites) and one error (bad TOML).
     fs.writeFileSync(path.join(root, "evidence", "logs", "uncited.log"), "nothing cites this\n");
     const text = fs.readFileSync(page, "utf8");
@@ -157,10 +157,5 @@ test("the error overlay is readable in light and dark, errors first, in the page
       }
       await context.close();
     }
-  } finally {
-    await browser.close();
-    server.child.kill("SIGINT");
-    await new Promise((ok) => server.child.once("exit", ok));
-    fs.rmSync(root, { recursive: true, force: true });
-  }
+  });
 });
