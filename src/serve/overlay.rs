@@ -10,7 +10,9 @@
 use crate::check::{self, Report};
 use crate::config::Acceptance;
 use crate::error::{Diagnostic, Error};
+use crate::lang::Lang;
 use crate::render::highlight::escape;
+use crate::render::i18n::I18n;
 use std::path::Path;
 
 /// Editor link for a finding: `{path}` (absolute), `{line}` and `{col}`
@@ -48,9 +50,37 @@ html:lang(ja) #kansoku-overlay [lang=en]{display:none}
 </style>
 ";
 
-/// Both languages' words; the stylesheet shows the page's.
-fn bi(ja: &str, en: &str) -> String {
-    format!("<span lang=\"ja\">{ja}</span><span lang=\"en\">{en}</span>")
+/// The overlay's words in both languages, from the theme's Fluent files
+/// (`serve-overlay-*` in templates/i18n/); the stylesheet shows the page's.
+struct Chrome(Option<I18n>);
+
+impl Chrome {
+    fn load(root: &Path) -> Self {
+        // A site whose own .ftl override is broken still gets an overlay
+        // (saying so): in the built-in words.
+        let Ok(mut sources) = crate::render::theme::merged_i18n(root) else {
+            return Chrome(None);
+        };
+        if let Ok(i18n) = I18n::new(&sources) {
+            return Chrome(Some(i18n));
+        }
+        sources.retain(|(_, origin, _)| origin.starts_with("(embedded)"));
+        Chrome(I18n::new(&sources).ok())
+    }
+
+    fn bi(&self, key: &str) -> String {
+        let word = |lang: Lang| match &self.0 {
+            Some(i18n) => i18n
+                .message(lang, key, None)
+                .unwrap_or_else(|_| key.to_owned()),
+            None => key.to_owned(),
+        };
+        format!(
+            "<span lang=\"ja\">{}</span><span lang=\"en\">{}</span>",
+            escape(&word(Lang::Ja)),
+            escape(&word(Lang::En))
+        )
+    }
 }
 
 /// What a failed build shows: the terminal text (as `kansoku check`
@@ -60,12 +90,12 @@ pub(crate) fn failure(root: &Path, e: Error, accept: &[Acceptance]) -> (String, 
         Error::Content(diagnostics) => {
             let report = Report::triaged(accept, diagnostics);
             let text = check::format(&report, check::Format::Human);
-            (text, overlay(root, &report))
+            (text, overlay(root, &Chrome::load(root), &report))
         }
         other => {
             let text = format!("error: {other}\n");
             let report = Report::default();
-            let mut html = frame(&report);
+            let mut html = frame(&Chrome::load(root), &report);
             html.push_str(&format!("<pre>{}</pre>\n</div>\n", escape(&text)));
             (text, html)
         }
@@ -73,18 +103,15 @@ pub(crate) fn failure(root: &Path, e: Error, accept: &[Acceptance]) -> (String, 
 }
 
 /// The opening of the overlay, its heading and count line.
-fn frame(report: &Report) -> String {
+fn frame(chrome: &Chrome, report: &Report) -> String {
     let mut out = String::from(
         "<div id=\"kansoku-overlay\" role=\"alert\" aria-labelledby=\"kansoku-overlay-head\">\n",
     );
     out.push_str(STYLE);
     out.push_str(&format!(
         "<p class=\"ko-head\" id=\"kansoku-overlay-head\">{}<button type=\"button\" data-kansoku-dismiss>{}</button></p>\n",
-        bi(
-            "kansoku serve: 最後の再ビルドが失敗しました。このページは最後に成功したビルドのものです。",
-            "kansoku serve: the last rebuild failed; this page is from the last good build."
-        ),
-        bi("閉じる", "Hide"),
+        chrome.bi("serve-overlay-title"),
+        chrome.bi("serve-overlay-hide"),
     ));
     if report.errors() + report.warnings() + report.accepted_count() > 0 {
         out.push_str(&format!(
@@ -95,8 +122,8 @@ fn frame(report: &Report) -> String {
     out
 }
 
-fn overlay(root: &Path, report: &Report) -> String {
-    let mut out = frame(report);
+fn overlay(root: &Path, chrome: &Chrome, report: &Report) -> String {
+    let mut out = frame(chrome, report);
     let mut shown: Vec<&Diagnostic> = report.diagnostics.iter().collect();
     shown.sort_by_key(|d| d.severity);
     out.push_str("<ol>\n");
@@ -104,9 +131,9 @@ fn overlay(root: &Path, report: &Report) -> String {
     let base = std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf());
     for d in shown {
         let (class, sev) = if d.is_error() {
-            ("ko-error", bi("エラー", "error"))
+            ("ko-error", chrome.bi("serve-overlay-error"))
         } else {
-            ("ko-warning", bi("警告", "warning"))
+            ("ko-warning", chrome.bi("serve-overlay-warning"))
         };
         let path = base.join(&d.location.path);
         let href = template

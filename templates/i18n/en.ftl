@@ -134,3 +134,9 @@ view-home-world = Observation world
 view-home-status = Status
 view-open-questions-link = Where it is stated
 view-open-questions-empty = No unresolved claims.
+
+# kansoku serve's error overlay (never in a built site).
+serve-overlay-title = kansoku serve: the last rebuild failed; this page is from the last good build.
+serve-overlay-hide = Hide
+serve-overlay-error = error
+serve-overlay-warning = warning

@@ -134,3 +134,9 @@ view-home-world = 観測世界の性格
 view-home-status = 調査状況
 view-open-questions-link = 記述のある場所へ
 view-open-questions-empty = 未確定の記述はありません。
+
+# kansoku serve's error overlay (never in a built site).
+serve-overlay-title = kansoku serve: 最後の再ビルドが失敗しました。このページは最後に成功したビルドのものです。
+serve-overlay-hide = 閉じる
+serve-overlay-error = エラー
+serve-overlay-warning = 警告
