@@ -28,7 +28,13 @@ fn main() {
     // The same call as `kansoku build`, with search off; stage timings on.
     std::env::set_var("KANSOKU_TIMINGS", "1");
     let start = Instant::now();
-    match kansoku::site::build_with(&root, BuildOptions { search: false }) {
+    match kansoku::site::build_with(
+        &root,
+        BuildOptions {
+            search: false,
+            ..BuildOptions::default()
+        },
+    ) {
         Ok(report) => eprintln!(
             "built {} pages without search: {} files, {} ms",
             report.pages,

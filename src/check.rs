@@ -4,6 +4,7 @@
 //! them in `check` mode and formats the findings for people (human), other
 //! tools (json, one object per line) and GitHub Actions (annotations).
 
+use crate::accept::{triage, Accepted};
 use crate::error::{Diagnostic, Error, Severity};
 use crate::validate::{Mode, Site};
 use rayon::prelude::*;
@@ -22,10 +23,13 @@ pub enum Format {
 }
 
 /// The outcome of a check.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct Report {
-    /// Every finding, sorted by file, line and column.
+    /// Every finding not accepted: errors first, each group sorted by
+    /// file, line and column.
     pub diagnostics: Vec<Diagnostic>,
+    /// Findings set aside by `[[check.accept]]`, counted, not listed.
+    pub accepted: Vec<Accepted>,
 }
 
 impl Report {
@@ -67,9 +71,37 @@ pub fn check(root: &Path) -> Result<Report, Error> {
         Err(theme) => diagnostics.extend(theme),
     }
     crate::validate::sort(&mut diagnostics);
+    let accept = match &site {
+        Some(site) => site.config.accept.clone(),
+        // The findings may still include warnings to set aside; a
+        // book.toml that does not load is among the findings already.
+        None => crate::config::Config::load(root)
+            .map(|c| c.accept)
+            .unwrap_or_default(),
+    };
     // Freeing a large site takes a while: on both threads.
     free(site);
-    Ok(Report { diagnostics })
+    let t = triage(&accept, diagnostics);
+    Ok(Report {
+        diagnostics: t.shown,
+        accepted: t.accepted,
+    })
+}
+
+impl Report {
+    /// A report of `diagnostics` with the acceptances of `accept` applied.
+    pub fn triaged(accept: &[crate::config::Acceptance], diagnostics: Vec<Diagnostic>) -> Self {
+        let t = triage(accept, diagnostics);
+        Report {
+            diagnostics: t.shown,
+            accepted: t.accepted,
+        }
+    }
+
+    /// Number of accepted findings.
+    pub fn accepted_count(&self) -> usize {
+        self.accepted.iter().map(|a| a.diagnostics.len()).sum()
+    }
 }
 
 /// Frees a loaded site on every thread: freed on one, the allocations of
@@ -95,12 +127,66 @@ struct JsonFinding<'a> {
     col: usize,
     message: &'a str,
     hint: Option<&'a str>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    accepted: bool,
 }
 
-/// Formats findings plus a closing summary line (human only).
+/// Formats findings, errors first, plus a closing count line (human and
+/// GitHub; JSON stays one finding per line). Accepted findings are counted
+/// with their reason, not listed.
 pub fn format(report: &Report, format: Format) -> String {
+    format_with(report, format, false)
+}
+
+/// [`format`], listing accepted findings too when `all` (`check --all`).
+pub fn format_with(report: &Report, format: Format, all: bool) -> String {
     let mut out = String::new();
-    for d in &report.diagnostics {
+    let mut shown: Vec<&Diagnostic> = report.diagnostics.iter().collect();
+    // Errors first whatever order the caller's list is in (stable).
+    shown.sort_by_key(|d| d.severity);
+    for d in shown {
+        finding(&mut out, d, format, false);
+    }
+    for a in &report.accepted {
+        if format == Format::Human {
+            out.push_str(&accepted_line(a));
+            out.push('\n');
+            if all {
+                out.push('\n');
+            }
+        }
+        if all {
+            for d in &a.diagnostics {
+                finding(&mut out, d, format, true);
+            }
+        }
+    }
+    match format {
+        Format::Human => {
+            if !report.accepted.is_empty() && !all {
+                out.push_str("(`kansoku check --all` lists the accepted findings)\n");
+            }
+            out.push_str(&summary(report));
+            out.push('\n');
+        }
+        Format::Github => {
+            out.push_str(&format!(
+                "::notice title=kansoku check::{}\n",
+                gh_data(&summary(report))
+            ));
+        }
+        Format::Json => {}
+    }
+    out
+}
+
+/// `90 W002 accepted: <reason>`.
+pub fn accepted_line(a: &Accepted) -> String {
+    format!("{} {} accepted: {}", a.diagnostics.len(), a.code, a.reason)
+}
+
+fn finding(out: &mut String, d: &Diagnostic, format: Format, accepted: bool) {
+    {
         match format {
             Format::Human => {
                 out.push_str(&d.to_string());
@@ -115,6 +201,7 @@ pub fn format(report: &Report, format: Format) -> String {
                     col: d.location.col,
                     message: &d.message,
                     hint: d.hint.as_deref(),
+                    accepted,
                 };
                 out.push_str(
                     &serde_json::to_string(&f)
@@ -123,7 +210,12 @@ pub fn format(report: &Report, format: Format) -> String {
                 out.push('\n');
             }
             Format::Github => {
-                let level = if d.is_error() { "error" } else { "warning" };
+                // An accepted finding is known: a notice, not a warning.
+                let level = match (d.is_error(), accepted) {
+                    (true, _) => "error",
+                    (false, true) => "notice",
+                    (false, false) => "warning",
+                };
                 let mut msg = d.message.clone();
                 if let Some(h) = &d.hint {
                     msg.push_str(&format!(" (hint: {h})"));
@@ -139,11 +231,6 @@ pub fn format(report: &Report, format: Format) -> String {
             }
         }
     }
-    if format == Format::Human {
-        out.push_str(&summary(report));
-        out.push('\n');
-    }
-    out
 }
 
 /// Findings for a build's terminal: at most `per_code` shown in full for
@@ -180,7 +267,14 @@ pub fn summary(report: &Report) -> String {
     } else {
         plural(report.errors(), "error")
     };
-    format!("check: {errors}, {}", plural(report.warnings(), "warning"))
+    let accepted = match report.accepted_count() {
+        0 => String::new(),
+        n => format!(" ({n} accepted)"),
+    };
+    format!(
+        "check: {errors}, {}{accepted}",
+        plural(report.warnings(), "warning")
+    )
 }
 
 /// Escaping for a workflow command's message (GitHub's toolkit rules).
@@ -212,6 +306,7 @@ mod tests {
                 "claim `x` has no evidence link",
             )
             .with_hint("add `evidence = [\"…\"]`")],
+            accepted: Vec::new(),
         }
     }
 
@@ -236,7 +331,7 @@ mod tests {
     fn github_annotation_escapes_properties() {
         assert_eq!(
             format(&report(), Format::Github),
-            "::error file=content/a%2Cb.md,line=3,col=6,title=E011::claim `x` has no evidence link (hint: add `evidence = [\"…\"]`)\n"
+            "::error file=content/a%2Cb.md,line=3,col=6,title=E011::claim `x` has no evidence link (hint: add `evidence = [\"…\"]`)\n::notice title=kansoku check::check: 1 error, 0 warnings\n"
         );
     }
 

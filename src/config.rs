@@ -29,6 +29,8 @@ struct RawConfig {
     kinds: BTreeMap<String, Spanned<RawBi>>,
     #[serde(default)]
     serve: RawServe,
+    #[serde(default)]
+    check: RawCheck,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -75,6 +77,116 @@ struct RawServe {
     port: Option<u16>,
 }
 
+// `[check]`: declared, reasoned acceptances of expected warnings.
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawCheck {
+    #[serde(default)]
+    accept: Vec<Spanned<RawAccept>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawAccept {
+    code: Spanned<String>,
+    reason: Spanned<RawBi>,
+    path: Option<Spanned<String>>,
+    claim: Option<Spanned<String>>,
+}
+
+/// What an acceptance covers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AcceptScope {
+    /// Every finding with the code.
+    Site,
+    /// Findings in files whose site-relative path matches this glob
+    /// (`*`, `?` within a path segment, `**` across segments).
+    Path(String),
+    /// Findings about this claim (the finding names it).
+    Claim(String),
+}
+
+/// A `[[check.accept]]` entry: a warning code the maintainers expect, for
+/// a scope, and why. Accepted findings are counted, not listed.
+#[derive(Debug, Clone)]
+pub struct Acceptance {
+    /// The warning code, such as `W002`.
+    pub code: String,
+    /// Why it is expected, in each language (also shown to readers).
+    pub reason: Bi<String>,
+    /// What it covers.
+    pub scope: AcceptScope,
+    /// Where it is declared, for the warning when it matches nothing.
+    pub location: crate::error::Location,
+}
+
+fn acceptances(
+    src: &Source,
+    raw: Vec<Spanned<RawAccept>>,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Acceptance> {
+    let mut out = Vec::new();
+    for entry in raw {
+        let span = entry.span();
+        let a = entry.into_inner();
+        let code = a.code.get_ref();
+        let is_warning = code.len() == 4
+            && code.starts_with('W')
+            && code[1..].bytes().all(|b| b.is_ascii_digit());
+        if !is_warning {
+            diags.push(
+                src.error(
+                    "E070",
+                    a.code.span(),
+                    format!("only warnings can be accepted, and `{code}` is not a warning code"),
+                )
+                .with_hint("name a warning code such as \"W002\"; errors must be fixed"),
+            );
+            continue;
+        }
+        let reason = match a.reason.get_ref().complete() {
+            Some(r) if !r.ja.trim().is_empty() && !r.en.trim().is_empty() => r,
+            _ => {
+                diags.push(
+                    src.error(
+                        "E071",
+                        a.reason.span(),
+                        format!("the acceptance of `{code}` gives no reason in both languages"),
+                    )
+                    .with_hint(
+                        "say why the finding is expected: `reason = { ja = \"…\", en = \"…\" }`",
+                    ),
+                );
+                continue;
+            }
+        };
+        let scope = match (a.path, a.claim) {
+            (None, None) => AcceptScope::Site,
+            (Some(p), None) => AcceptScope::Path(p.into_inner()),
+            (None, Some(c)) => AcceptScope::Claim(c.into_inner()),
+            (Some(_), Some(c)) => {
+                diags.push(
+                    src.error(
+                        "E072",
+                        c.span(),
+                        "an acceptance takes `path` or `claim`, not both",
+                    )
+                    .with_hint("write one `[[check.accept]]` entry per scope"),
+                );
+                continue;
+            }
+        };
+        out.push(Acceptance {
+            code: code.clone(),
+            reason,
+            scope,
+            location: src.location(span.start),
+        });
+    }
+    out
+}
+
 /// The validated site configuration.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -106,12 +218,21 @@ pub struct Config {
     pub kinds: BTreeMap<String, Bi<String>>,
     /// Dev server port.
     pub port: u16,
+    /// `[[check.accept]]`: expected warnings, with their reasons.
+    pub accept: Vec<Acceptance>,
 }
 
 impl Config {
     /// The default language.
     pub fn default_lang(&self) -> Lang {
         self.languages[0]
+    }
+
+    /// Publishes the site under `url` instead of its `site-url`.
+    pub fn set_site_url(&mut self, url: &str) {
+        let (origin, base_path) = split_site_url(url);
+        self.origin = origin;
+        self.base_path = base_path;
     }
 
     /// Loads and validates `book.toml` from a site root.
@@ -239,6 +360,7 @@ impl Config {
                 }
             },
         };
+        let accept = acceptances(&src, raw.check.accept, &mut diags);
         if !diags.is_empty() {
             return Err(diags);
         }
@@ -259,6 +381,7 @@ impl Config {
             evidence_dir,
             kinds,
             port: raw.serve.port.unwrap_or(3000),
+            accept,
         })
     }
 }

@@ -1,4 +1,5 @@
-//! `kansoku init DIR`: writes the starter site compiled into the binary.
+//! `kansoku init DIR` and `kansoku new SECTION/SLUG`: write the starter
+//! site compiled into the binary, and page skeletons.
 //!
 //! It never overwrites: a non-empty target directory is refused, so no
 //! one's work is lost to a mistyped path.
@@ -40,5 +41,118 @@ pub fn init(dir: &Path) -> Result<usize> {
         }
         std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
     }
-    Ok(FILES.len())
+    let ignore = dir.join(".gitignore");
+    std::fs::write(&ignore, GITIGNORE).map_err(|e| Error::io(&ignore, e))?;
+    Ok(FILES.len() + 1)
+}
+
+/// What `init` puts in `.gitignore`: the build directory and kansoku's
+/// bookkeeping, which are made from the sources and never committed.
+pub const GITIGNORE: &str =
+    "# Made by `kansoku build`; not sources. / ビルドで作られるもの。\n/public/\n/.kansoku/\n";
+
+/// Writes a bilingual page skeleton at `content/<spec>.md` for a
+/// `SECTION/SLUG` (or `SLUG`) spec, and the section's `_index.md` if the
+/// section has none. Never overwrites. Returns the site-relative paths
+/// written. The page carries one claim stub without evidence, which
+/// `check` reports (E011) until it is filled in.
+pub fn new_page(root: &Path, spec: &str) -> Result<Vec<String>> {
+    crate::config::Config::load(root)?;
+    let spec = spec.trim_matches('/');
+    let spec = spec.strip_suffix(".md").unwrap_or(spec);
+    let segments: Vec<&str> = spec.split('/').collect();
+    let valid = |s: &str| {
+        !s.is_empty()
+            && s != "_index"
+            && s.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
+    };
+    if segments.iter().any(|s| !valid(s)) {
+        return Err(Error::Usage(format!(
+            "`{spec}` is not a SECTION/SLUG path; use lower-case letters, digits, `-` and `_`, e.g. `notes/second-observation`"
+        )));
+    }
+    let (sections, slug) = segments.split_at(segments.len() - 1);
+    let slug = slug[0];
+    let rel = format!("content/{spec}.md");
+    let page = root.join(&rel);
+    if page.exists() {
+        return Err(Error::Usage(format!(
+            "{rel} already exists; kansoku new never overwrites a page"
+        )));
+    }
+    let mut written = Vec::new();
+    let mut dir = root.join("content");
+    for (i, section) in sections.iter().enumerate() {
+        dir.push(section);
+        let index = dir.join("_index.md");
+        if !index.exists() {
+            std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+            let title = words(section);
+            std::fs::write(&index, section_skeleton(&title)).map_err(|e| Error::io(&index, e))?;
+            written.push(format!("content/{}/_index.md", sections[..=i].join("/")));
+        }
+    }
+    let id = format!("{}-first", spec.replace('/', "-"));
+    std::fs::write(&page, page_skeleton(&words(slug), &id)).map_err(|e| Error::io(&page, e))?;
+    written.push(rel);
+    Ok(written)
+}
+
+/// `second-observation` → `Second observation`.
+fn words(slug: &str) -> String {
+    let spaced = slug.replace(['-', '_'], " ");
+    let mut chars = spaced.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+fn section_skeleton(title: &str) -> String {
+    format!(
+        r#"+++
+title = {{ ja = "{title}", en = "{title}" }}
+lead = {{ ja = "このセクションの説明を一文で。", en = "What this section holds, in one sentence." }}
++++
+
+::: ja
+このセクションのページは、ここに一覧として並びます。
+:::
+::: en
+The pages of this section are listed here.
+:::
+"#
+    )
+}
+
+fn page_skeleton(title: &str, id: &str) -> String {
+    format!(
+        r#"+++
+title = {{ ja = "{title}", en = "{title}" }}
+lead = {{ ja = "何を観測したかを一文で。", en = "What was observed, in one sentence." }}
+
+# One [[claims]] table per claim. `kansoku check` reports this one until it
+# cites its evidence. / クレームごとに [[claims]] を一つ。証拠を書くまで
+# `kansoku check` が指摘します。
+[[claims]]
+id = "{id}"
+class = "unresolved"   # confirmed, inferred, unresolved or limited
+ja = "観測したことを一文で書く。"
+en = "Write what was observed, in one sentence."
+evidence = []          # e.g. ["logs/run-1.log#L4-L5"], a file under evidence/
++++
+
+::: ja
+## 観測
+
+[[claim:{id}]]
+:::
+::: en
+## Observation
+
+[[claim:{id}]]
+:::
+"#
+    )
 }

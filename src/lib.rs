@@ -11,7 +11,10 @@
 //!
 //! [`site::build`] runs them in order; `check` stops after step 4.
 
+pub mod accept;
 pub mod check;
+pub mod claims;
+pub mod clean;
 pub mod config;
 pub mod content;
 pub mod diff;

@@ -156,6 +156,26 @@ cases! {
         [("W083", "warning", "content/page.md", 10, 9)];
     w084_lock_names_a_removed_claim: "w084-lock-orphan", Check,
         [("W084", "warning", "kansoku.lock", 1, 1)];
+    /// Issue 15: one mistake, one finding. The claim without evidence is
+    /// still known to the page that refers to it.
+    e011_does_not_cascade_into_e020_issue_15: "e011-no-cascade", Check,
+        [("E011", "error", "content/page.md", 5, 6)];
+    /// Issue 15: references into a page whose front matter does not parse
+    /// are reported once, not as unknown ids.
+    w071_reference_into_a_failed_page_issue_15: "w071-reference-into-failed-page", Check,
+        [
+            ("E001", "error", "content/page.md", 3, 10),
+            ("W071", "warning", "content/_index.md", 13, 26),
+        ];
+    e070_only_warnings_can_be_accepted: "e070-accept-an-error", Check,
+        [("E070", "error", "book.toml", 9, 8)];
+    e071_acceptance_needs_a_reason: "e071-accept-without-reason", Check,
+        [("E071", "error", "book.toml", 10, 10)];
+    e072_acceptance_takes_one_scope: "e072-accept-two-scopes", Check,
+        [("E072", "error", "book.toml", 12, 9)];
+    w070_acceptance_that_matches_nothing: "w070-acceptance-matches-nothing", Check,
+        [("W070", "warning", "book.toml", 8, 1)];
+    w002_accepted_is_counted_not_listed: "w002-accepted", Check, [];
     combined_reports_every_mistake_in_order: "combined", Check,
         [
             ("E020", "error", "content/_index.md", 13, 26),
@@ -166,13 +186,14 @@ cases! {
             ("E012", "error", "content/b.md", 9, 13),
             ("E013", "error", "content/b.md", 16, 13),
             ("E014", "error", "content/b.md", 23, 13),
-            ("W002", "warning", "content/b.md", 26, 6),
-            ("W003", "warning", "content/b.md", 35, 6),
             ("E021", "error", "content/notes/c.md", 5, 8),
             ("E020", "error", "content/notes/c.md", 8, 10),
             ("E016", "error", "content/notes/c.md", 11, 6),
             ("E032", "error", "content/notes/c.md", 18, 1),
             ("E033", "error", "content/notes/d.md", 11, 1),
+            // Errors first, then warnings, each in source order.
+            ("W002", "warning", "content/b.md", 26, 6),
+            ("W003", "warning", "content/b.md", 35, 6),
             ("W001", "warning", "evidence/logs/unused.log", 1, 1),
         ];
 }
@@ -272,6 +293,7 @@ fn run_case(case: &str, stage: Stage, expected: &[Expected]) {
             insta::assert_snapshot!(case, err.to_string());
             let report = Report {
                 diagnostics: diagnostics.clone(),
+                ..Report::default()
             };
             assert_json(case, &report, expected);
             assert!(!t.out().exists(), "{case}: build wrote public/");
@@ -447,12 +469,13 @@ fn transcript_only_warning_does_not_fail() {
     assert_eq!(report.exit_code(), 0);
 }
 
+/// Errors before warnings (issue 15), each group by file, line, column.
 #[test]
-fn combined_findings_are_sorted_by_file_then_line() {
+fn combined_findings_are_errors_first_then_sorted_by_file_then_line() {
     let found = json_findings(&site("combined").check());
     let order: Vec<_> = found
         .iter()
-        .map(|f| (f.path.clone(), f.line, f.col))
+        .map(|f| (f.severity != "error", f.path.clone(), f.line, f.col))
         .collect();
     let mut sorted = order.clone();
     sorted.sort();
@@ -886,7 +909,7 @@ fn github_format_through_the_binary() {
         text(&out.stdout),
         "::error file=content/page.md,line=9,col=13,title=E013::line range L4-L9 is outside \
          `evidence/logs/a.log`, which has 5 lines after its header (hint: lines count from 1 \
-         after the header; the last is L5)\n"
+         after the header; the last is L5)\n::notice title=kansoku check::check: 1 error, 0 warnings\n"
     );
     assert_eq!(text(&out.stderr), "");
 }
@@ -900,7 +923,7 @@ fn github_format_marks_warnings_as_warnings() {
         text(&out.stdout),
         "::warning file=evidence/logs/unused.log,line=1,col=1,title=W001::evidence file \
          `evidence/logs/unused.log` is cited by no claim (hint: cite it from a claim's \
-         `evidence`, or remove it)\n"
+         `evidence`, or remove it)\n::notice title=kansoku check::check: no errors, 1 warning\n"
     );
 }
 

@@ -24,8 +24,13 @@ fn holds(page: &[u8]) -> Result<(), TestCaseError> {
     site(tmp.path(), page);
     let report = kansoku::check::check(tmp.path()).expect("no I/O failure on a temp site");
     // Search indexing is tested elsewhere and costs most of a tiny build.
-    let built =
-        kansoku::site::build_with(tmp.path(), kansoku::site::BuildOptions { search: false });
+    let built = kansoku::site::build_with(
+        tmp.path(),
+        kansoku::site::BuildOptions {
+            search: false,
+            ..Default::default()
+        },
+    );
     // Untranslated segments are errors in `check` but warnings in `build`.
     let build_errors = report
         .diagnostics

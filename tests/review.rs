@@ -50,8 +50,14 @@ fn f(code: &str, msg: &str) -> (String, String) {
 }
 
 fn build_quiet(t: &mut SiteTest) {
-    kansoku::site::build_with(t.root(), kansoku::site::BuildOptions { search: false })
-        .unwrap_or_else(|e| panic!("build failed: {e}"));
+    kansoku::site::build_with(
+        t.root(),
+        kansoku::site::BuildOptions {
+            search: false,
+            ..Default::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("build failed: {e}"));
 }
 
 fn claim_item<'a>(html: &'a str, id: &str) -> &'a str {
@@ -216,8 +222,14 @@ fn editing_only_english_is_a_stale_translation_shown_with_the_previous_text() {
         "previous pair text"
     );
     // Build only warns.
-    let report = kansoku::site::build_with(t.root(), kansoku::site::BuildOptions { search: false })
-        .expect("builds");
+    let report = kansoku::site::build_with(
+        t.root(),
+        kansoku::site::BuildOptions {
+            search: false,
+            ..Default::default()
+        },
+    )
+    .expect("builds");
     let codes: Vec<&str> = report.warnings.iter().map(|d| d.code).collect();
     assert_eq!(codes, ["E084", "E085"]);
     // Translating and reviewing makes it clean.

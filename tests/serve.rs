@@ -280,25 +280,27 @@ async fn broken_toml_keeps_the_last_build_and_shows_the_overlay() {
     site.edit(PAGE, "weight = 10", "weight = = 10");
     let msg = next(&mut ws).await;
     assert_eq!(msg["type"], "error", "{msg}");
-    let at = format!("{PAGE}:{line}:10: error[E001]");
+    // Each finding as a link to its `path:line:col`, then its code and
+    // message (issue 15: the overlay is laid out, not one block of text).
+    let at = format!(">{PAGE}:{line}:10</a>");
     let overlay = msg["overlay"].as_str().expect("overlay markup");
     assert!(overlay.contains(&at), "{overlay}");
+    assert!(overlay.contains("error</span>[E001]</span>"), "{overlay}");
 
-    // The same text `kansoku check` prints, HTML-escaped, on every page,
+    // The findings `kansoku check` reports, HTML-escaped, on every page,
     // which is still the last good build.
     let report = kansoku::check::check(site.root()).expect("check runs");
-    let expected = common::escape(&kansoku::check::format(
-        &report,
-        kansoku::check::Format::Human,
-    ));
-    assert!(expected.contains(&at), "{expected}");
+    assert!(!report.diagnostics.is_empty());
     for path in ["/en/notes/page/", "/ja/", "/en/no-such-page/"] {
         let (_, _, html) = get(&handle, path).await;
         assert!(html.contains("id=\"kansoku-overlay\""), "{path}: {html}");
-        assert!(
-            html.contains(&expected),
-            "{path} carries check's diagnostics:\n{html}"
-        );
+        for d in &report.diagnostics {
+            assert!(
+                html.contains(&common::escape(&d.message))
+                    && html.contains(&common::escape(&d.location.to_string())),
+                "{path} carries check's finding {d}:\n{html}"
+            );
+        }
     }
     let en = page(&handle, "/en/notes/page/").await;
     assert!(

@@ -167,8 +167,86 @@ pub struct Content {
     /// Pages sorted by `rel`.
     pub pages: Vec<Page>,
     /// Pages that exist but failed to load (already reported), so links
-    /// to them are not also called missing.
-    pub failed: Vec<String>,
+    /// and claim references into them are not also called missing.
+    pub failed: Vec<FailedPage>,
+}
+
+impl Content {
+    /// The number of claims of each class, in legend order.
+    pub fn claims_per_class(&self) -> [(Class, usize); 4] {
+        let mut counts = Class::ALL.map(|c| (c, 0));
+        for c in self.pages.iter().flat_map(|p| &p.claims) {
+            if let Some(slot) = counts.iter_mut().find(|(k, _)| *k == c.class) {
+                slot.1 += 1;
+            }
+        }
+        counts
+    }
+}
+
+/// A page that exists but failed to load, and the claims it defines, so
+/// that one mistake is reported once: references to those claims are not
+/// also reported as unknown ids.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FailedPage {
+    /// Path relative to `content/`.
+    pub rel: String,
+    /// Ids of the claims it defines (as far as they can be told).
+    pub claims: Vec<String>,
+    /// True if its front matter parsed (the ids are exact); false if they
+    /// were picked out of lines that look like `id = "…"`.
+    pub parsed: bool,
+}
+
+impl FailedPage {
+    pub(crate) fn new(rel: String, src: Option<&Source>) -> Self {
+        #[derive(serde::Deserialize)]
+        struct Ids {
+            #[serde(default)]
+            claims: Vec<Id>,
+        }
+        #[derive(serde::Deserialize)]
+        struct Id {
+            id: String,
+        }
+        let Some(src) = src else {
+            return FailedPage {
+                rel,
+                claims: Vec::new(),
+                parsed: false,
+            };
+        };
+        // Leniently: unknown keys and other fields' types do not matter
+        // here, only whether each claim's id can be read.
+        let lenient = front_matter::split(src, true)
+            .ok()
+            .flatten()
+            .and_then(|split| front_matter::parse::<Ids>(src, split).ok());
+        match lenient {
+            Some(ids) => FailedPage {
+                rel,
+                claims: ids.claims.into_iter().map(|c| c.id).collect(),
+                parsed: true,
+            },
+            None => FailedPage {
+                rel,
+                claims: src
+                    .text
+                    .lines()
+                    .filter_map(|l| {
+                        let v = l
+                            .trim()
+                            .strip_prefix("id")?
+                            .trim_start()
+                            .strip_prefix('=')?;
+                        let v = v.trim().strip_prefix('"')?;
+                        Some(v[..v.find('"')?].to_owned())
+                    })
+                    .collect(),
+                parsed: false,
+            },
+        }
+    }
 }
 
 /// The URL path of a content file: `_index.md` is its directory.
@@ -242,8 +320,8 @@ pub(crate) fn walk(
 pub(crate) enum Loaded {
     /// Boxed: a page is large and most of these move through a `Vec`.
     Page(Box<Page>),
-    /// Its content-relative path; the findings say why.
-    Failed(String),
+    /// What is known of it; the findings say why it failed.
+    Failed(FailedPage),
 }
 
 /// Reads and parses one content file at `path` under `dir` (`content/`).
@@ -254,12 +332,12 @@ pub(crate) fn load_file(dir: &Path, path: &Path) -> Result<(Loaded, Vec<Diagnost
     let mut diags = Vec::new();
     let loaded = match decode_owned(&shown, bytes) {
         Ok(text) => match load_page(Source::new(shown, text), &rel, &mut diags) {
-            Some(page) => Loaded::Page(Box::new(page)),
-            None => Loaded::Failed(rel),
+            Ok(page) => Loaded::Page(Box::new(page)),
+            Err(src) => Loaded::Failed(FailedPage::new(rel, Some(&src))),
         },
         Err(d) => {
             diags.push(d);
-            Loaded::Failed(rel)
+            Loaded::Failed(FailedPage::new(rel, None))
         }
     };
     Ok((loaded, diags))
@@ -275,20 +353,26 @@ pub(crate) fn rel_path(base: &Path, path: &Path) -> String {
 }
 
 /// Parses one page; pushes findings and returns it if it can be rendered.
-pub(crate) fn load_page(src: Source, rel: &str, diags: &mut Vec<Diagnostic>) -> Option<Page> {
+/// On failure the source is handed back, so the caller can still tell
+/// which claims the page defines.
+pub(crate) fn load_page(
+    src: Source,
+    rel: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> std::result::Result<Page, Source> {
     let split = match front_matter::split(&src, true) {
         Ok(Some(s)) => s,
-        Ok(None) => return None,
+        Ok(None) => return Err(src),
         Err(d) => {
             diags.push(d);
-            return None;
+            return Err(src);
         }
     };
     let raw: RawPage = match front_matter::parse(&src, split) {
         Ok(r) => r,
         Err(d) => {
             diags.push(d);
-            return None;
+            return Err(src);
         }
     };
     let before = diags.len();
@@ -367,12 +451,15 @@ pub(crate) fn load_page(src: Source, rel: &str, diags: &mut Vec<Diagnostic>) -> 
         }
     };
     if diags[before..].iter().any(Diagnostic::is_error) {
-        return None;
+        return Err(src);
     }
-    Some(Page {
+    let Some(title) = title else {
+        return Err(src);
+    };
+    Ok(Page {
         rel: rel.to_owned(),
         url_path: url_path(rel),
-        title: title?,
+        title,
         lead,
         weight: raw.weight,
         updated: raw.updated.map(|d| d.to_string()),
@@ -478,7 +565,8 @@ mod tests {
             Source::new("content/p.md".into(), text.into()),
             "p.md",
             &mut d,
-        );
+        )
+        .ok();
         (p, d)
     }
 

@@ -117,6 +117,23 @@ pub(super) fn evidence_page(
                 }
             }
         }
+        let shown_path = format!("{}/{}", site.evidence.dir_name, file.path);
+        let accepted: Vec<&crate::config::Acceptance> = site
+            .config
+            .accept
+            .iter()
+            .filter(|a| {
+                a.reaches(
+                    &shown_path,
+                    citing.iter().map(|&at| {
+                        (
+                            site.content.pages[at.page].source_path(),
+                            site.claim(at).id.as_str(),
+                        )
+                    }),
+                )
+            })
+            .collect();
         let lines: Vec<LineView> = (1..=file.line_count())
             .map(|n| LineView {
                 n,
@@ -166,6 +183,13 @@ pub(super) fn evidence_page(
                     })
                     .collect(),
                 cited_by,
+                accepted: accepted
+                    .iter()
+                    .map(|a| AcceptedView {
+                        code: &a.code,
+                        reason: a.reason.get(lang),
+                    })
+                    .collect(),
             };
             let suffix = format!("evidence/{}/", file.path);
             let href = format!("{}{lang}/{suffix}", cx.base);

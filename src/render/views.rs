@@ -266,6 +266,18 @@ pub struct EvidenceView<'a> {
     pub ranges: Vec<RangeView>,
     /// Citing claims.
     pub cited_by: Vec<CitedBy>,
+    /// `[[check.accept]]` entries whose scope reaches this file: disclosed
+    /// to readers with their reason.
+    pub accepted: Vec<AcceptedView<'a>>,
+}
+
+/// An acceptance as readers see it on an evidence page.
+#[derive(Debug, Clone, Serialize)]
+pub struct AcceptedView<'a> {
+    /// Warning code.
+    pub code: &'a str,
+    /// Why, in the page's language.
+    pub reason: &'a str,
 }
 
 /// An evidence index entry.

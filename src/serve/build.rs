@@ -10,10 +10,10 @@
 //! the reload is sent. This module knows nothing about HTTP beyond
 //! publishing a [`Snapshot`].
 
-use super::http::{self, Event, Shared, Snapshot};
+use super::http::{Event, Shared, Snapshot};
 use super::incremental::{Incremental, SearchJob, Stats};
 use super::watch::{self, Change, Layout, Watches};
-use crate::check::{self, Report};
+use crate::check;
 use crate::config::Config;
 use crate::error::{Diagnostic, Error};
 use crate::render::Renderer;
@@ -51,8 +51,9 @@ pub(crate) enum Outcome {
         warnings: Vec<Diagnostic>,
         stats: Stats,
     },
-    /// The diagnostics text, as `kansoku check` prints it.
-    Failed { text: String },
+    /// The diagnostics text, as `kansoku check` prints it, and the
+    /// overlay showing them.
+    Failed { text: String, overlay: String },
 }
 
 /// Builds the site again and again into one directory, rendering only what
@@ -154,9 +155,10 @@ impl Builder {
                 warnings,
                 stats,
             },
-            Err(e) => Outcome::Failed {
-                text: failure_text(e),
-            },
+            Err(e) => {
+                let (text, overlay) = super::overlay::failure(&self.root, e, &self.accept());
+                Outcome::Failed { text, overlay }
+            }
         }
     }
 
@@ -170,6 +172,30 @@ impl Builder {
         let (stats, warnings) = built?;
         self.generation += 1;
         Ok((stats.total, warnings, stats))
+    }
+
+    /// The site's `[[check.accept]]` entries as `book.toml` says now.
+    pub(crate) fn accept(&self) -> Vec<crate::config::Acceptance> {
+        Config::load(&self.root)
+            .map(|c| c.accept)
+            .unwrap_or_default()
+    }
+
+    /// The summary line `kansoku build` would print for the last build.
+    pub(crate) fn summary(&self, elapsed: Duration) -> String {
+        let Some(site) = self.state.site() else {
+            return String::new();
+        };
+        crate::site::BuildReport {
+            pages: site.content.pages.len(),
+            claims: site.content.claims_per_class(),
+            evidence_files: site.evidence.files.len(),
+            files_written: 0,
+            out_dir: self.state.out().to_path_buf(),
+            warnings: Vec::new(),
+            elapsed,
+        }
+        .summary()
     }
 
     /// Prints nothing from the indexing thread.
@@ -197,15 +223,6 @@ impl Builder {
             }
         }
         Ok(())
-    }
-}
-
-/// The text shown for a failed build: content problems exactly as
-/// `kansoku check` formats them, anything else as `error: …`.
-pub(crate) fn failure_text(e: Error) -> String {
-    match e {
-        Error::Content(diagnostics) => check::format(&Report { diagnostics }, check::Format::Human),
-        other => format!("error: {other}\n"),
     }
 }
 
@@ -263,20 +280,33 @@ impl Worker {
                 // Warnings as `kansoku build` shows them, and only when they
                 // change: the same list after every save is noise.
                 if warnings != self.last_warnings {
-                    self.say(check::brief(&warnings, 3).trim_end());
+                    let shown = check::Report::triaged(&self.builder.accept(), warnings.clone());
+                    let mut text = check::brief(&shown.diagnostics, 3);
+                    for a in &shown.accepted {
+                        text.push_str(&check::accepted_line(a));
+                        text.push('\n');
+                    }
+                    self.say(text.trim_end());
                     self.last_warnings = warnings;
                 }
-                let verb = if first { "built" } else { "rebuilt" };
+                // The line `kansoku build` prints, then what this rebuild
+                // had to write.
+                let summary = self.builder.summary(start.elapsed());
+                let summary = if first {
+                    summary
+                } else {
+                    summary.replacen("built", "rebuilt", 1)
+                };
                 let what = if stats.full {
-                    format!("{files} files")
+                    format!("{files} files written")
                 } else {
                     format!(
-                        "{} of {files} files ({} units)",
+                        "{} of {files} files written ({} units)",
                         stats.written + stats.removed,
                         stats.units
                     )
                 };
-                self.say(&format!("{verb} {what} in {ms} ms{cause}"));
+                self.say(&format!("{summary} ({what}){cause}"));
                 self.shared.set(Snapshot {
                     dir: Some(dir),
                     token: format!("{}-{}", self.instance, self.builder.generation).into(),
@@ -288,7 +318,7 @@ impl Worker {
                     self.say(&format!("search index not updated: {e}"));
                 }
             }
-            Outcome::Failed { text } => {
+            Outcome::Failed { text, overlay } => {
                 self.say(text.trim_end());
                 self.say(&format!(
                     "build failed in {ms} ms{cause}; {}",
@@ -298,7 +328,7 @@ impl Worker {
                         "still serving the last good build"
                     }
                 ));
-                let overlay: Arc<str> = http::overlay(&text).into();
+                let overlay: Arc<str> = overlay.into();
                 let mut snap = self.shared.snapshot();
                 snap.overlay = Some(overlay.clone());
                 self.shared.set(snap);

@@ -242,26 +242,6 @@ pub(crate) fn inject(html: &[u8], snippet: &str) -> Vec<u8> {
 /// HTML escaping is the renderer's: one function for every page.
 pub(crate) use crate::render::highlight::escape;
 
-/// The overlay for a failed rebuild: the diagnostics exactly as
-/// `kansoku check` prints them, escaped. Inline styles, so it needs no
-/// request of its own and a plain HTTP client sees all of it.
-pub(crate) fn overlay(diagnostics: &str) -> String {
-    format!(
-        concat!(
-            "<div id=\"kansoku-overlay\" role=\"alert\" style=\"position:fixed;left:0;right:0;bottom:0;",
-            "max-height:60vh;overflow:auto;z-index:2147483647;margin:0;padding:1rem 1.25rem;",
-            "background:#1d1d1f;color:#f5f5f7;border-top:6px solid #d55e00;",
-            "font:14px/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;text-align:left\">\n",
-            "<p style=\"margin:0 0 .75rem;font-weight:bold\">kansoku serve: the last rebuild failed; ",
-            "this page is from the last good build. ",
-            "<button type=\"button\" data-kansoku-dismiss style=\"font:inherit;margin-left:1rem\">Hide</button></p>\n",
-            "<pre style=\"margin:0;white-space:pre-wrap;font:inherit\">{}</pre>\n",
-            "</div>\n"
-        ),
-        escape(diagnostics)
-    )
-}
-
 /// The host part of a `Host` value or URL authority, without port or brackets.
 fn host_name(authority: &str) -> &str {
     if let Some(rest) = authority.strip_prefix('[') {
@@ -483,13 +463,6 @@ mod tests {
             "<html><body><p>`</body>` in text</p><x></BODY></html>"
         );
         assert_eq!(inject(b"<p>no body", "<x>"), b"<p>no body<x>");
-    }
-
-    #[test]
-    fn overlay_escapes_diagnostics() {
-        let o = overlay("content/a.md:3:1: error[E001]: <script>alert(1)</script> & \"q\"");
-        assert!(o.contains("content/a.md:3:1: error[E001]: &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;q&quot;"));
-        assert!(!o.contains("<script>"));
     }
 
     #[test]

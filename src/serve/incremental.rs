@@ -138,6 +138,11 @@ impl Incremental {
         &self.out
     }
 
+    /// The site as last loaded, for the summary line.
+    pub(crate) fn site(&self) -> Option<&Site> {
+        self.site.as_ref()
+    }
+
     /// Forget everything: the next build reads and renders it all.
     pub(crate) fn invalidate(&mut self) {
         self.site = None;
@@ -210,7 +215,7 @@ impl Incremental {
                     .content
                     .pages
                     .binary_search_by(|p| p.rel.as_str().cmp(rel));
-                site.content.failed.retain(|f| f != rel);
+                site.content.failed.retain(|f| f.rel != *rel);
                 let path = dir.join(rel);
                 let page = if path.is_file() {
                     let (loaded, diags) = content::load_file(&dir, &path)?;
@@ -219,9 +224,9 @@ impl Incremental {
                     }
                     match loaded {
                         content::Loaded::Page(page) => Some(*page),
-                        content::Loaded::Failed(rel) => {
-                            site.content.failed.push(rel);
-                            site.content.failed.sort();
+                        content::Loaded::Failed(failed) => {
+                            site.content.failed.push(failed);
+                            site.content.failed.sort_by(|a, b| a.rel.cmp(&b.rel));
                             None
                         }
                     }
@@ -576,12 +581,6 @@ impl Incremental {
             classes: crate::search::claim_classes(site),
             pages,
         })
-    }
-
-    /// The site as last loaded, if it loaded.
-    #[cfg(test)]
-    pub(crate) fn site(&self) -> Option<&Site> {
-        self.site.as_ref()
     }
 }
 

@@ -13,6 +13,7 @@
 mod build;
 mod http;
 mod incremental;
+mod overlay;
 mod watch;
 
 use crate::config::Config;

@@ -167,8 +167,8 @@ fn guard_out_dir(config: &Config) -> Result<()> {
 /// A warning for each file in the build directory that kansoku did not
 /// write and `[build] keep` does not name: it is left in place, and the
 /// published site will carry it.
-fn foreign_files(config: &Config, committed: &output::Committed) -> Vec<Diagnostic> {
-    let dir = config.build_dir.to_string_lossy().replace('\\', "/");
+fn foreign_files(out: &Path, committed: &output::Committed) -> Vec<Diagnostic> {
+    let dir = out.to_string_lossy().replace('\\', "/");
     committed
         .foreign
         .iter()
@@ -185,17 +185,78 @@ fn foreign_files(config: &Config, committed: &output::Committed) -> Vec<Diagnost
         .collect()
 }
 
-/// What a build includes beyond the pages themselves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// `build --out DIR`: any directory but the site itself, one of its
+/// ancestors, or one inside its sources. Returns it as given.
+fn guard_out(root: &Path, config: &Config, out: &Path) -> Result<PathBuf> {
+    let abs = |p: &Path| std::path::absolute(p).map_err(|e| Error::io(p, e));
+    let (root_abs, out_abs) = (abs(root)?, abs(out)?);
+    let sources = [
+        Path::new("content"),
+        config.evidence_dir.as_path(),
+        Path::new("templates"),
+        Path::new("static"),
+    ];
+    if root_abs.starts_with(&out_abs)
+        || sources
+            .iter()
+            .any(|s| out_abs.starts_with(root_abs.join(s)))
+    {
+        return Err(Error::Usage(format!(
+            "--out \"{}\" would replace the site or its sources; choose a directory of its own, such as \"public\"",
+            out.display()
+        )));
+    }
+    Ok(out.to_path_buf())
+}
+
+/// What a build includes beyond the pages themselves, and where it goes.
+#[derive(Clone)]
 pub struct BuildOptions {
     /// Write the Pagefind search bundles (on for every real build; tests
     /// and benchmarks of other stages may turn it off).
     pub search: bool,
+    /// Build into this directory instead of the configured `build-dir`
+    /// (`build --out`; relative to the current directory).
+    pub out: Option<PathBuf>,
+    /// Publish under this URL instead of `site-url` (`build --base-url`).
+    pub base_url: Option<String>,
+    /// Told how far the build is (`build`'s progress bar); rendering is
+    /// then done in batches so that it can be told.
+    pub progress: Option<std::sync::Arc<dyn Fn(Progress) + Send + Sync>>,
+}
+
+/// A build's progress, for [`BuildOptions::progress`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Progress {
+    /// Rendering starts: this many units (pages, evidence files, site files).
+    Rendering(usize),
+    /// This many more units are rendered.
+    Rendered(usize),
+    /// Search indexing starts.
+    Indexing,
+    /// The output is being written into place.
+    Writing,
+}
+
+impl std::fmt::Debug for BuildOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BuildOptions")
+            .field("search", &self.search)
+            .field("out", &self.out)
+            .field("base_url", &self.base_url)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
 }
 
 impl Default for BuildOptions {
     fn default() -> Self {
-        BuildOptions { search: true }
+        BuildOptions {
+            search: true,
+            out: None,
+            base_url: None,
+            progress: None,
+        }
     }
 }
 
@@ -220,9 +281,23 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
         }
     };
     let t = Instant::now();
-    let (site, warnings) = load(root, Mode::Build)?;
+    let (mut site, warnings) = load(root, Mode::Build)?;
     lap("load", t);
-    guard_out_dir(&site.config)?;
+    let out_dir = match &options.out {
+        Some(out) => guard_out(root, &site.config, out)?,
+        None => {
+            guard_out_dir(&site.config)?;
+            root.join(&site.config.build_dir)
+        }
+    };
+    if let Some(url) = &options.base_url {
+        site.config.set_site_url(url);
+    }
+    let tell = |p: Progress| {
+        if let Some(hook) = &options.progress {
+            hook(p);
+        }
+    };
     let t = Instant::now();
     let renderer = Renderer::new(root)?.map_err(Error::Content)?;
     lap("theme", t);
@@ -238,7 +313,6 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     // page it indexes. Nothing reaches `out_dir` unless everything
     // succeeds: an error drops the staging tree.
     let t = Instant::now();
-    let out_dir = root.join(&site.config.build_dir);
     let staging = output::Staging::begin_keeping(&out_dir, site.config.keep.clone())?;
     let searchable = std::sync::Mutex::new(Vec::new());
     let io_error = std::sync::Mutex::new(None);
@@ -260,7 +334,22 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
             d
         })
     };
-    let rendered = renderer.render_each(&site, &prepared, &renderer.units(&site), &sink);
+    let units = renderer.units(&site);
+    let rendered = match &options.progress {
+        None => renderer
+            .render_each(&site, &prepared, &units, &sink)
+            .map(drop),
+        // In batches, to tell the progress between them; still in unit
+        // order, so the first error reported is the same.
+        Some(_) => {
+            tell(Progress::Rendering(units.len()));
+            units.chunks(256).try_for_each(|batch| {
+                renderer.render_each(&site, &prepared, batch, &sink)?;
+                tell(Progress::Rendered(batch.len()));
+                Ok(())
+            })
+        }
+    };
     drop(prepared);
     if let Some(e) = lock(&io_error).take() {
         // Planned paths make this rare (a file where another output needs a
@@ -283,6 +372,7 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     // Search reads the rendered pages, so it runs after render; its bundle
     // is written with everything else, atomically.
     if options.search {
+        tell(Progress::Indexing);
         let pages = searchable
             .into_inner()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -292,24 +382,22 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     }
     lap("search", t);
     let t = Instant::now();
+    tell(Progress::Writing);
     let committed = staging.commit()?;
     lap("write", t);
+    let out_shown = options
+        .out
+        .clone()
+        .unwrap_or_else(|| site.config.build_dir.clone());
     let mut warnings = warnings;
-    warnings.extend(foreign_files(&site.config, &committed));
-    let mut claims = Class::ALL.map(|c| (c, 0));
-    for page in &site.content.pages {
-        for c in &page.claims {
-            if let Some(slot) = claims.iter_mut().find(|(k, _)| *k == c.class) {
-                slot.1 += 1;
-            }
-        }
-    }
+    warnings.extend(foreign_files(&out_shown, &committed));
+    let claims = site.content.claims_per_class();
     Ok(BuildReport {
         pages: site.content.pages.len(),
         claims,
         evidence_files: site.evidence.files.len(),
         files_written: committed.files,
-        out_dir: site.config.build_dir.clone(),
+        out_dir: out_shown,
         warnings,
         elapsed: start.elapsed(),
     })

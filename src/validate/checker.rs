@@ -4,7 +4,7 @@
 //! checks one page and reads nothing else, so the caller may check pages in
 //! any order, in parallel, or only some of them. Nothing here reads files.
 
-use super::{ClaimAt, Index, Mode};
+use super::{ClaimAt, Index, Mode, FAILED_PAGE};
 use crate::config::Config;
 use crate::content::body::{heading_ids, scan, ChunkScan, IdSet, Langs, Reference};
 use crate::content::claims::nearest;
@@ -51,6 +51,9 @@ pub(crate) struct Checker<'a> {
     /// Heading ids per page and language, built the first time a link
     /// needs them: only the targets of anchor links do.
     anchors: Vec<[OnceLock<IdSet>; 2]>,
+    /// Claim ids defined on pages that failed to load: the page, and
+    /// whether its front matter parsed (then the id surely exists).
+    failed_claims: HashMap<&'a str, (&'a str, bool)>,
 }
 
 impl<'a> Checker<'a> {
@@ -80,6 +83,15 @@ impl<'a> Checker<'a> {
             entities: HashMap::new(),
             scans: content.pages.iter().map(|_| OnceLock::new()).collect(),
             anchors: content.pages.iter().map(|_| Default::default()).collect(),
+            failed_claims: content
+                .failed
+                .iter()
+                .flat_map(|f| {
+                    f.claims
+                        .iter()
+                        .map(|id| (id.as_str(), (f.rel.as_str(), f.parsed)))
+                })
+                .collect(),
         }
         .with_lookups()
     }
@@ -209,7 +221,28 @@ impl<'a> Checker<'a> {
     /// `E020` for an unknown claim id; the suggestion is searched for only
     /// here, when there is something to report. (`nearest` breaks ties by
     /// name, so the hash map's order does not matter.)
-    fn unknown(&self, pi: usize, what: &str, id: &str, span: Range<usize>) -> Diagnostic {
+    ///
+    /// No cascades: an id defined on a page that failed to load is not
+    /// unknown. If that page's front matter parsed, the claim exists and
+    /// its page's own error is the one finding; if it did not, the
+    /// reference cannot be checked and says so (W071, kept once per page
+    /// by `validate`).
+    fn unknown(&self, pi: usize, what: &str, id: &str, span: Range<usize>) -> Option<Diagnostic> {
+        if let Some(&(rel, parsed)) = self.failed_claims.get(id) {
+            if parsed {
+                return None;
+            }
+            return Some(
+                self.content.pages[pi]
+                    .src
+                    .warning(
+                        "W071",
+                        span,
+                        format!("claim `{id}` in {what} {FAILED_PAGE}`content/{rel}`, which failed to load"),
+                    )
+                    .with_hint("fix that page's error first; references to its claims are checked once it loads"),
+            );
+        }
         let hint = match nearest(id, self.claims.keys().copied()) {
             Some(n) => format!("did you mean `{n}`?"),
             None => "define the claim in some page's `[[claims]]`".to_owned(),
@@ -218,6 +251,7 @@ impl<'a> Checker<'a> {
             .src
             .error("E020", span, format!("unknown claim `{id}` in {what}"))
             .with_hint(hint)
+            .into()
     }
 
     fn heading_ids(&self, pi: usize, lang: Lang) -> &IdSet {
@@ -403,13 +437,13 @@ impl<'a> Checker<'a> {
         }
         for (id, span) in &claim.from {
             if !self.known(id) {
-                diags.push(self.unknown(at.page, "`from`", id, span.clone()));
+                diags.extend(self.unknown(at.page, "`from`", id, span.clone()));
             }
         }
         super::derive::premises(content, &self.claims, at, diags);
         if let Some((id, span)) = &claim.life.superseded_by {
             if !self.known(id) {
-                diags.push(self.unknown(at.page, "`superseded-by`", id, span.clone()));
+                diags.extend(self.unknown(at.page, "`superseded-by`", id, span.clone()));
             }
         }
         let current = claim.life.state == crate::content::State::Current;
@@ -448,7 +482,7 @@ impl<'a> Checker<'a> {
         if let Some(scope) = &page.scope {
             for (id, span) in scope.can.iter().chain(&scope.cannot) {
                 if !self.known(id) {
-                    diags.push(self.unknown(pi, "`scope`", id, span.clone()));
+                    diags.extend(self.unknown(pi, "`scope`", id, span.clone()));
                 }
             }
         }
@@ -493,7 +527,7 @@ impl<'a> Checker<'a> {
         }
         if let Some((id, span)) = &entity.status {
             if !self.known(id) {
-                diags.push(self.unknown(pi, "entity `status`", id, span.clone()));
+                diags.extend(self.unknown(pi, "entity `status`", id, span.clone()));
             }
         }
         for (dep, span) in &entity.depends_on {
@@ -568,7 +602,7 @@ impl<'a> Checker<'a> {
         match r {
             Reference::Claim(id) => {
                 if !self.known(id) {
-                    diags.push(self.unknown(pi, "`[[claim:…]]`", id, span.clone()));
+                    diags.extend(self.unknown(pi, "`[[claim:…]]`", id, span.clone()));
                 }
             }
             Reference::View(name) => {
@@ -601,7 +635,7 @@ impl<'a> Checker<'a> {
             }
             Reference::Page(path, anchor) => {
                 let Some(&target) = self.pages.get(path.as_ref()) else {
-                    if self.content.failed.iter().any(|f| f == path) {
+                    if self.content.failed.iter().any(|f| f.rel == *path) {
                         return;
                     }
                     let hint = match nearest(path, self.pages.keys().copied()) {

@@ -98,6 +98,7 @@ evidence-cited = Citations
 evidence-kind-raw = Raw capture
 evidence-kind-transcript = Transcript
 evidence-kind-note = Note
+evidence-accepted = Known and accepted by the maintainers:
 cited-by = Claims citing this log
 cited-by-none = No claim cites this log yet.
 
@@ -154,3 +155,9 @@ notice-pair-stale =
        *[en] The English changed after the last review; the Japanese beside it may be out of date.
     }
 notice-evidence-suspect = suspect: the log changed after this claim was reviewed
+
+# kansoku serve's error overlay (never in a built site).
+serve-overlay-title = kansoku serve: the last rebuild failed; this page is from the last good build.
+serve-overlay-hide = Hide
+serve-overlay-error = error
+serve-overlay-warning = warning

@@ -98,6 +98,7 @@ evidence-cited = 引用数
 evidence-kind-raw = 生ログ
 evidence-kind-transcript = 転記
 evidence-kind-note = メモ
+evidence-accepted = 管理者が把握し、受け入れている点:
 cited-by = このログを引用している主張
 cited-by-none = このログを引用している主張はまだありません。
 
@@ -154,3 +155,9 @@ notice-pair-stale =
        *[en] 前回のレビュー後に英語が変わりました。隣の日本語は古いままかもしれません。
     }
 notice-evidence-suspect = 要確認: この主張のレビュー後にログが変わりました
+
+# kansoku serve's error overlay (never in a built site).
+serve-overlay-title = kansoku serve: 最後の再ビルドが失敗しました。このページは最後に成功したビルドのものです。
+serve-overlay-hide = 閉じる
+serve-overlay-error = エラー
+serve-overlay-warning = 警告

@@ -42,15 +42,27 @@ function startServe(root, port) {
   return { child, ready, output: () => out };
 }
 
-test("an edit on disk reaches the open page without a manual reload", async () => {
+/** Runs `body` against `kansoku serve` on a temp copy of tests/fixtures/serve,
+ *  with a browser; stops both and removes the copy afterwards. */
+async function withServe(body) {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "kansoku-serve-browser-"));
   fs.cpSync(path.join(repo, "tests", "fixtures", "serve"), root, { recursive: true });
-  const page = path.join(root, "content", "_index.md");
   const port = await freePort();
   const server = startServe(root, port);
   const browser = await launch();
   try {
     await server.ready;
+    await body({ root, port, browser, page: path.join(root, "content", "_index.md") });
+  } finally {
+    await browser.close();
+    server.child.kill("SIGINT");
+    await new Promise((ok) => server.child.once("exit", ok));
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+test("an edit on disk reaches the open page without a manual reload", async () => {
+  await withServe(async ({ root, port, browser, page }) => {
     const context = await browser.newContext({ viewport: { width: 800, height: 400 } });
     const tab = await context.newPage();
     await tab.goto(`http://127.0.0.1:${port}/en/`);
@@ -70,10 +82,80 @@ test("an edit on disk reaches the open page without a manual reload", async () =
     fs.writeFileSync(page, text.replace("title = {", "title = {{"));
     await tab.waitForSelector("text=content/_index.md:", { timeout: 20000 });
     assert.ok(await tab.isVisible("text=Edited live: the records are under"));
-  } finally {
-    await browser.close();
-    server.child.kill("SIGINT");
-    await new Promise((ok) => server.child.once("exit", ok));
-    fs.rmSync(root, { recursive: true, force: true });
-  }
+  });
+});
+
+// WCAG 2 contrast ratio of two "rgb(a)" colours (alpha ignored: the overlay
+// paints opaque backgrounds, checked below).
+function contrast(fg, bg) {
+  const lum = (c) => {
+    const [r, g, b] = c.match(/[\d.]+/g).slice(0, 3).map(Number).map((v) => {
+      const s = v / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+}
+
+test("the error overlay is readable in light and dark, errors first, in the page's language (issue 15)", async () => {
+  await withServe(async ({ root, port, browser, page }) => {
+    // One warning (an evidence file no claim cites) and one error (bad TOML).
+    fs.writeFileSync(path.join(root, "evidence", "logs", "uncited.log"), "nothing cites this\n");
+    const text = fs.readFileSync(page, "utf8");
+    fs.writeFileSync(page, text.replace("title = {", "title = {{"));
+    for (const colorScheme of ["light", "dark"]) {
+      const context = await browser.newContext({ colorScheme, viewport: { width: 900, height: 700 } });
+      for (const lang of ["en", "ja"]) {
+        const tab = await context.newPage();
+        await tab.goto(`http://127.0.0.1:${port}/${lang}/`);
+        await tab.waitForSelector("#kansoku-overlay li.ko-error", { timeout: 20000 });
+        await tab.waitForSelector("#kansoku-overlay li.ko-warning", { timeout: 20000 });
+        const report = await tab.evaluate(() => {
+          const overlay = document.getElementById("kansoku-overlay");
+          const background = (el) => {
+            for (let e = el; e; e = e.parentElement) {
+              const bg = getComputedStyle(e).backgroundColor;
+              if (!/rgba\(.*, 0\)$/.test(bg) && bg !== "transparent") return bg;
+            }
+            return "rgb(255, 255, 255)";
+          };
+          const texts = [];
+          for (const el of overlay.querySelectorAll("*")) {
+            const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+            if (!own || el.getClientRects().length === 0) continue;
+            texts.push({ tag: el.tagName, text: el.textContent.trim().slice(0, 40), fg: getComputedStyle(el).color, bg: background(el) });
+          }
+          const items = [...overlay.querySelectorAll("li")].map((li) => li.className);
+          const link = overlay.querySelector("li.ko-error a");
+          const head = overlay.querySelector(".ko-head");
+          const visible = [...head.querySelectorAll("[lang]")].filter((s) => s.getClientRects().length > 0).map((s) => s.lang);
+          return {
+            texts,
+            items,
+            link: link && { href: link.getAttribute("href"), text: link.textContent },
+            count: overlay.querySelector(".ko-count")?.textContent,
+            visible,
+            errorBg: getComputedStyle(overlay.querySelector("li.ko-error")).backgroundColor,
+            warningBg: getComputedStyle(overlay.querySelector("li.ko-warning")).backgroundColor,
+          };
+        });
+        assert.ok(report.texts.length > 5, `${colorScheme}/${lang}: overlay has text`);
+        for (const t of report.texts) {
+          const ratio = contrast(t.fg, t.bg);
+          assert.ok(ratio >= 4.5, `${colorScheme}/${lang}: ${t.tag} "${t.text}" ${t.fg} on ${t.bg} is ${ratio.toFixed(2)}:1`);
+        }
+        const firstWarning = report.items.indexOf("ko-warning");
+        assert.ok(firstWarning > 0 && report.items.slice(0, firstWarning).every((c) => c === "ko-error"), `errors first: ${report.items}`);
+        assert.notEqual(report.errorBg, report.warningBg, "errors look different from warnings");
+        assert.match(report.link.text, /^content\/_index\.md:\d+:\d+$/);
+        assert.ok(report.link.href.startsWith("vscode://file/") && report.link.href.endsWith(report.link.text.replace(/^content/, "content")), report.link.href);
+        assert.match(report.count, /^check: 1 error, 1 warning/);
+        assert.deepEqual(report.visible, [lang, lang], `${lang} page: chrome in ${lang}`);
+        await tab.close();
+      }
+      await context.close();
+    }
+  });
 });

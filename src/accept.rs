@@ -1,0 +1,191 @@
+//! Acceptance of expected findings (`[[check.accept]]` in `book.toml`).
+//!
+//! Runs after validation, over its findings: a warning that a declared
+//! acceptance covers is set aside and counted with the acceptance's reason
+//! instead of being listed. Errors are never accepted. This module only
+//! sorts findings; it reads and writes no files.
+
+use crate::config::{AcceptScope, Acceptance};
+use crate::error::Diagnostic;
+
+/// The findings an acceptance set aside.
+#[derive(Debug, Clone)]
+pub struct Accepted {
+    /// The warning code.
+    pub code: String,
+    /// The reason, in English (the terminal's language).
+    pub reason: String,
+    /// The findings, in the order they came.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Findings split into the ones to show and the ones accepted.
+#[derive(Debug, Clone, Default)]
+pub struct Triage {
+    /// Errors, then unaccepted warnings (each group in source order).
+    pub shown: Vec<Diagnostic>,
+    /// One entry per acceptance that matched something, in declaration order.
+    pub accepted: Vec<Accepted>,
+}
+
+impl Acceptance {
+    /// True if this acceptance covers `d`.
+    pub fn covers(&self, d: &Diagnostic) -> bool {
+        if d.is_error() || d.code != self.code {
+            return false;
+        }
+        match &self.scope {
+            AcceptScope::Site => true,
+            AcceptScope::Path(glob) => glob_match(glob, &d.location.path),
+            AcceptScope::Claim(id) => d.message.contains(&format!("`{id}`")),
+        }
+    }
+
+    /// True if the acceptance's scope reaches the evidence file at
+    /// `evidence_path` (site-relative) or one of the claims citing it,
+    /// given as (site-relative page path, claim id): where readers are told.
+    pub fn reaches<'a>(
+        &self,
+        evidence_path: &str,
+        mut citing: impl Iterator<Item = (&'a str, &'a str)>,
+    ) -> bool {
+        match &self.scope {
+            AcceptScope::Site => true,
+            AcceptScope::Path(glob) => {
+                glob_match(glob, evidence_path) || citing.any(|(page, _)| glob_match(glob, page))
+            }
+            AcceptScope::Claim(claim) => citing.any(|(_, id)| id == claim),
+        }
+    }
+}
+
+/// Sets aside the warnings `accept` covers. An acceptance that covers
+/// nothing is itself reported (W070), but only when there are no errors:
+/// a site that failed to load may not have been checked far enough to
+/// produce the findings it expects.
+pub fn triage(accept: &[Acceptance], diags: Vec<Diagnostic>) -> Triage {
+    let mut taken: Vec<Vec<Diagnostic>> = vec![Vec::new(); accept.len()];
+    let mut shown = Vec::new();
+    for d in diags {
+        match accept.iter().position(|a| a.covers(&d)) {
+            Some(i) => taken[i].push(d),
+            None => shown.push(d),
+        }
+    }
+    let clean = !shown.iter().any(Diagnostic::is_error);
+    let mut accepted = Vec::new();
+    for (a, diagnostics) in accept.iter().zip(taken) {
+        if diagnostics.is_empty() {
+            if clean {
+                shown.push(
+                    Diagnostic::warning(
+                        "W070",
+                        a.location.clone(),
+                        format!("this acceptance of `{}` matches no finding", a.code),
+                    )
+                    .with_hint("remove it, or correct its `code`, `path` or `claim`"),
+                );
+            }
+            continue;
+        }
+        accepted.push(Accepted {
+            code: a.code.clone(),
+            reason: a.reason.en.clone(),
+            diagnostics,
+        });
+    }
+    errors_first(&mut shown);
+    Triage { shown, accepted }
+}
+
+/// Orders errors before warnings, keeping each group's order (stable).
+pub fn errors_first(diags: &mut [Diagnostic]) {
+    diags.sort_by_key(|d| d.severity);
+}
+
+/// `*` and `?` match within one path segment, `**` across segments.
+pub fn glob_match(glob: &str, path: &str) -> bool {
+    fn go(g: &[u8], p: &[u8]) -> bool {
+        match g {
+            [] => p.is_empty(),
+            [b'*', b'*', rest @ ..] => match rest.strip_prefix(b"/") {
+                // `**/`: zero or more whole segments.
+                Some(after) => {
+                    go(after, p) || (0..p.len()).any(|i| p[i] == b'/' && go(after, &p[i + 1..]))
+                }
+                None => (0..=p.len()).any(|i| go(rest, &p[i..])),
+            },
+            [b'*', rest @ ..] => (0..=p.len())
+                .take_while(|&i| i == 0 || p[i - 1] != b'/')
+                .any(|i| go(rest, &p[i..])),
+            [b'?', rest @ ..] => p.first().is_some_and(|&c| c != b'/') && go(rest, &p[1..]),
+            [c, rest @ ..] => p.first() == Some(c) && go(rest, &p[1..]),
+        }
+    }
+    go(glob.as_bytes(), path.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Location;
+    use crate::lang::Bi;
+
+    fn accept(code: &str, scope: AcceptScope) -> Acceptance {
+        Acceptance {
+            code: code.into(),
+            reason: Bi {
+                ja: "理由".into(),
+                en: "reason".into(),
+            },
+            scope,
+            location: Location::file("book.toml"),
+        }
+    }
+
+    fn w(code: &'static str, path: &str, msg: &str) -> Diagnostic {
+        Diagnostic::warning(code, Location::file(path), msg)
+    }
+
+    #[test]
+    fn globs() {
+        assert!(glob_match("content/*.md", "content/a.md"));
+        assert!(!glob_match("content/*.md", "content/x/a.md"));
+        assert!(glob_match("content/**", "content/x/a.md"));
+        assert!(glob_match("content/**/a.md", "content/a.md"));
+        assert!(glob_match("content/**/a.md", "content/x/y/a.md"));
+        assert!(glob_match("evidence/?.txt", "evidence/b.txt"));
+        assert!(!glob_match("evidence/?.txt", "evidence/bb.txt"));
+    }
+
+    #[test]
+    fn scopes_and_the_unmatched_warning() {
+        let rules = [
+            accept("W002", AcceptScope::Claim("c1".into())),
+            accept("W002", AcceptScope::Path("content/a/**".into())),
+            accept("W001", AcceptScope::Site),
+        ];
+        let t = triage(
+            &rules,
+            vec![
+                w("W002", "content/b.md", "confirmed claim `c1` rests …"),
+                w("W002", "content/a/x.md", "confirmed claim `c2` rests …"),
+                w("W002", "content/b.md", "confirmed claim `c3` rests …"),
+                Diagnostic::error("E011", Location::file("content/z.md"), "m"),
+            ],
+        );
+        let shown: Vec<&str> = t.shown.iter().map(|d| d.code).collect();
+        // Errors first; W070 is not reported while there are errors.
+        assert_eq!(shown, ["E011", "W002"]);
+        assert_eq!(t.accepted.len(), 2);
+        let t = triage(&rules, vec![w("W002", "content/a/x.md", "`c2`")]);
+        let shown: Vec<String> = t.shown.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            shown,
+            [
+                "book.toml:1:1: warning[W070]: this acceptance of `W002` matches no finding\n  = hint: remove it, or correct its `code`, `path` or `claim`",
+                "book.toml:1:1: warning[W070]: this acceptance of `W001` matches no finding\n  = hint: remove it, or correct its `code`, `path` or `claim`",
+            ]
+        );
+    }
+}

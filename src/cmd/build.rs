@@ -1,0 +1,79 @@
+//! `kansoku build`: validate, render, write; one summary line.
+
+use kansoku::site::{BuildOptions, Progress};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// Options of `kansoku build`.
+#[derive(clap::Args)]
+pub(crate) struct Args {
+    /// Write the site into DIR instead of the build directory of book.toml
+    /// (relative to the current directory).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Publish under this URL instead of book.toml's `site-url`
+    /// (e.g. `https://example.org/docs/` or `/docs/`).
+    #[arg(long, value_name = "URL")]
+    base_url: Option<String>,
+    /// Print nothing but errors.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+pub(crate) fn run(root: &Path, args: Args) -> ExitCode {
+    // A bar only for a person watching: never in a pipe, a log or CI.
+    let bar = (!args.quiet && std::io::stderr().is_terminal()).then(bar);
+    let progress = bar.clone().map(|bar| {
+        let hook: Arc<dyn Fn(Progress) + Send + Sync> = Arc::new(move |p| match p {
+            Progress::Rendering(total) => {
+                bar.set_length(total as u64);
+                bar.set_message("rendering");
+                bar.enable_steady_tick(std::time::Duration::from_millis(120));
+            }
+            Progress::Rendered(n) => bar.inc(n as u64),
+            Progress::Indexing => bar.set_message("indexing search"),
+            Progress::Writing => bar.set_message("writing"),
+        });
+        hook
+    });
+    let options = BuildOptions {
+        out: args.out,
+        base_url: args.base_url,
+        progress,
+        ..BuildOptions::default()
+    };
+    // An interrupted build removes its staging tree before it exits.
+    let result = kansoku::site::output::exit_cleanly_on_signals()
+        .map_err(|e| kansoku::Error::Usage(format!("cannot handle interruptions: {e}")))
+        .and_then(|()| kansoku::site::build_with(root, options));
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    match result {
+        Ok(report) => {
+            if !args.quiet {
+                // Accepted warnings are expected: a build says nothing of them.
+                let accept = kansoku::config::Config::load(root)
+                    .map(|c| c.accept)
+                    .unwrap_or_default();
+                let shown = kansoku::check::Report::triaged(&accept, report.warnings.clone());
+                eprint!("{}", kansoku::check::brief(&shown.diagnostics, 3));
+                println!("{}", report.summary());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => super::fail(root, e),
+    }
+}
+
+fn bar() -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(0);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{msg:>16} [{bar:30}] {pos}/{len}")
+            .expect("the template is valid")
+            .progress_chars("=> "),
+    );
+    bar
+}
