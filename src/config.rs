@@ -29,6 +29,8 @@ struct RawConfig {
     kinds: BTreeMap<String, Spanned<RawBi>>,
     #[serde(default)]
     serve: RawServe,
+    #[serde(default)]
+    markdown: RawMarkdown,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -74,6 +76,26 @@ struct RawServe {
     port: Option<u16>,
 }
 
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawMarkdown {
+    raw_html: Option<RawHtmlPolicy>,
+}
+
+/// What `[markdown] raw-html` does with HTML written in a page body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RawHtmlPolicy {
+    /// Passed through as written: the authors of a site are trusted, as in
+    /// mdBook and Zola. The default.
+    #[default]
+    Allow,
+    /// Passed through, with a warning (`W061`) at each tag.
+    Warn,
+    /// An error (`E061`) at each tag.
+    Deny,
+}
+
 /// The validated site configuration.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -103,6 +125,8 @@ pub struct Config {
     pub kinds: BTreeMap<String, Bi<String>>,
     /// Dev server port.
     pub port: u16,
+    /// `[markdown] raw-html`.
+    pub raw_html: RawHtmlPolicy,
 }
 
 impl Config {
@@ -240,6 +264,7 @@ impl Config {
             evidence_dir,
             kinds,
             port: raw.serve.port.unwrap_or(3000),
+            raw_html: raw.markdown.raw_html.unwrap_or_default(),
         })
     }
 }

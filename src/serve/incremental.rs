@@ -158,7 +158,17 @@ impl Incremental {
         for path in paths {
             if let Ok(rel) = path.strip_prefix(&content_dir) {
                 let rel = content::rel_path(Path::new(""), rel);
-                if rel.ends_with(".md") && !path.is_dir() {
+                if rel.split('/').any(content::is_hidden) {
+                    // Never a page (see `content::walk`).
+                    continue;
+                }
+                // A symlink or a name that cannot be a URL is reported by
+                // a full load.
+                if rel.ends_with(".md")
+                    && !path.is_dir()
+                    && !path.is_symlink()
+                    && content::unsafe_name(&rel).is_none()
+                {
                     self.dirty.pages.insert(rel);
                     continue;
                 }
@@ -443,7 +453,7 @@ impl Incremental {
             let new_cites = cites(site);
             for (path, ids) in &rendered.cites {
                 if !site.evidence.files.contains_key(path) {
-                    gone.push(format!("evidence/{path}"));
+                    gone.push(crate::render::raw_evidence_path(path));
                     for lang in crate::lang::Lang::ALL {
                         gone.push(format!("{lang}/evidence/{path}/index.html"));
                     }
@@ -465,7 +475,7 @@ impl Incremental {
             match site.evidence.files.get_key_value(path) {
                 Some((key, _)) => units.push(Unit::Evidence(key)),
                 None => {
-                    gone.push(format!("evidence/{path}"));
+                    gone.push(crate::render::raw_evidence_path(path));
                     for lang in crate::lang::Lang::ALL {
                         gone.push(format!("{lang}/evidence/{path}/index.html"));
                     }
