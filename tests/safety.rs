@@ -220,6 +220,34 @@ fn control_characters_in_findings_are_escaped_issue_11() {
 }
 
 #[test]
+fn a_page_with_100000_claims_builds_issue_11() {
+    const N: usize = 100_000;
+    let mut t = SiteTest::from_fixture("check/clean");
+    let mut text = String::from("+++\ntitle = { ja = \"多数\", en = \"Many\" }\n");
+    for i in 0..N {
+        text.push_str(&format!(
+            "[[claims]]\nid = \"c{i}\"\nclass = \"confirmed\"\nja = \"主張{i}\"\nen = \"Claim {i}\"\nevidence = [\"logs/a.log#L2\"]\n"
+        ));
+    }
+    text.push_str("+++\n\n::: ja\n本文。\n:::\n::: en\nBody.\n:::\n");
+    t.write("content/many.md", &text);
+    let report = kansoku::site::build_with(t.root(), kansoku::site::BuildOptions { search: false })
+        .unwrap_or_else(|e| panic!("build failed: {e}"));
+    assert_eq!(report.pages, 3);
+    let last = N - 1;
+    for rel in ["en/many/index.html", "ja/many/index.html"] {
+        let html = t.read(rel);
+        assert!(html.contains(&format!("id=\"claim-c{last}\"")), "{rel}");
+    }
+    // The parallel view pairs each claim with its own translation.
+    let parallel = t.read("ja-en/many/index.html");
+    let item = common::element_by_id(&parallel, &format!("claim-c{last}")).expect("last claim");
+    assert!(item.contains(&format!("主張{last}")), "{item}");
+    assert!(item.contains(&format!("Claim {last}")), "{item}");
+    assert!(!item.contains(&format!("Claim {}", last - 1)), "{item}");
+}
+
+#[test]
 fn active_urls_are_refused_wherever_a_body_holds_them_issue_11() {
     let mut t = clean();
     t.edit(
