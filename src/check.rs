@@ -278,10 +278,14 @@ pub fn summary(report: &Report) -> String {
 }
 
 /// Escaping for a workflow command's message (GitHub's toolkit rules).
+/// Other control characters are shown escaped (`\u{1b}`), never sent to
+/// the log viewer or terminal (issue 11).
 pub(crate) fn gh_data(s: &str) -> String {
-    s.replace('%', "%25")
+    let s = s
+        .replace('%', "%25")
         .replace('\r', "%0D")
-        .replace('\n', "%0A")
+        .replace('\n', "%0A");
+    crate::error::visible(&s).into_owned()
 }
 
 /// Escaping for a workflow command's property value.

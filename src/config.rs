@@ -31,6 +31,7 @@ struct RawConfig {
     serve: RawServe,
     #[serde(default)]
     check: RawCheck,
+    markdown: RawMarkdown,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -187,6 +188,26 @@ fn acceptances(
     out
 }
 
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawMarkdown {
+    raw_html: Option<RawHtmlPolicy>,
+}
+
+/// What `[markdown] raw-html` does with HTML written in a page body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RawHtmlPolicy {
+    /// Passed through as written: the authors of a site are trusted, as in
+    /// mdBook and Zola. The default.
+    #[default]
+    Allow,
+    /// Passed through, with a warning (`W061`) at each tag.
+    Warn,
+    /// An error (`E061`) at each tag.
+    Deny,
+}
+
 /// The validated site configuration.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -220,6 +241,8 @@ pub struct Config {
     pub port: u16,
     /// `[[check.accept]]`: expected warnings, with their reasons.
     pub accept: Vec<Acceptance>,
+    /// `[markdown] raw-html`.
+    pub raw_html: RawHtmlPolicy,
 }
 
 impl Config {
@@ -382,6 +405,7 @@ impl Config {
             kinds,
             port: raw.serve.port.unwrap_or(3000),
             accept,
+            raw_html: raw.markdown.raw_html.unwrap_or_default(),
         })
     }
 }

@@ -110,7 +110,9 @@ impl fmt::Display for Diagnostic {
         write!(
             f,
             "{}: {sev}[{}]: {}",
-            self.location, self.code, self.message
+            visible(&self.location.to_string()),
+            self.code,
+            visible(&self.message)
         )?;
         if let Some(snippet) = &self.snippet {
             let (line, width) = &**snippet;
@@ -125,7 +127,7 @@ impl fmt::Display for Diagnostic {
             )?;
         }
         if let Some(hint) = &self.hint {
-            write!(f, "\n  = hint: {hint}")?;
+            write!(f, "\n  = hint: {}", visible(hint))?;
         }
         Ok(())
     }
@@ -138,9 +140,15 @@ fn caret_view(line: &str, col: usize, width: usize) -> (String, usize, usize) {
     use unicode_width::UnicodeWidthChar;
     const BEFORE: usize = 60;
     const LIMIT: usize = 200;
-    let chars: Vec<char> = line
+    // A control character is shown as its escape, one column per char of
+    // it; the caret keeps counting source characters.
+    let chars: Vec<String> = line
         .chars()
-        .map(|c| if c == '\t' { ' ' } else { c })
+        .map(|c| match c {
+            '\t' => " ".to_owned(),
+            c if needs_escape(c) => c.escape_unicode().to_string(),
+            c => c.to_string(),
+        })
         .collect();
     let start_char = col.saturating_sub(1).min(chars.len());
     let end_char = (start_char + width).min(chars.len());
@@ -151,14 +159,42 @@ fn caret_view(line: &str, col: usize, width: usize) -> (String, usize, usize) {
     };
     let to = (from + LIMIT).max(end_char).min(chars.len());
     let suffix = if to < chars.len() { "…" } else { "" };
-    let cols = |cs: &[char]| cs.iter().map(|c| c.width().unwrap_or(0)).sum::<usize>();
-    let shown = format!(
-        "{prefix}{}{suffix}",
-        chars[from..to].iter().collect::<String>()
-    );
+    let cols = |cs: &[String]| {
+        cs.iter()
+            .flat_map(|s| s.chars())
+            .map(|c| c.width().unwrap_or(0))
+            .sum::<usize>()
+    };
+    let shown = format!("{prefix}{}{suffix}", chars[from..to].concat());
     let before = prefix.chars().count() + cols(&chars[from..start_char]);
     let span = cols(&chars[start_char..end_char.min(to)]);
     (shown, before, span)
+}
+
+/// True for characters a terminal would act on rather than show: C0 and
+/// C1 controls (ESC starts colour and cursor sequences, BEL rings) and the
+/// bidirectional overrides that can make a line read as another.
+pub(crate) fn needs_escape(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `s` with every [`needs_escape`] character written as `\u{1b}`, so text
+/// taken from a site's files (a path, a quote) cannot drive the terminal
+/// that prints a finding. Newlines too: every format is one finding per
+/// line, and its line breaks are the format's own.
+pub fn visible(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(needs_escape) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if needs_escape(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// Everything that can stop a command.
@@ -168,7 +204,7 @@ pub enum Error {
     #[error("{}", render_list(.0))]
     Content(Vec<Diagnostic>),
     /// Reading or writing a file failed.
-    #[error("{}: {source}", .path.display())]
+    #[error("{}: {source}", visible(&.path.display().to_string()))]
     Io {
         /// The file or directory.
         path: PathBuf,
@@ -176,7 +212,7 @@ pub enum Error {
         source: std::io::Error,
     },
     /// A command was used wrongly (bad directory, bad option value).
-    #[error("{0}")]
+    #[error("{}", visible(.0))]
     Usage(String),
 }
 
@@ -227,5 +263,25 @@ mod tests {
         assert!(shown.starts_with('…') && shown.ends_with('…'));
         assert_eq!(shown.chars().nth(before), Some('X'));
         assert_eq!(span, 1);
+    }
+
+    #[test]
+    fn control_characters_are_shown_escaped_issue_11() {
+        let d = Diagnostic::error(
+            "E012",
+            Location::file("content/a\u{1b}[2J.md"),
+            "evidence file `evidence/\u{1b}]0;x\u{7}.log` not found",
+        )
+        .with_hint("bell\u{7}")
+        .with_snippet("x = [\"\u{1b}[31m\"]", 8);
+        let text = d.to_string();
+        assert!(
+            !text.chars().any(|c| c.is_control() && c != '\n'),
+            "{text:?}"
+        );
+        assert_eq!(
+            text,
+            "content/a\\u{1b}[2J.md:1:1: error[E012]: evidence file `evidence/\\u{1b}]0;x\\u{7}.log` not found\n  |\n1 | x = [\"\\u{1b}[31m\"]\n  | ^^^^^^^^^^^^^\n  = hint: bell\\u{7}"
+        );
     }
 }

@@ -164,7 +164,12 @@ pub fn load_evidence(root: &Path, dir: &Path) -> Result<(EvidenceIndex, Vec<Diag
     for result in loaded {
         match result? {
             Loaded::Skipped => {}
+            Loaded::SkippedLink(rel) => {
+                diags.push(crate::content::symlink_warning(format!("{dir_name}/{rel}")));
+            }
             Loaded::Escaping(rel) => {
+                // Reported by validation: E015 where a claim cites it,
+                // W060 where none does.
                 index.escaping.insert(rel);
             }
             Loaded::Broken(rel, d) => {
@@ -181,8 +186,11 @@ pub fn load_evidence(root: &Path, dir: &Path) -> Result<(EvidenceIndex, Vec<Diag
 
 /// One entry's outcome.
 enum Loaded {
-    /// Hidden, or a symlink to a directory inside the tree.
+    /// Hidden.
     Skipped,
+    /// A symlink to a directory inside the tree: its files are read
+    /// through their real path, once.
+    SkippedLink(String),
     /// A symlink whose target leaves the evidence directory.
     Escaping(String),
     /// A file that cannot be read as evidence, with the finding.
@@ -204,7 +212,7 @@ fn load_file(
     if entry.file_type().is_symlink() {
         match entry.path().canonicalize() {
             Ok(target) if target.starts_with(canon_dir) && target.is_file() => {}
-            Ok(target) if target.starts_with(canon_dir) => return Ok(Loaded::Skipped),
+            Ok(target) if target.starts_with(canon_dir) => return Ok(Loaded::SkippedLink(rel)),
             _ => return Ok(Loaded::Escaping(rel)),
         }
     }

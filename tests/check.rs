@@ -176,6 +176,16 @@ cases! {
     w070_acceptance_that_matches_nothing: "w070-acceptance-matches-nothing", Check,
         [("W070", "warning", "book.toml", 8, 1)];
     w002_accepted_is_counted_not_listed: "w002-accepted", Check, [];
+    e060_file_name_unsafe_in_a_url: "e060-unsafe-name", Check,
+        [("E060", "error", "content/a#b.md", 1, 1)];
+    w060_symlink_skipped: "w060-symlink", Check,
+        [("W060", "warning", "content/alias.md", 1, 1)];
+    e061_raw_html_denied: "e061-raw-html-deny", Check,
+        [("E061", "error", "content/page.md", 16, 28)];
+    e062_active_url_in_a_body: "e062-active-url", Check,
+        [("E062", "error", "content/page.md", 16, 28)];
+    w061_raw_html_warned: "w061-raw-html-warn", Check,
+        [("W061", "warning", "content/page.md", 16, 28)];
     combined_reports_every_mistake_in_order: "combined", Check,
         [
             ("E020", "error", "content/_index.md", 13, 26),

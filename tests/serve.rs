@@ -421,15 +421,11 @@ async fn traversal_never_leaves_the_build() {
     })
     .await
     .expect("requests ran");
-    // Control: the same request form does reach a file inside the build.
-    std::fs::write(build.join("inside.txt"), "SECRET-OUTSIDE-THE-BUILD\n").expect("plant");
-    let (status, text) = tokio::task::spawn_blocking(move || raw_get(addr, "/inside.txt"))
+    // Control: the same request form does reach a file of the build.
+    let (status, text) = tokio::task::spawn_blocking(move || raw_get(addr, "/claims.json"))
         .await
         .expect("request ran");
-    assert!(
-        status == 200 && text.contains("SECRET-OUTSIDE-THE-BUILD"),
-        "{text}"
-    );
+    assert!(status == 200 && text.contains("\"id\""), "{text}");
     for (target, (status, text)) in results {
         assert!(
             !text.contains("SECRET-OUTSIDE-THE-BUILD"),
@@ -631,5 +627,147 @@ async fn a_site_that_never_built_shows_why_until_it_does() {
     expect_reload(&mut ws).await;
     let en = page(&handle, "/en/notes/page/").await;
     assert!(en.contains("First version of the text.") && !en.contains("kansoku-overlay"));
+    handle.shutdown().await.expect("stops cleanly");
+}
+
+// ---------------------------------------------------------------------------
+// Hardening (issue 11, finding 12).
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_path_segment_the_filesystem_cannot_hold_is_404_issue_11() {
+    let site = site();
+    let handle = start(&site).await;
+    let long = "a".repeat(300);
+    for target in [
+        format!("/{long}"),
+        format!("/en/{long}/"),
+        format!("/en/{long}/index.html"),
+        "/en/%00/".to_owned(),
+        format!("/{}", "x/".repeat(3000)),
+    ] {
+        let addr = handle.addr();
+        let t = target.clone();
+        let (status, text) = tokio::task::spawn_blocking(move || raw_get(addr, &t))
+            .await
+            .expect("request ran");
+        assert_eq!(status, 404, "{target}: {text}");
+    }
+    handle.shutdown().await.expect("stops cleanly");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn files_the_builder_did_not_write_are_never_served_issue_11() {
+    let mut site = site();
+    let handle = start(&site).await;
+    let build = handle.build_dir().expect("a good build");
+    // Planted beside the build's own files, a symlink out of the tree in
+    // place of a page, and a symlinked directory.
+    std::fs::write(build.join("planted.html"), "PLANTED\n").expect("plant");
+    std::fs::write(build.join("en/planted.txt"), "PLANTED\n").expect("plant");
+    let secret = work_dir(&site).join("secret.txt");
+    std::fs::write(&secret, "PLANTED\n").expect("plant");
+    let page = build.join("en/notes/page/index.html");
+    std::fs::remove_file(&page).expect("remove a page");
+    std::os::unix::fs::symlink(&secret, &page).expect("symlink");
+    std::os::unix::fs::symlink(work_dir(&site), build.join("linked")).expect("symlink");
+    for path in [
+        "/planted.html",
+        "/en/planted.txt",
+        "/en/notes/page/",
+        "/en/notes/page/index.html",
+        "/linked/secret.txt",
+    ] {
+        let (status, _, body) = get(&handle, path).await;
+        assert_eq!(status, 404, "{path}: {body}");
+        assert!(!body.contains("PLANTED"), "{path} served a planted file");
+    }
+    // A rebuild of everything (book.toml changed) clears what was planted
+    // and writes the page again.
+    let mut ws = open_ws(&handle).await;
+    let book = read(site.root(), "book.toml");
+    site.write("book.toml", &format!("{book}\n# edited\n"));
+    expect_reload(&mut ws).await;
+    assert!(
+        !build.join("planted.html").exists(),
+        "planted file survived"
+    );
+    assert!(
+        !build.join("en/planted.txt").exists(),
+        "planted file survived"
+    );
+    assert!(!build.join("linked").exists(), "planted symlink survived");
+    assert!(!std::fs::symlink_metadata(&page)
+        .expect("page is there")
+        .file_type()
+        .is_symlink());
+    let en = self::page(&handle, "/en/notes/page/").await;
+    assert!(en.contains("First version of the text."), "{en}");
+    assert_eq!(
+        std::fs::read_to_string(&secret).expect("secret"),
+        "PLANTED\n"
+    );
+    handle.shutdown().await.expect("stops cleanly");
+}
+
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_preview_directory_is_private_issue_11() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let site = site();
+    let handle = start(&site).await;
+    let work = handle.work_dir().expect("running");
+    let mode = std::fs::metadata(work)
+        .expect("work dir")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o700, "work dir mode {mode:o}");
+    handle.shutdown().await.expect("stops cleanly");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_that_never_finishes_its_headers_is_closed_issue_11() {
+    let site = site();
+    let handle = timeout(
+        WAIT,
+        kansoku::serve::start(Options {
+            header_timeout: Duration::from_millis(300),
+            ..options(&site)
+        }),
+    )
+    .await
+    .expect("the server starts in time")
+    .expect("the server starts");
+    let addr = handle.addr();
+    let outcome = tokio::task::spawn_blocking(move || {
+        let mut s = std::net::TcpStream::connect(addr).expect("connect");
+        // Far longer than the header timeout: if the server never closes
+        // the connection, this read times out and the test fails.
+        s.set_read_timeout(Some(WAIT)).expect("timeout");
+        write!(s, "GET / HTTP/1.1\r\nHost: {addr}\r\nX-Slow: 1").expect("send half a header");
+        let mut out = Vec::new();
+        s.read_to_end(&mut out).map(|_| out)
+    })
+    .await
+    .expect("client ran");
+    match outcome {
+        // Closed, with or without a response saying why.
+        Ok(bytes) => {
+            let text = String::from_utf8_lossy(&bytes);
+            assert!(
+                text.is_empty() || text.starts_with("HTTP/1.1 408"),
+                "{text}"
+            );
+        }
+        Err(e) => assert!(
+            matches!(
+                e.kind(),
+                std::io::ErrorKind::ConnectionReset | std::io::ErrorKind::ConnectionAborted
+            ),
+            "the connection was not closed: {e}"
+        ),
+    }
+    // The server still answers everyone else.
+    let (status, _, _) = get(&handle, "/en/").await;
+    assert_eq!(status, 200);
     handle.shutdown().await.expect("stops cleanly");
 }

@@ -330,6 +330,11 @@ pub enum Reference<'a> {
     BadDot(String),
     /// `[[table:NAME]]` or `[[graph:NAME]]`, with the view's name.
     View(Cow<'a, str>),
+    /// Raw HTML written in the body: an HTML block or an opening inline tag.
+    RawHtml,
+    /// A URL a browser would run or render as a page of its own
+    /// (`javascript:`, `vbscript:`, `data:text/html`), with the URL.
+    ActiveUrl(String),
 }
 
 /// What validation needs from one chunk, found in a single parse.
@@ -404,11 +409,28 @@ pub fn scan<'a>(chunk: &'a Chunk, page_rel: &'a str) -> ChunkScan<'a> {
                     out.refs.push((Reference::BadDot(e), first_line));
                 }
             }
+            Event::Start(Tag::HtmlBlock) => out.refs.push((Reference::RawHtml, span)),
+            Event::InlineHtml(ref html) | Event::Html(ref html) => {
+                if matches!(ev, Event::InlineHtml(_)) && !html.starts_with("</") {
+                    out.refs.push((Reference::RawHtml, span.clone()));
+                }
+                for url in active_urls_in_html(html) {
+                    out.refs.push((Reference::ActiveUrl(url), span.clone()));
+                }
+            }
+            Event::Start(Tag::Image { ref dest_url, .. }) if is_active_url(dest_url) => {
+                out.refs
+                    .push((Reference::ActiveUrl(dest_url.to_string()), span));
+            }
             Event::Start(Tag::Link {
                 link_type,
                 dest_url,
                 ..
             }) => {
+                if is_active_url(&dest_url) {
+                    out.refs
+                        .push((Reference::ActiveUrl(dest_url.to_string()), span.clone()));
+                }
                 let dest = cow(dest_url);
                 if let LinkType::WikiLink { .. } = link_type {
                     if let Some(id) = after(&dest, "claim:", str::trim) {
@@ -430,6 +452,103 @@ pub fn scan<'a>(chunk: &'a Chunk, page_rel: &'a str) -> ChunkScan<'a> {
         }
     }
     out
+}
+
+/// True for a URL a browser runs (`javascript:`, `vbscript:`) or shows as
+/// a document of its own (`data:text/html`, and the other active `data:`
+/// types), read as browsers read it: case-insensitive, with leading
+/// spaces and control characters and embedded tabs and newlines dropped.
+pub fn is_active_url(url: &str) -> bool {
+    let url: String = url
+        .trim_start_matches(|c: char| c <= ' ')
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .take(32)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    [
+        "javascript:",
+        "vbscript:",
+        "data:text/html",
+        "data:image/svg+xml",
+        "data:application/xhtml+xml",
+    ]
+    .iter()
+    .any(|p| url.starts_with(p))
+}
+
+/// The attribute values in a piece of raw HTML that are active URLs.
+/// Attributes are read loosely (`name=value`, quoted or not); the point is
+/// to catch a `href="javascript:…"` written by hand, not to sanitise.
+fn active_urls_in_html(html: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = html;
+    while let Some(eq) = rest.find('=') {
+        let after = rest[eq + 1..].trim_start();
+        let (value, next) = match after.chars().next() {
+            Some(q @ ('"' | '\'')) => {
+                let body = &after[1..];
+                let end = body.find(q).unwrap_or(body.len());
+                (&body[..end], &body[(end + 1).min(body.len())..])
+            }
+            _ => {
+                let end = after
+                    .find(|c: char| c.is_ascii_whitespace() || c == '>')
+                    .unwrap_or(after.len());
+                (&after[..end], &after[end..])
+            }
+        };
+        let decoded = decode_entities(value);
+        if is_active_url(&decoded) {
+            out.push(value.to_owned());
+        }
+        rest = next;
+    }
+    out
+}
+
+/// Numeric character references and `&colon;`/`&Tab;`/`&NewLine;`, the
+/// ones that hide a scheme from a plain string search.
+fn decode_entities(s: &str) -> Cow<'_, str> {
+    if !s.contains('&') {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(amp) = rest.find('&') {
+        out.push_str(&rest[..amp]);
+        let tail = &rest[amp + 1..];
+        let end = tail
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '#'))
+            .unwrap_or(tail.len());
+        let name = &tail[..end];
+        let decoded = if let Some(num) = name.strip_prefix('#') {
+            let n = match num.strip_prefix(['x', 'X']) {
+                Some(hex) => u32::from_str_radix(hex, 16).ok(),
+                None => num.parse().ok(),
+            };
+            n.and_then(char::from_u32)
+        } else {
+            match name.to_ascii_lowercase().as_str() {
+                "colon" => Some(':'),
+                "tab" => Some('\t'),
+                "newline" => Some('\n'),
+                _ => None,
+            }
+        };
+        match decoded {
+            Some(c) => {
+                out.push(c);
+                rest = tail[end..].strip_prefix(';').unwrap_or(&tail[end..]);
+            }
+            None => {
+                out.push('&');
+                rest = tail;
+            }
+        }
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
 }
 
 /// What follows `prefix` in `s`, through `cut`; borrowed if `s` is.

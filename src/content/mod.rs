@@ -274,14 +274,38 @@ pub fn load_content(root: &Path) -> Result<(Content, Vec<Diagnostic>)> {
             root.display()
         )));
     }
-    let loaded: Vec<Result<(Loaded, Vec<Diagnostic>)>> = walk(&dir, |entry| {
-        entry.file_type().is_file() && entry.path().extension().is_some_and(|e| e == "md")
-    })
-    .into_par_iter()
-    .map(|entry| load_file(&dir, entry?.path()))
-    .collect();
+    let mut diags = skipped_symlinks(root);
     let mut content = Content::default();
-    let mut diags = Vec::new();
+    let mut sources = Vec::new();
+    for entry in walk(&dir, |entry| {
+        !entry.file_type().is_dir() && entry.path().extension().is_some_and(|e| e == "md")
+    }) {
+        let entry = entry?;
+        let rel = rel_path(&dir, entry.path());
+        match unsafe_name(&rel) {
+            // Reported whatever the entry is: `..md` names no page at all.
+            Some(why) => {
+                diags.push(
+                    Diagnostic::error(
+                        "E060",
+                        crate::error::Location::file(format!("content/{rel}")),
+                        format!("file name `{rel}` cannot become a page URL: {why}"),
+                    )
+                    .with_hint(
+                        "rename the file using letters, digits, `-`, `_` and `.` (a name is the page's URL)",
+                    ),
+                );
+                content.failed.push(FailedPage::new(rel, None));
+            }
+            // Symlinks are reported by `skipped_symlinks`.
+            None if entry.file_type().is_file() => sources.push(entry),
+            None => {}
+        }
+    }
+    let loaded: Vec<Result<(Loaded, Vec<Diagnostic>)>> = sources
+        .into_par_iter()
+        .map(|entry| load_file(&dir, entry.path()))
+        .collect();
     for result in loaded {
         let (loaded, file_diags) = result?;
         diags.extend(file_diags);
@@ -300,7 +324,15 @@ pub(crate) fn walk(
     keep: impl Fn(&walkdir::DirEntry) -> bool,
 ) -> Vec<Result<walkdir::DirEntry>> {
     let mut out = Vec::new();
-    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+    // Dot-files and dot-directories (`.obsidian/`, `.trash/`, editor
+    // backups) are never sources, as in Hugo; pruned, so a hidden tree is
+    // not even read. A name made of dots only (`..md`) is no hidden file
+    // but a mistake, and is kept for the caller to report.
+    let walker = walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !is_hidden(&e.file_name().to_string_lossy()));
+    for entry in walker {
         match entry {
             Ok(entry) if keep(&entry) => out.push(Ok(entry)),
             Ok(_) => {}
@@ -314,6 +346,75 @@ pub(crate) fn walk(
         }
     }
     out
+}
+
+/// A hidden file or directory name: a dot, then something other than dots
+/// and the `.md` extension (`..md` is a misnamed page, not a hidden one).
+pub(crate) fn is_hidden(name: &str) -> bool {
+    name.starts_with('.') && !dots_only(name)
+}
+
+fn dots_only(name: &str) -> bool {
+    let stem = name.strip_suffix(".md").unwrap_or(name);
+    !stem.is_empty() && stem.bytes().all(|b| b == b'.')
+}
+
+/// Why a content-relative path cannot be a page's URL, if it cannot: every
+/// segment of it becomes a segment of the URL, and a page must be reachable
+/// by the link the build writes.
+pub(crate) fn unsafe_name(rel: &str) -> Option<String> {
+    for seg in rel.split('/') {
+        let stem = seg.strip_suffix(".md").unwrap_or(seg);
+        if stem.is_empty() || stem.bytes().all(|b| b == b'.') {
+            return Some(format!(
+                "`{seg}` would be the URL segment `{stem}`, which names no page"
+            ));
+        }
+        if let Some(c) = seg
+            .chars()
+            .find(|c| c.is_control() || matches!(c, '#' | '?' | '%' | '\\' | '"' | '<' | '>'))
+        {
+            let what = match c {
+                '#' => "`#` starts a URL fragment".to_owned(),
+                '?' => "`?` starts a URL query".to_owned(),
+                '%' => "`%` starts a percent-escape".to_owned(),
+                '\\' => "browsers read `\\` as `/`".to_owned(),
+                c if c.is_control() => format!("it holds the control character U+{:04X}", c as u32),
+                c => format!("`{c}` is not allowed in a URL"),
+            };
+            return Some(what);
+        }
+    }
+    None
+}
+
+/// A warning for each symlink in the site's source directories: the build
+/// reads none of them (evidence/ has its own rule, see `crate::evidence`),
+/// and a file silently missing from the site is worse than a message.
+pub(crate) fn skipped_symlinks(root: &Path) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for dir in ["content", "static", "templates"] {
+        let base = root.join(dir);
+        if !base.is_dir() {
+            continue;
+        }
+        for entry in walk(&base, |e| e.path_is_symlink()) {
+            let Ok(entry) = entry else { break };
+            let rel = format!("{dir}/{}", rel_path(&base, entry.path()));
+            out.push(symlink_warning(rel));
+        }
+    }
+    out
+}
+
+/// W060: a symlink the build does not follow.
+pub(crate) fn symlink_warning(rel: String) -> Diagnostic {
+    Diagnostic::warning(
+        "W060",
+        crate::error::Location::file(rel.clone()),
+        format!("`{rel}` is a symlink; it is skipped"),
+    )
+    .with_hint("copy the file (or directory) into place; the build follows no symlinks here")
 }
 
 /// One content file's outcome.

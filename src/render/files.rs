@@ -77,6 +77,27 @@ fn lang_switch(cx: &Ctx<'_>, suffix: &str, current: Option<Lang>) -> (Vec<Switch
     (sw, alt)
 }
 
+/// Extensions a browser opens as an active document (HTML, SVG and XML
+/// can all run script), compared without case.
+const ACTIVE_TYPES: [&str; 10] = [
+    "html", "htm", "xhtml", "shtml", "svg", "svgz", "xml", "xsl", "mht", "mhtml",
+];
+
+/// Where the raw copy of an evidence file is published. Evidence is text
+/// to read, never a page to run: a file of an active type (`.html`,
+/// `.svg`, …) gets `.txt` added, so every static host serves it as plain
+/// text and a captured page cannot run script on the site's origin.
+pub(crate) fn raw_evidence_path(path: &str) -> String {
+    let active = path
+        .rsplit_once('.')
+        .is_some_and(|(_, ext)| ACTIVE_TYPES.iter().any(|a| ext.eq_ignore_ascii_case(a)));
+    if active {
+        format!("evidence/{path}.txt")
+    } else {
+        format!("evidence/{path}")
+    }
+}
+
 /// One evidence file: its raw copy and its page in each language.
 pub(super) fn evidence_page(
     cx: &Ctx<'_>,
@@ -93,7 +114,7 @@ pub(super) fn evidence_page(
             )
         })?;
         out.push(OutputFile {
-            path: format!("evidence/{}", file.path),
+            path: raw_evidence_path(&file.path),
             bytes,
         });
         let citing = site
@@ -171,7 +192,7 @@ pub(super) fn evidence_page(
                 .collect();
             let view = EvidenceView {
                 path: &file.path,
-                raw_href: format!("{}evidence/{}", cx.base, file.path),
+                raw_href: format!("{}{}", cx.base, raw_evidence_path(&file.path)),
                 header: file.header.as_ref(),
                 lines: lines.clone(),
                 ranges: ranges

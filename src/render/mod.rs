@@ -6,6 +6,7 @@
 
 pub mod diagram;
 mod files;
+pub(crate) use files::raw_evidence_path;
 mod generated;
 pub mod highlight;
 pub mod i18n;
@@ -106,7 +107,7 @@ impl Renderer {
             }
         }
         for path in site.evidence.files.keys() {
-            paths.push(format!("evidence/{path}"));
+            paths.push(files::raw_evidence_path(path));
             for lang in Lang::ALL {
                 paths.push(format!("{lang}/evidence/{path}/index.html"));
             }

@@ -203,6 +203,12 @@ impl Builder {
         self.quiet = quiet;
     }
 
+    /// Records every file written into `served`, the list the HTTP side
+    /// serves from.
+    pub(crate) fn record_into(&mut self, served: Arc<super::http::Served>) {
+        self.state.record_into(served);
+    }
+
     /// Starts bringing the search bundle up to date with the last build,
     /// on the indexing thread: after the reload, because indexing costs
     /// more than rendering one page. The rest of `site::build`'s sequence,

@@ -1,8 +1,11 @@
 //! Serve stage, HTTP: the last good build over axum, plus live reload.
 //!
-//! Files come from tower-http's `ServeDir` (it refuses `..` and encoded
-//! traversal, lists no directories and picks MIME types); the build it
-//! serves is one the builder wrote, so it holds no symlinks. A layer
+//! A request is answered only with a file the builder wrote: its path is
+//! looked up in the builder's own list ([`Served`]), so `..`, encoded
+//! traversal, names the filesystem cannot hold and files planted in the
+//! build directory are all plain misses (404), and a symlink found on the
+//! way is refused too. tower-http's `ServeFile` then sends the one file
+//! (MIME type, ranges, `HEAD`). A layer
 //! rewrites HTML responses to add the reload script and, after a failed
 //! rebuild, the error overlay: the renderer never knows about serving.
 //! Every request must name an expected `Host` and the WebSocket a
@@ -18,13 +21,14 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Extension, Router};
+use std::collections::HashSet;
 use std::net::IpAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, RwLock};
 use tokio::sync::broadcast;
 use tower::ServiceExt as _;
-use tower_http::services::{ServeDir, ServeFile};
+use tower_http::services::ServeFile;
 
 /// The reserved path prefix; a site's own pages never start with it.
 pub(crate) const RESERVED: &str = "/__kansoku/";
@@ -71,6 +75,42 @@ pub(crate) struct Shared {
     pub(crate) events: broadcast::Sender<Event>,
     /// Rebuilds attempted since the first build.
     pub(crate) rebuilds: AtomicU64,
+    /// The files in the build directory that the builder wrote.
+    pub(crate) served: Arc<Served>,
+}
+
+/// The paths (relative to the build directory, `/`-separated) of every
+/// file the builder and its search step wrote there and have not removed:
+/// the only files the server answers with. Kept up to date by the writers
+/// as they write, since the directory is updated in place.
+#[derive(Debug, Default)]
+pub(crate) struct Served(RwLock<HashSet<String>>);
+
+impl Served {
+    /// Records files just written.
+    pub(crate) fn insert<'a>(&self, paths: impl IntoIterator<Item = &'a str>) {
+        let mut set = self
+            .0
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        set.extend(paths.into_iter().map(str::to_owned));
+    }
+
+    /// Forgets a file about to be removed.
+    pub(crate) fn remove(&self, path: &str) {
+        self.0
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(path);
+    }
+
+    /// True if the builder wrote `path`.
+    pub(crate) fn contains(&self, path: &str) -> bool {
+        self.0
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .contains(path)
+    }
 }
 
 impl Shared {
@@ -113,8 +153,13 @@ async fn reload_js() -> Response {
         .into_response()
 }
 
-/// Serves the snapshot's build directory, `404.html` with status 404 on a miss.
-async fn files(Extension(snap): Extension<Snapshot>, req: Request) -> Response {
+/// Serves a file the builder wrote from the snapshot's build directory;
+/// `404.html` with status 404 for anything else.
+async fn files(
+    State(shared): State<Arc<Shared>>,
+    Extension(snap): Extension<Snapshot>,
+    req: Request,
+) -> Response {
     let Some(dir) = snap.dir else {
         return (
             StatusCode::SERVICE_UNAVAILABLE,
@@ -126,14 +171,119 @@ async fn files(Extension(snap): Extension<Snapshot>, req: Request) -> Response {
         )
             .into_response();
     };
-    let not_found = ServeFile::new(dir.join("404.html"));
-    let service = ServeDir::new(&dir)
-        .append_index_html_on_directories(true)
-        .not_found_service(not_found);
-    match service.oneshot(req).await {
+    let path = req.uri().path().to_owned();
+    match lookup(&shared.served, &path) {
+        Lookup::File(rel) if no_symlink(&dir, &rel) => {
+            send(ServeFile::new(dir.join(&rel)), req).await
+        }
+        Lookup::Directory => {
+            let location = match req.uri().query() {
+                Some(q) => format!("{path}/?{q}"),
+                None => format!("{path}/"),
+            };
+            match HeaderValue::from_str(&location) {
+                Ok(v) => (StatusCode::PERMANENT_REDIRECT, [(header::LOCATION, v)]).into_response(),
+                Err(_) => not_found(&shared, &dir, req).await,
+            }
+        }
+        _ => not_found(&shared, &dir, req).await,
+    }
+}
+
+async fn send(file: ServeFile, req: Request) -> Response {
+    match file.oneshot(req).await {
         Ok(res) => res.map(Body::new),
         Err(never) => match never {},
     }
+}
+
+async fn not_found(shared: &Shared, dir: &Path, req: Request) -> Response {
+    let mut res = if shared.served.contains("404.html") && no_symlink(dir, "404.html") {
+        send(ServeFile::new(dir.join("404.html")), req).await
+    } else {
+        (StatusCode::NOT_FOUND, "not found\n").into_response()
+    };
+    *res.status_mut() = StatusCode::NOT_FOUND;
+    res
+}
+
+/// What a request path names.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Lookup {
+    /// A file the builder wrote, by its relative path.
+    File(String),
+    /// A directory holding a written `index.html`, asked for without its
+    /// trailing slash: redirected, so the page's relative links resolve.
+    Directory,
+    /// Anything else.
+    Missing,
+}
+
+/// Resolves a request path (percent-encoded, as sent) against the list of
+/// written files. Nothing here touches the filesystem: a path it cannot
+/// hold (a segment over 255 bytes, a NUL) is simply not in the list.
+pub(crate) fn lookup(served: &Served, path: &str) -> Lookup {
+    let Some(rel) = decode_path(path) else {
+        return Lookup::Missing;
+    };
+    let index = if rel.is_empty() {
+        "index.html".to_owned()
+    } else {
+        format!("{rel}/index.html")
+    };
+    if path.ends_with('/') {
+        return if served.contains(&index) {
+            Lookup::File(index)
+        } else {
+            Lookup::Missing
+        };
+    }
+    if served.contains(&rel) {
+        Lookup::File(rel)
+    } else if served.contains(&index) {
+        Lookup::Directory
+    } else {
+        Lookup::Missing
+    }
+}
+
+/// The relative path a request path names, percent-decoded, or `None` if
+/// it is not UTF-8 or holds a `.`/`..` segment, a backslash or a NUL.
+fn decode_path(path: &str) -> Option<String> {
+    let bytes = path.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    let text = String::from_utf8(out).ok()?;
+    let mut segments = Vec::new();
+    for seg in text.split('/') {
+        match seg {
+            "" => {}
+            "." | ".." => return None,
+            s if s.contains(['\\', '\0']) => return None,
+            s => segments.push(s),
+        }
+    }
+    Some(segments.join("/"))
+}
+
+/// True if no component of `rel` under `dir` is a symlink: the builder
+/// writes none, so one found there was planted, and is not followed.
+fn no_symlink(dir: &Path, rel: &str) -> bool {
+    let mut at = dir.to_path_buf();
+    rel.split('/').all(|seg| {
+        at.push(seg);
+        std::fs::symlink_metadata(&at).is_ok_and(|m| !m.file_type().is_symlink())
+    })
 }
 
 const NO_BUILD_PAGE: &str = "<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>kansoku serve</title></head>\n<body>\n<main><h1>No build yet</h1><p>The site has not built since the server started. Fix the problems listed below; this page reloads by itself.</p></main>\n</body>\n</html>\n";

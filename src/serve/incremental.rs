@@ -21,6 +21,7 @@
 //! directory only when their bytes changed, each by rename, and a test
 //! (`tests` below) holds incremental output equal to a full build.
 
+use super::http::Served;
 use crate::content::{self, Content};
 use crate::error::{Diagnostic, Error};
 use crate::evidence::load_evidence;
@@ -29,7 +30,7 @@ use crate::validate::{self, Mode, Site, Validation};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// What a page contributes to the navigation and URLs: if these are the
 /// same for every page, the render state can be updated in place.
@@ -111,6 +112,9 @@ pub(crate) struct Incremental {
     dirty: Dirty,
     /// Served path → hash of its bytes.
     manifest: HashMap<String, u64>,
+    /// The same paths, and the search bundle's, for the HTTP side: it
+    /// serves nothing else.
+    served: Arc<Served>,
 }
 
 impl Incremental {
@@ -130,7 +134,14 @@ impl Incremental {
                 ..Dirty::default()
             },
             manifest: HashMap::new(),
+            served: Arc::default(),
         }
+    }
+
+    /// Keeps `served` up to date with every file written or removed.
+    pub(crate) fn record_into(&mut self, served: Arc<Served>) {
+        served.insert(self.manifest.keys().map(String::as_str));
+        self.served = served;
     }
 
     /// The served directory.
@@ -163,7 +174,17 @@ impl Incremental {
         for path in paths {
             if let Ok(rel) = path.strip_prefix(&content_dir) {
                 let rel = content::rel_path(Path::new(""), rel);
-                if rel.ends_with(".md") && !path.is_dir() {
+                if rel.split('/').any(content::is_hidden) {
+                    // Never a page (see `content::walk`).
+                    continue;
+                }
+                // A symlink or a name that cannot be a URL is reported by
+                // a full load.
+                if rel.ends_with(".md")
+                    && !path.is_dir()
+                    && !path.is_symlink()
+                    && content::unsafe_name(&rel).is_none()
+                {
                     self.dirty.pages.insert(rel);
                     continue;
                 }
@@ -398,6 +419,11 @@ impl Incremental {
             .collect();
         let units = units.len() + 1;
         let cites = cites(site);
+        // A full build also clears what it did not write (a file or
+        // symlink planted in the served tree), so nothing survives it.
+        for planted in sweep(&self.out, &mut self.manifest)? {
+            self.served.remove(&planted);
+        }
         let (written, removed) = self.write(files, &gone)?;
         self.rendered = Some(Rendered {
             prepared,
@@ -464,7 +490,7 @@ impl Incremental {
             let new_cites = cites(site);
             for (path, ids) in &rendered.cites {
                 if !site.evidence.files.contains_key(path) {
-                    gone.push(format!("evidence/{path}"));
+                    gone.push(crate::render::raw_evidence_path(path));
                     for lang in crate::lang::Lang::ALL {
                         gone.push(format!("{lang}/evidence/{path}/index.html"));
                     }
@@ -486,7 +512,7 @@ impl Incremental {
             match site.evidence.files.get_key_value(path) {
                 Some((key, _)) => units.push(Unit::Evidence(key)),
                 None => {
-                    gone.push(format!("evidence/{path}"));
+                    gone.push(crate::render::raw_evidence_path(path));
                     for lang in crate::lang::Lang::ALL {
                         gone.push(format!("{lang}/evidence/{path}/index.html"));
                     }
@@ -546,6 +572,8 @@ impl Incremental {
             .filter(|(f, h)| manifest.get(&f.path) != Some(h))
             .collect();
         write_all(out, changed.iter().map(|(f, _)| f))?;
+        self.served
+            .insert(changed.iter().map(|(f, _)| f.path.as_str()));
         let written = changed.len();
         for (f, h) in changed {
             self.manifest.insert(f.path, h);
@@ -553,6 +581,7 @@ impl Incremental {
         let mut removed = 0;
         for path in gone {
             if self.manifest.remove(path).is_some() {
+                self.served.remove(path);
                 let abs = self.out.join(path);
                 match std::fs::remove_file(&abs) {
                     Ok(()) => removed += 1,
@@ -580,6 +609,7 @@ impl Incremental {
             base: site.config.base_path.clone(),
             classes: crate::search::claim_classes(site),
             pages,
+            served: self.served.clone(),
         })
     }
 }
@@ -594,6 +624,7 @@ pub(crate) struct SearchJob {
     classes: String,
     /// Served paths of the pages to index, sorted.
     pages: Vec<String>,
+    served: Arc<Served>,
 }
 
 impl SearchJob {
@@ -627,8 +658,10 @@ impl SearchJob {
             return Ok(());
         }
         write_all(&self.out, files.iter())?;
+        self.served.insert(files.iter().map(|f| f.path.as_str()));
         let now: BTreeSet<String> = files.into_iter().map(|f| f.path).collect();
         for stale in written.difference(&now) {
+            self.served.remove(stale);
             let abs = self.out.join(stale);
             match std::fs::remove_file(&abs) {
                 Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
@@ -640,6 +673,40 @@ impl SearchJob {
         *written = now;
         Ok(())
     }
+}
+
+/// Removes from the served tree every file and symlink the builder did not
+/// write (outside the search bundles, which their own thread owns), and
+/// forgets any written file a symlink has replaced, so it is written again.
+/// Returns the paths removed.
+fn sweep(out: &Path, manifest: &mut HashMap<String, u64>) -> Result<Vec<String>, Error> {
+    let mut removed = Vec::new();
+    if !out.is_dir() {
+        return Ok(removed);
+    }
+    let walker = walkdir::WalkDir::new(out)
+        .min_depth(1)
+        .into_iter()
+        .filter_entry(|e| !is_search_file(&content::rel_path(out, e.path())));
+    for entry in walker {
+        let entry = entry.map_err(|e| Error::io(out, e.into()))?;
+        if entry.file_type().is_dir() {
+            continue;
+        }
+        let rel = content::rel_path(out, entry.path());
+        let planted = entry.file_type().is_symlink() || !manifest.contains_key(&rel);
+        if planted {
+            manifest.remove(&rel);
+            match std::fs::remove_file(entry.path()) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(Error::io(entry.path(), e))
+                }
+                _ => {}
+            }
+            removed.push(rel);
+        }
+    }
+    Ok(removed)
 }
 
 /// Search bundle files: written by the search step, not by rendering.

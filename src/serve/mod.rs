@@ -33,6 +33,11 @@ pub const DEFAULT_PORT: u16 = 3000;
 /// How long stopping waits for open requests before dropping them.
 const STOP_GRACE: Duration = Duration::from_secs(3);
 
+/// How long a connection may take to send a request's headers. A browser
+/// sends them at once; a client that opens connections and sends nothing
+/// (or half a header) would otherwise hold a descriptor each, forever.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// What `kansoku serve` was asked to do.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -49,6 +54,9 @@ pub struct Options {
     /// Where the temporary build directory goes; if unset,
     /// `$XDG_RUNTIME_DIR` when it exists, else the system's temp dir.
     pub work_dir: Option<PathBuf>,
+    /// How long a connection may take to send its request headers before
+    /// it is closed ([`HEADER_TIMEOUT`]; tests set it short).
+    pub header_timeout: Duration,
 }
 
 impl Options {
@@ -61,6 +69,7 @@ impl Options {
             open: false,
             quiet: false,
             work_dir: None,
+            header_timeout: HEADER_TIMEOUT,
         }
     }
 }
@@ -258,6 +267,13 @@ pub async fn start(opts: Options) -> Result<Handle, ServeError> {
 
     let mut temp = tempfile::Builder::new();
     temp.prefix("kansoku-serve-");
+    // The preview may hold drafts: readable by its user only, whatever the
+    // umask (a shared /tmp is the fallback).
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        temp.permissions(std::fs::Permissions::from_mode(0o700));
+    }
     let work = match opts.work_dir.clone().or_else(runtime_dir) {
         Some(dir) => temp.tempdir_in(dir),
         None => temp.tempdir(),
@@ -265,6 +281,7 @@ pub async fn start(opts: Options) -> Result<Handle, ServeError> {
     .map_err(io_err("creating the temporary build directory"))?;
 
     let instance = instance_name();
+    let served = Arc::new(http::Served::default());
     let (events, _) = tokio::sync::broadcast::channel(16);
     let shared = Arc::new(Shared {
         port: addr.port(),
@@ -275,6 +292,7 @@ pub async fn start(opts: Options) -> Result<Handle, ServeError> {
         }),
         events,
         rebuilds: AtomicU64::new(0),
+        served: served.clone(),
     });
     let layout = Layout {
         root: root.clone(),
@@ -290,6 +308,7 @@ pub async fn start(opts: Options) -> Result<Handle, ServeError> {
         builder: {
             let mut b = Builder::new(root, work.path().to_path_buf());
             b.quiet(opts.quiet);
+            b.record_into(served);
             b
         },
         shared: shared.clone(),
@@ -317,15 +336,9 @@ pub async fn start(opts: Options) -> Result<Handle, ServeError> {
         }
     }
 
-    let (stop, mut stopped) = tokio::sync::watch::channel(false);
+    let (stop, stopped) = tokio::sync::watch::channel(false);
     let app = http::router(shared.clone());
-    let server = tokio::spawn(async move {
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async move {
-                let _ = stopped.wait_for(|s| *s).await;
-            })
-            .await
-    });
+    let server = tokio::spawn(accept_loop(listener, app, opts.header_timeout, stopped));
     Ok(Handle {
         addr,
         shared,
@@ -335,6 +348,66 @@ pub async fn start(opts: Options) -> Result<Handle, ServeError> {
         server: Some(server),
         work: Some(work),
     })
+}
+
+/// Serves `app` on `listener` until `stopped` holds true, then lets open
+/// requests finish. axum's own `serve` sets no header-read timeout (it
+/// gives hyper no timer), so connections are run here, as axum runs them,
+/// with one.
+async fn accept_loop(
+    listener: tokio::net::TcpListener,
+    app: axum::Router,
+    header_timeout: Duration,
+    mut stopped: tokio::sync::watch::Receiver<bool>,
+) -> std::io::Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    let mut http1 = hyper::server::conn::http1::Builder::new();
+    http1
+        .timer(TokioTimer::new())
+        .header_read_timeout(header_timeout);
+    // Every connection task holds a receiver; stopping waits until all
+    // are dropped.
+    let (open_tx, open_rx) = tokio::sync::watch::channel(());
+    loop {
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                // Out of descriptors or a connection reset before accept:
+                // the listener itself is fine; pause instead of spinning.
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = stopping(&mut stopped) => break,
+        };
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        let conn = http1
+            .serve_connection(TokioIo::new(stream), service)
+            .with_upgrades();
+        let mut stop = stopped.clone();
+        let open = open_rx.clone();
+        tokio::spawn(async move {
+            let mut conn = std::pin::pin!(conn);
+            tokio::select! {
+                _ = conn.as_mut() => {}
+                () = stopping(&mut stop) => {
+                    conn.as_mut().graceful_shutdown();
+                    let _ = conn.await;
+                }
+            }
+            drop(open);
+        });
+    }
+    drop(listener);
+    drop(open_rx);
+    open_tx.closed().await;
+    Ok(())
+}
+
+/// Resolves once the stop flag holds true (or its sender is gone).
+async fn stopping(rx: &mut tokio::sync::watch::Receiver<bool>) {
+    let _ = rx.wait_for(|s| *s).await;
 }
 
 /// `kansoku serve`: runs until Ctrl-C, then stops cleanly.

@@ -5,7 +5,7 @@
 //! any order, in parallel, or only some of them. Nothing here reads files.
 
 use super::{ClaimAt, Index, Mode, FAILED_PAGE};
-use crate::config::Config;
+use crate::config::{Config, RawHtmlPolicy};
 use crate::content::body::{heading_ids, scan, ChunkScan, IdSet, Langs, Reference};
 use crate::content::claims::nearest;
 use crate::content::{Class, Content, Segment};
@@ -206,6 +206,31 @@ impl<'a> Checker<'a> {
                 )
                 .with_hint("cite it from a claim's `evidence`, or remove it")
             })
+            .chain(self.uncited_escaping())
+            .collect()
+    }
+
+    /// `W060` for every symlink out of the evidence directory that no claim
+    /// cites (a cited one is `E015`): skipped, but not in silence.
+    fn uncited_escaping(&self) -> Vec<Diagnostic> {
+        if self.evidence.escaping.is_empty() {
+            return Vec::new();
+        }
+        let dir = &self.evidence.dir_name;
+        let through = |e: &str, path: &str| {
+            path == e || path.strip_prefix(e).is_some_and(|r| r.starts_with('/'))
+        };
+        self.evidence
+            .escaping
+            .iter()
+            .filter(|e| {
+                !self.content.pages.iter().any(|p| {
+                    p.claims
+                        .iter()
+                        .any(|c| c.evidence.iter().any(|l| through(e, &l.path)))
+                })
+            })
+            .map(|e| crate::content::symlink_warning(format!("{dir}/{e}")))
             .collect()
     }
 
@@ -633,6 +658,25 @@ impl<'a> Checker<'a> {
                     ),
                 );
             }
+            Reference::RawHtml => match self.config.raw_html {
+                RawHtmlPolicy::Allow => {}
+                RawHtmlPolicy::Warn => diags.push(
+                    src.warning("W061", span.clone(), "raw HTML in the body is passed through as written")
+                        .with_hint("write it in Markdown, or set `[markdown] raw-html = \"allow\"` in book.toml to accept raw HTML silently"),
+                ),
+                RawHtmlPolicy::Deny => diags.push(
+                    src.error("E061", span.clone(), "raw HTML in the body is not allowed (`[markdown] raw-html = \"deny\"`)")
+                        .with_hint("write it in Markdown, or set `[markdown] raw-html = \"allow\"` in book.toml"),
+                ),
+            },
+            Reference::ActiveUrl(url) => diags.push(
+                src.error(
+                    "E062",
+                    span.clone(),
+                    format!("URL `{}` would run a script or open an HTML document in the reader's browser", short(url)),
+                )
+                .with_hint("link to a page, a file or an `https:` URL; `javascript:`, `vbscript:` and `data:` documents are refused"),
+            ),
             Reference::Page(path, anchor) => {
                 let Some(&target) = self.pages.get(path.as_ref()) else {
                     if self.content.failed.iter().any(|f| f.rel == *path) {
@@ -680,5 +724,15 @@ impl<'a> Checker<'a> {
                 }
             }
         }
+    }
+}
+
+/// A URL cut to a readable length for a message.
+fn short(url: &str) -> String {
+    const MAX: usize = 60;
+    if url.chars().count() <= MAX {
+        url.to_owned()
+    } else {
+        format!("{}…", url.chars().take(MAX).collect::<String>())
     }
 }

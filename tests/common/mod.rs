@@ -24,7 +24,8 @@ pub(crate) fn fixture(name: &str) -> PathBuf {
     repo_root().join("tests/fixtures").join(name)
 }
 
-/// Copies a directory tree (files and directories; fixtures hold no symlinks).
+/// Copies a directory tree: files, directories, and symlinks as symlinks
+/// (the `w060-symlink` fixture holds one).
 pub(crate) fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap_or_else(|e| panic!("create {}: {e}", to.display()));
     let entries =
@@ -33,8 +34,13 @@ pub(crate) fn copy_dir(from: &Path, to: &Path) {
         let entry = entry.expect("directory entry is readable");
         let src = entry.path();
         let dst = to.join(entry.file_name());
-        if entry.file_type().expect("file type is readable").is_dir() {
+        let kind = entry.file_type().expect("file type is readable");
+        if kind.is_dir() {
             copy_dir(&src, &dst);
+        } else if kind.is_symlink() {
+            let target = std::fs::read_link(&src).expect("symlink is readable");
+            std::os::unix::fs::symlink(&target, &dst)
+                .unwrap_or_else(|e| panic!("symlink {}: {e}", dst.display()));
         } else {
             std::fs::copy(&src, &dst).unwrap_or_else(|e| panic!("copy {}: {e}", src.display()));
         }
