@@ -231,8 +231,14 @@ fn a_page_with_100000_claims_builds_issue_11() {
     }
     text.push_str("+++\n\n::: ja\n本文。\n:::\n::: en\nBody.\n:::\n");
     t.write("content/many.md", &text);
-    let report = kansoku::site::build_with(t.root(), kansoku::site::BuildOptions { search: false })
-        .unwrap_or_else(|e| panic!("build failed: {e}"));
+    let report = kansoku::site::build_with(
+        t.root(),
+        kansoku::site::BuildOptions {
+            search: false,
+            ..Default::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("build failed: {e}"));
     assert_eq!(report.pages, 3);
     let last = N - 1;
     for rel in ["en/many/index.html", "ja/many/index.html"] {
