@@ -31,6 +31,7 @@ struct RawConfig {
     serve: RawServe,
     #[serde(default)]
     check: RawCheck,
+    #[serde(default)]
     markdown: RawMarkdown,
 }
 
