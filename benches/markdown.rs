@@ -73,6 +73,7 @@ fn bench_markdown(c: &mut Criterion) {
         diagrams: &diagrams,
         view_html: None,
         id_prefix: "",
+        lang: Some(kansoku::lang::Lang::En),
     };
     let pair = page
         .segments

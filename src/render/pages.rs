@@ -208,8 +208,28 @@ fn claim_view(cx: &Ctx<'_>, at: ClaimAt, lang: Lang) -> ClaimView {
                 })
             })
             .collect(),
+        basis: basis(cx.site, claim),
         inline: String::new(),
     }
+}
+
+/// See [`ClaimView::basis`]; the same rule as check's W002.
+fn basis(site: &Site, claim: &crate::content::Claim) -> Option<&'static str> {
+    use crate::evidence::EvidenceKind;
+    if claim.class != Class::Confirmed || claim.evidence.is_empty() {
+        return None;
+    }
+    let mut weakest = None;
+    for l in &claim.evidence {
+        match site.evidence.files.get(&l.path).and_then(|f| f.kind()) {
+            Some(EvidenceKind::Note) => weakest = Some(EvidenceKind::Note),
+            Some(EvidenceKind::Transcript) => {
+                weakest.get_or_insert(EvidenceKind::Transcript);
+            }
+            _ => return None,
+        }
+    }
+    weakest.map(EvidenceKind::name)
 }
 
 /// Groups nav positions under their nearest section page. The home page
@@ -566,8 +586,10 @@ fn md_context<'a>(
     claim_html: &'a dyn Fn(&str) -> Option<String>,
     view_html: Option<&'a str>,
     id_prefix: &'a str,
+    lang: Option<Lang>,
 ) -> MdContext<'a> {
     MdContext {
+        lang,
         page_rel: &page.rel,
         tree_prefix,
         urls: &cx.urls,
@@ -648,7 +670,15 @@ fn render_page(
     };
     let prefix = format!("{}{lang}/", cx.base);
     let view = super::generated::view_html(cx, page, lang, lang.code())?;
-    let md = md_context(cx, page, &prefix, &claim_html, view.as_deref(), "");
+    let md = md_context(
+        cx,
+        page,
+        &prefix,
+        &claim_html,
+        view.as_deref(),
+        "",
+        Some(lang),
+    );
     let mut ids = reserved(cx, page);
     let mut segments: Vec<SegView> = page
         .segments
@@ -715,8 +745,24 @@ fn render_parallel(cx: &Ctx<'_>, page: &Page, rec: &Recorder) -> Result<OutputFi
     };
     let view_ja = super::generated::view_html(cx, page, Lang::Ja, "ja-en")?;
     let view_en = super::generated::view_html(cx, page, Lang::En, "ja-en")?;
-    let md_ja = md_context(cx, page, &prefix, &ja_html, view_ja.as_deref(), "ja-");
-    let md_en = md_context(cx, page, &prefix, &en_html, view_en.as_deref(), "en-");
+    let md_ja = md_context(
+        cx,
+        page,
+        &prefix,
+        &ja_html,
+        view_ja.as_deref(),
+        "ja-",
+        Some(Lang::Ja),
+    );
+    let md_en = md_context(
+        cx,
+        page,
+        &prefix,
+        &en_html,
+        view_en.as_deref(),
+        "en-",
+        Some(Lang::En),
+    );
     let md_for = |l: Lang| if l == Lang::Ja { &md_ja } else { &md_en };
     // Shared parts are full width and read by both readers: a claim there
     // shows its badge and text in the default language, then the other.
@@ -731,12 +777,18 @@ fn render_parallel(cx: &Ctx<'_>, page: &Page, rec: &Recorder) -> Result<OutputFi
             super::highlight::escape(&alt.text)
         ))
     };
-    let view_shared = if default == Lang::Ja {
-        view_ja.as_deref()
-    } else {
-        view_en.as_deref()
-    };
-    let md_shared = md_context(cx, page, &prefix, &both_html, view_shared, "");
+    // A view placed in a shared part is shown in both languages, one
+    // after the other: its tables are too wide to sit side by side.
+    let view_shared = super::generated::both_views(view_ja.as_deref(), view_en.as_deref());
+    let md_shared = md_context(
+        cx,
+        page,
+        &prefix,
+        &both_html,
+        view_shared.as_deref(),
+        "",
+        None,
+    );
     let mut ids = reserved(cx, page);
     let mut rows: Vec<Row> = page
         .segments
