@@ -451,9 +451,11 @@ export async function search(query) {
     claims: matchedClaims(d, classes, q),
   });
   let next = LIMIT;
+  const first = hits.map(shape);
+  await fillClaimTexts(first.slice(0, SHOWN));
   return {
     total: ordered.length,
-    first: hits.map(shape),
+    first,
     more: async (n) => {
       const batch = ordered.slice(next, next + n);
       next += batch.length;
@@ -462,11 +464,36 @@ export async function search(query) {
   };
 }
 
-/** A claim's text, as the result page holds it: the words of its list item. */
-function claimText(d, a, end) {
-  const words = (d.content ?? "").split(/\s+/);
-  const text = words.slice(a.location, Number.isFinite(end) ? end : a.location + 40).join(" ");
-  return text.replace(/\u200B/g, "").trim();
+const pageCache = new Map();
+
+/**
+ * Fills in the text of each matched claim from the claim's own page (the
+ * index knows where a claim starts, not reliably where its words end,
+ * least of all in Japanese). Only results about to be shown are fetched,
+ * and each page once.
+ */
+async function fillClaimTexts(items) {
+  await Promise.all(
+    items
+      .filter((g) => g.claims.length)
+      .map(async (g) => {
+        if (!pageCache.has(g.url)) {
+          pageCache.set(
+            g.url,
+            fetch(g.url)
+              .then((r) => (r.ok ? r.text() : ""))
+              .then((html) => new DOMParser().parseFromString(html, "text/html"))
+              .catch(() => null),
+          );
+        }
+        const doc = await pageCache.get(g.url);
+        for (const c of g.claims) {
+          const el = doc?.getElementById(`claim-${c.id}`)?.querySelector(".claim__text");
+          if (el) c.text = el.textContent.trim();
+        }
+      }),
+  );
+  return items;
 }
 
 /**
@@ -485,14 +512,13 @@ function matchedClaims(d, classes, q) {
     const id = a.id.slice("claim-".length);
     const next = anchors.slice(i + 1).find((b) => b.location > a.location);
     const end = next ? next.location : Infinity;
-    const text = a.text || claimText(d, a, end);
     if (byId) {
       // A claim id names one claim; the pages citing it list their own.
-      if (id === q) found.push({ id, text, cls: classes[id], url: `${d.url}#${a.id}` });
+      if (id === q) found.push({ id, text: "", cls: classes[id], url: `${d.url}#${a.id}` });
       return;
     }
     const inside = (d.locations ?? []).filter((l) => l >= a.location && l < end).length;
-    if (inside >= need) found.push({ id, text, cls: classes[id] ?? "", url: `${d.url}#${a.id}` });
+    if (inside >= need) found.push({ id, text: "", cls: classes[id] ?? "", url: `${d.url}#${a.id}` });
   });
   return found;
 }
@@ -585,7 +611,7 @@ function render(box, found, query) {
     more.className = "site-search__more";
     const showMore = async () => {
       if (queue.length < SHOWN) queue.push(...(await found.more(SHOWN)));
-      const batch = queue.splice(0, SHOWN);
+      const batch = await fillClaimTexts(queue.splice(0, SHOWN));
       const items = batch.map(resultItem);
       list.append(...items);
       shown += batch.length;
