@@ -341,6 +341,8 @@ async function initNotFound() {
     part.hidden = part.lang !== want;
   }
   document.documentElement.lang = want;
+  const home = document.querySelector(".site-title");
+  if (home) home.href = `${base}${tree}/`;
   const list = box.querySelector(`.not-found__lang[lang="${want}"] .not-found__suggestions`);
   if (!list) return;
   const parts = rest.split("/").filter(Boolean);

@@ -209,6 +209,7 @@ test("404: the language of the path first, with the nearest pages that exist", a
   assert.equal(await page.locator('.not-found__lang[lang="ja"]').isVisible(), false);
   const links = await page.$$eval(".not-found__lang[lang=en] .not-found__suggestions a", (as) => as.map((a) => new URL(a.href).pathname));
   assert.deepEqual(links, ["/en/components/", "/en/"]);
+  assert.equal(new URL(await page.locator(".site-title").getAttribute("href"), server.origin).pathname, "/en/");
   assert.deepEqual(await foreign(page, "en"), []);
   await context.close();
 });
