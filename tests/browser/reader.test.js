@@ -422,3 +422,19 @@ test("a wide dependency graph opens with its root on screen", async () => {
   assert.ok(seen, "the root node is inside the visible part of the panel");
   await context.close();
 });
+
+test("the component hub is one card per component on a phone", async () => {
+  const { context, page } = await open("/en/components/", { viewport: PHONE, isMobile: true });
+  const hub = await page.evaluate(() => {
+    const box = document.querySelector(".view--hub");
+    return {
+      scroll: box.scrollWidth - box.clientWidth,
+      display: getComputedStyle(box.querySelector("tbody tr")).display,
+      labels: [...box.querySelectorAll("tbody tr:first-child td")].map((td) => getComputedStyle(td, "::before").content),
+    };
+  });
+  assert.equal(hub.scroll, 0);
+  assert.equal(hub.display, "block");
+  assert.deepEqual(hub.labels, ['"Role"', '"Observed status"']);
+  await context.close();
+});
