@@ -74,6 +74,7 @@ fn bench_markdown(c: &mut Criterion) {
         view_html: None,
         named_view: &|_: &str| None,
         id_prefix: "",
+        lang: Some(kansoku::lang::Lang::En),
     };
     let pair = page
         .segments

@@ -66,13 +66,23 @@ function initSwitcher() {
     a.addEventListener("click", () => {
       remember(a.dataset.view);
       if (!a.classList.contains("switcher__link")) return;
-      const id = currentAnchor() ?? reading;
+      // A line or range of an evidence log is the same in every language.
+      const line = /^#L\d+(-L\d+)?$/.test(location.hash) ? location.hash.slice(1) : null;
+      const id = line ?? currentAnchor() ?? reading;
       if (id) a.href = `${a.href.split("#")[0]}#${encodeURIComponent(id)}`;
     });
   }
-  // The site root: go straight to the view the reader chose last time.
+  // The site root: go straight to the view the reader chose last time,
+  // unless they came here from the site itself (the "choose a language"
+  // link) or asked for the chooser: it must stay reachable.
   if (document.body.classList.contains("view-chooser")) {
-    const view = remembered();
+    let inside = false;
+    try {
+      inside = document.referrer !== "" && new URL(document.referrer).origin === location.origin;
+    } catch {
+      inside = false;
+    }
+    const view = inside || location.hash === "#choose" ? null : remembered();
     const target = view && document.querySelector(`.chooser__choice[data-view="${CSS.escape(view)}"]`);
     if (target) location.replace(target.href);
   }
@@ -124,33 +134,250 @@ function initCopyButtons() {
 
 // ---------- Evidence: back to the claim ----------
 
-function initEvidenceBack() {
-  const box = document.querySelector(".evidence__back");
-  if (!box || !document.referrer) return;
-  let from;
-  try {
-    from = new URL(document.referrer);
-  } catch {
-    return;
-  }
-  if (from.origin !== location.origin || from.pathname === location.pathname) return;
-  const link = box.querySelector("a");
-  link.href = from.href;
-  link.addEventListener("click", (e) => {
-    // History restores the exact place (and the claim's anchor).
-    if (history.length > 1) {
-      e.preventDefault();
-      history.back();
+const FROM_KEY = "kansoku.from";
+
+/**
+ * Remembers which claim a link into an evidence log was followed from, so
+ * the log can link back to that claim (the referrer has no fragment).
+ */
+function rememberClaimOrigin() {
+  document.addEventListener("click", (e) => {
+    const a = e.target instanceof Element ? e.target.closest("a[href]") : null;
+    if (!a || !/\/evidence\//.test(new URL(a.href, location.href).pathname)) return;
+    const item = a.closest(".claim-item[id]");
+    const inline = a.closest(".claim[data-claim]");
+    let anchor = item?.id ?? null;
+    if (!anchor && inline) {
+      const id = inline.dataset.claim;
+      anchor = document.getElementById(id) ? id : null;
+    }
+    const from = `${location.pathname}${anchor ? `#${anchor}` : ""}`;
+    try {
+      sessionStorage.setItem(FROM_KEY, JSON.stringify({ to: new URL(a.href, location.href).pathname, from }));
+    } catch {
+      /* storage disabled: the referrer is the fallback */
     }
   });
+}
+
+function initEvidenceBack() {
+  const box = document.querySelector(".evidence__back");
+  if (!box) return;
+  let from = null;
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(FROM_KEY) ?? "null");
+    if (saved && saved.to === location.pathname) from = new URL(saved.from, location.href);
+  } catch {
+    from = null;
+  }
+  if (!from && document.referrer) {
+    try {
+      from = new URL(document.referrer);
+    } catch {
+      return;
+    }
+  }
+  if (!from || from.origin !== location.origin || from.pathname === location.pathname) return;
+  box.querySelector("a").href = from.href;
   box.hidden = false;
+}
+
+// ---------- Anchors below the sticky header ----------
+
+/**
+ * The header stays at the top from tablet width; anchored targets (a log
+ * line, a cited range, a claim) must land below it and below the "back to
+ * the claim" bar. Their scroll-margin reads these two heights.
+ */
+function measureChrome() {
+  const root = document.documentElement;
+  const header = document.querySelector(".site-header");
+  const back = document.querySelector(".evidence__back");
+  if (!header) return;
+  const set = () => {
+    const sticky = getComputedStyle(header).position === "sticky";
+    root.style.setProperty("--header-h", sticky ? `${header.offsetHeight}px` : "0px");
+    root.style.setProperty("--back-h", back && !back.hidden ? `${back.offsetHeight}px` : "0px");
+  };
+  set();
+  new ResizeObserver(set).observe(header);
+  // The browser scrolled to the fragment before these were known.
+  const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  if (target) target.scrollIntoView({ block: "start" });
+}
+
+// ---------- Phones: the page list as a drawer ----------
+
+/**
+ * On a phone the page list sits below the content; the header's link to
+ * it becomes a button that opens it over the page (Esc or the button
+ * closes it). From 64rem the list is a sidebar and the button is hidden.
+ */
+function initDrawer() {
+  const link = document.querySelector(".nav-jump");
+  const nav = document.getElementById("site-nav");
+  if (!link || !nav) return;
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "nav-jump nav-jump--drawer";
+  button.textContent = link.textContent;
+  button.setAttribute("aria-expanded", "false");
+  button.setAttribute("aria-controls", "site-nav");
+  const openLabel = link.textContent;
+  const closeLabel = link.dataset.close;
+  link.replaceWith(button);
+  const toggle = (open) => {
+    document.body.classList.toggle("nav-open", open);
+    button.setAttribute("aria-expanded", String(open));
+    button.textContent = open ? closeLabel : openLabel;
+    if (open) close.focus();
+  };
+  const close = document.createElement("button");
+  close.type = "button";
+  close.className = "nav-jump--drawer site-nav__close";
+  close.textContent = closeLabel;
+  close.addEventListener("click", () => {
+    toggle(false);
+    button.focus();
+  });
+  nav.prepend(close);
+  button.addEventListener("click", () => toggle(!document.body.classList.contains("nav-open")));
+  document.addEventListener("click", (e) => {
+    const open = document.body.classList.contains("nav-open");
+    if (open && !nav.contains(e.target) && !button.contains(e.target)) toggle(false);
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && document.body.classList.contains("nav-open")) {
+      toggle(false);
+      button.focus();
+    }
+  });
+  nav.addEventListener("click", (e) => {
+    if (e.target instanceof Element && e.target.closest("a")) toggle(false);
+  });
+}
+
+// ---------- Long pages: "on this page" ----------
+
+/** A contents list of the page's sections, for pages taller than a few screens. */
+function initToc() {
+  const article = document.querySelector(".main > article.page");
+  if (!article || article.querySelector(".toc")) return;
+  const heads = [...article.querySelectorAll(".prose h2[id], .prose h3[id], .claims > h2[id], .scope > h2[id]")].filter(
+    (h) => !h.closest(".pr__col[lang]:not(:first-child)"),
+  );
+  if (heads.length < 3 || article.scrollHeight < 2.5 * window.innerHeight) return;
+  const nav = document.createElement("nav");
+  nav.className = "toc";
+  nav.setAttribute("aria-labelledby", "kansoku-toc-title");
+  const title = document.createElement("p");
+  title.className = "toc__title";
+  title.id = "kansoku-toc-title";
+  title.textContent = document.body.dataset.toc;
+  const list = document.createElement("ol");
+  list.className = "toc__list";
+  for (const h of heads) {
+    const li = document.createElement("li");
+    li.className = `toc__item toc__item--${h.tagName.toLowerCase()}`;
+    const a = document.createElement("a");
+    a.href = `#${encodeURIComponent(h.id)}`;
+    a.textContent = h.textContent.trim();
+    li.append(a);
+    list.append(li);
+  }
+  nav.append(title, list);
+  const header = article.querySelector(".page-header");
+  header.after(nav);
+}
+
+// ---------- Wide tables: say that they scroll ----------
+
+/**
+ * A table wider than its box scrolls inside it; the reader is told so
+ * above the table (a scrollbar below a long table is out of sight).
+ */
+function initScrollHints() {
+  const boxes = document.querySelectorAll(".table-wrap, .prose table, .diagram");
+  const check = () => {
+    for (const box of boxes) {
+      const wide = box.scrollWidth > box.clientWidth + 2;
+      box.classList.toggle("is-wide", wide);
+      let hint = box.previousElementSibling;
+      if (!hint?.classList.contains("scroll-hint")) hint = null;
+      if (wide && !hint) {
+        hint = document.createElement("p");
+        hint.className = "scroll-hint";
+        hint.textContent = document.body.dataset.scrollHint;
+        box.before(hint);
+      } else if (!wide && hint) {
+        hint.remove();
+      }
+    }
+  };
+  check();
+  addEventListener("resize", check, { passive: true });
+  // A graph laid out top-down has its root at the top centre: a wide one
+  // opens scrolled to the middle, so the root is on screen.
+  for (const fig of document.querySelectorAll(".diagram.is-wide")) {
+    fig.scrollLeft = (fig.scrollWidth - fig.clientWidth) / 2;
+  }
+}
+
+// ---------- Not found: the reader's language, and where to look ----------
+
+/**
+ * One 404.html serves every path; the path says which language the reader
+ * was reading, so that language comes first, and the nearest pages that do
+ * exist (the parents of the missing path) are offered.
+ */
+async function initNotFound() {
+  const box = document.querySelector(".not-found");
+  if (!box) return;
+  const m = /^(.*?\/)(ja|en|ja-en)\/(.*)$/.exec(location.pathname);
+  if (!m) return;
+  const [, base, tree, rest] = m;
+  const want = tree === "en" ? "en" : "ja";
+  for (const part of box.querySelectorAll(".not-found__lang")) {
+    part.hidden = part.lang !== want;
+  }
+  document.documentElement.lang = want;
+  const home = document.querySelector(".site-title");
+  if (home) home.href = `${base}${tree}/`;
+  const list = box.querySelector(`.not-found__lang[lang="${want}"] .not-found__suggestions`);
+  if (!list) return;
+  const parts = rest.split("/").filter(Boolean);
+  const tried = [];
+  for (let i = parts.length - 1; i >= 0; i -= 1) {
+    tried.push(`${base}${tree}/${parts.slice(0, i).join("/")}${i ? "/" : ""}`);
+  }
+  const found = [];
+  for (const url of tried) {
+    try {
+      const r = await fetch(url);
+      if (!r.ok) continue;
+      const doc = new DOMParser().parseFromString(await r.text(), "text/html");
+      if (doc.querySelector(".not-found")) continue;
+      found.push({ url, title: doc.querySelector("h1")?.textContent.trim() ?? url });
+    } catch {
+      /* offline: no suggestion */
+    }
+  }
+  for (const f of found) {
+    const li = document.createElement("li");
+    const a = document.createElement("a");
+    a.href = f.url;
+    a.textContent = f.title;
+    li.append(a);
+    list.append(li);
+  }
+  list.closest(".not-found__near").hidden = found.length === 0;
 }
 
 // ---------- Search ----------
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const LIMIT = 60; // candidates whose data is loaded and re-ranked
-const SHOWN = 10; // pages shown
+const SHOWN = 10; // results shown at a time; "more" shows the next ones
 
 let pagefind = null;
 let claimClasses = null;
@@ -175,13 +402,17 @@ const squash = (s) => s.replace(/[\u200B\s]+/g, "").normalize("NFKC").toLowerCas
  * differently, so a plain search can rank pages that merely contain the
  * pieces above the page that contains the word. For queries with Japanese
  * characters we therefore also run the query as a phrase and put the phrase
- * hits first; then, for every query, candidates whose text contains the
- * query verbatim move ahead of those that do not (title matches first).
+ * hits first; then, for every query, a page titled exactly as the query
+ * comes first, then candidates whose text contains the query verbatim
+ * (title matches first), then the rest.
+ *
+ * Returns `{ total, first, more }`: the re-ranked results (data loaded) and
+ * a loader for the ones beyond them, so every counted result is reachable.
  */
 export async function search(query) {
   const pf = await loadPagefind();
   const q = query.trim();
-  if (!q) return [];
+  if (!q) return { total: 0, first: [], more: async () => [] };
   const japanese = CJK.test(q) && !q.includes('"');
   const runs = [pf.search(q)];
   if (japanese && !/\s/.test(q)) runs.unshift(pf.search(`"${q}"`));
@@ -200,13 +431,11 @@ export async function search(query) {
     }
   }
   let hits = await Promise.all(ordered.slice(0, LIMIT).map((r) => r.data()));
-  // Verbatim first: candidates whose text holds the query as typed (spaces
-  // aside), then those holding each of its words, then the rest; a title
-  // match first within each tier; Pagefind's order otherwise.
   const whole = squash(q);
   const parts = q.split(/\s+/).map(squash).filter(Boolean);
   const rank = (d) => {
     const title = squash(d.meta?.title ?? "");
+    if (title === whole) return -4;
     const text = `${title} ${squash(d.content ?? "")}`;
     const tier = text.includes(whole) ? 0 : parts.every((p) => text.includes(p)) ? 2 : 4;
     const own = d.anchors?.some((a) => a.id === `claim-${q}`);
@@ -217,12 +446,56 @@ export async function search(query) {
     .sort((a, b) => a.r - b.r || a.i - b.i)
     .map((x) => x.d);
   const classes = (await claimClasses.catch(() => ({}))) ?? {};
-  return hits.map((d) => ({
+  const shape = (d) => ({
     url: d.url,
     title: d.meta?.title ?? d.url,
     excerpt: d.excerpt,
     claims: matchedClaims(d, classes, q),
-  }));
+  });
+  let next = LIMIT;
+  const first = hits.map(shape);
+  await fillClaimTexts(first.slice(0, SHOWN));
+  return {
+    total: ordered.length,
+    first,
+    more: async (n) => {
+      const batch = ordered.slice(next, next + n);
+      next += batch.length;
+      return (await Promise.all(batch.map((r) => r.data()))).map(shape);
+    },
+  };
+}
+
+const pageCache = new Map();
+
+/**
+ * Fills in the text of each matched claim from the claim's own page (the
+ * index knows where a claim starts, not reliably where its words end,
+ * least of all in Japanese). Only results about to be shown are fetched,
+ * and each page once.
+ */
+async function fillClaimTexts(items) {
+  await Promise.all(
+    items
+      .filter((g) => g.claims.length)
+      .map(async (g) => {
+        if (!pageCache.has(g.url)) {
+          pageCache.set(
+            g.url,
+            fetch(g.url)
+              .then((r) => (r.ok ? r.text() : ""))
+              .then((html) => new DOMParser().parseFromString(html, "text/html"))
+              .catch(() => null),
+          );
+        }
+        const doc = await pageCache.get(g.url);
+        for (const c of g.claims) {
+          const el = doc?.getElementById(`claim-${c.id}`)?.querySelector(".claim__text");
+          if (el) c.text = el.textContent.trim();
+        }
+      }),
+  );
+  return items;
 }
 
 /**
@@ -239,15 +512,15 @@ function matchedClaims(d, classes, q) {
   anchors.forEach((a, i) => {
     if (!a.id.startsWith("claim-")) return;
     const id = a.id.slice("claim-".length);
-    if (byId) {
-      // A claim id names one claim; the pages citing it list their own.
-      if (id === q) found.push({ id, cls: classes[id], url: `${d.url}#${a.id}` });
-      return;
-    }
     const next = anchors.slice(i + 1).find((b) => b.location > a.location);
     const end = next ? next.location : Infinity;
+    if (byId) {
+      // A claim id names one claim; the pages citing it list their own.
+      if (id === q) found.push({ id, text: "", cls: classes[id], url: `${d.url}#${a.id}` });
+      return;
+    }
     const inside = (d.locations ?? []).filter((l) => l >= a.location && l < end).length;
-    if (inside >= need) found.push({ id, cls: classes[id] ?? "", url: `${d.url}#${a.id}` });
+    if (inside >= need) found.push({ id, text: "", cls: classes[id] ?? "", url: `${d.url}#${a.id}` });
   });
   return found;
 }
@@ -267,7 +540,53 @@ function badgeFor(cls) {
   return span;
 }
 
-function render(box, groups, query) {
+/** Pagefind's excerpt, marked where it starts or ends inside a sentence. */
+function cleanExcerpt(html) {
+  let out = html.replace(/\u200B/g, "").trim();
+  if (!out) return out;
+  if (!/^(<mark>)?[\p{Lu}\p{N}「『(\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(out)) out = `… ${out}`;
+  if (!/[.。!?!?」)]$/u.test(out.replace(/<\/mark>$/, ""))) out = `${out} …`;
+  return out;
+}
+
+function resultItem(g) {
+  const li = document.createElement("li");
+  li.className = "search-result";
+  const a = document.createElement("a");
+  a.className = "search-result__title";
+  a.href = viewUrl(g.url);
+  a.textContent = g.title;
+  li.append(a);
+  if (g.excerpt) {
+    const p = document.createElement("p");
+    p.className = "search-result__excerpt";
+    // Pagefind escapes the page text; only its <mark> tags are markup.
+    p.innerHTML = cleanExcerpt(g.excerpt);
+    li.append(p);
+  }
+  if (g.claims.length) {
+    const ul = document.createElement("ul");
+    ul.className = "search-result__claims";
+    ul.setAttribute("aria-label", document.getElementById("site-search").dataset.claims);
+    for (const c of g.claims.slice(0, 4)) {
+      const item = document.createElement("li");
+      const ca = document.createElement("a");
+      ca.className = "search-result__claim";
+      ca.href = viewUrl(c.url);
+      ca.dataset.claim = c.id;
+      const text = document.createElement("span");
+      text.className = "search-result__claim-text";
+      text.textContent = c.text || c.id;
+      ca.append(badgeFor(c.cls), " ", text);
+      item.append(ca);
+      ul.append(item);
+    }
+    li.append(ul);
+  }
+  return li;
+}
+
+function render(box, found, query) {
   const panel = box.querySelector(".site-search__panel");
   const status = box.querySelector(".site-search__status");
   panel.replaceChildren();
@@ -276,7 +595,7 @@ function render(box, groups, query) {
     status.textContent = "";
     return;
   }
-  const n = groups.length;
+  const n = found.total;
   const count = (n === 1 ? box.dataset.countOne : box.dataset.countOther).replace("{n}", String(n));
   const head = document.createElement("p");
   head.className = "site-search__count";
@@ -286,43 +605,29 @@ function render(box, groups, query) {
   if (n) {
     const list = document.createElement("ol");
     list.className = "search-results";
-    for (const g of groups.slice(0, SHOWN)) {
-      const li = document.createElement("li");
-      li.className = "search-result";
-      const a = document.createElement("a");
-      a.className = "search-result__title";
-      a.href = viewUrl(g.url);
-      a.textContent = g.title;
-      li.append(a);
-      if (g.excerpt) {
-        const p = document.createElement("p");
-        p.className = "search-result__excerpt";
-        // Pagefind escapes the page text; only its <mark> tags are markup.
-        p.innerHTML = g.excerpt.replace(/\u200B/g, "");
-        li.append(p);
-      }
-      if (g.claims.length) {
-        const p = document.createElement("p");
-        p.className = "search-result__claims";
-        const label = document.createElement("span");
-        label.className = "visually-hidden";
-        label.textContent = `${box.dataset.claims}: `;
-        p.append(label);
-        for (const c of g.claims.slice(0, 4)) {
-          const ca = document.createElement("a");
-          ca.className = "search-result__claim";
-          ca.href = viewUrl(c.url);
-          ca.dataset.claim = c.id;
-          const code = document.createElement("code");
-          code.textContent = c.id;
-          ca.append(badgeFor(c.cls), " ", code);
-          p.append(ca, " ");
-        }
-        li.append(p);
-      }
-      list.append(li);
-    }
     panel.append(list);
+    const queue = [...found.first];
+    let shown = 0;
+    const more = document.createElement("button");
+    more.type = "button";
+    more.className = "site-search__more";
+    const showMore = async () => {
+      if (queue.length < SHOWN) queue.push(...(await found.more(SHOWN)));
+      const batch = await fillClaimTexts(queue.splice(0, SHOWN));
+      const items = batch.map(resultItem);
+      list.append(...items);
+      shown += batch.length;
+      const left = n - shown;
+      more.hidden = left <= 0;
+      more.textContent = box.dataset.more.replace("{n}", String(Math.min(left, SHOWN)));
+      return items[0];
+    };
+    more.addEventListener("click", async () => {
+      const first = await showMore();
+      first?.querySelector("a")?.focus();
+    });
+    panel.append(more);
+    showMore();
   }
   panel.hidden = false;
 }
@@ -341,8 +646,8 @@ function initSearch() {
     const q = input.value.trim();
     box.setAttribute("aria-busy", "true");
     try {
-      const groups = q ? await search(q) : [];
-      if (mine === seq) render(box, groups, q);
+      const found = q ? await search(q) : { total: 0, first: [] };
+      if (mine === seq) render(box, found, q);
     } catch (e) {
       if (mine === seq) {
         panel.hidden = false;
@@ -370,11 +675,24 @@ function initSearch() {
       run();
     }
   });
-  box.addEventListener("keydown", (e) => {
-    if (e.key === "Escape") {
+  // Esc closes the results from anywhere on the page; "/" opens search
+  // from anywhere but a text field (as on GitHub, MDN and Starlight).
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && !panel.hidden) {
       panel.hidden = true;
-      input.focus();
-    } else if (e.key === "ArrowDown" && e.target === input) {
+      if (box.contains(document.activeElement)) input.focus();
+    } else if (e.key === "/" && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      const t = e.target;
+      const typing = t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
+      if (!typing) {
+        e.preventDefault();
+        input.focus();
+        input.select();
+      }
+    }
+  });
+  box.addEventListener("keydown", (e) => {
+    if (e.key === "ArrowDown" && e.target === input) {
       const first = panel.querySelector("a");
       if (first && !panel.hidden) {
         e.preventDefault();
@@ -392,5 +710,11 @@ function initSearch() {
 
 initSwitcher();
 initCopyButtons();
+rememberClaimOrigin();
 initEvidenceBack();
+measureChrome();
+initDrawer();
+initToc();
+initScrollHints();
+initNotFound();
 initSearch();

@@ -36,7 +36,15 @@ struct Column {
 struct Group {
     title: String,
     href: String,
-    claims: Vec<ClaimView>,
+    claims: Vec<Placed>,
+}
+
+/// A claim listed away from its page, with the row and column it fills
+/// ("gfx942 · fatbin targets"): a matrix cell's text alone says little.
+#[derive(Serialize)]
+struct Placed {
+    claim: ClaimView,
+    context: Option<String>,
 }
 
 impl Ctx<'_> {
@@ -77,7 +85,7 @@ impl Ctx<'_> {
 
 /// The status chain of the observers page as a dot graph: one node per
 /// observer in order, labelled with its name and its status class.
-fn status_chain(cx: &Ctx<'_>, lang: Lang) -> Result<String, Diagnostic> {
+fn status_chain(cx: &Ctx<'_>, lang: Lang, tree: &str) -> Result<String, Diagnostic> {
     let mut dot = String::from("digraph {\n  node [shape=box, style=filled];\n");
     let mut prev: Option<usize> = None;
     for (i, page) in cx.entities("observer").enumerate() {
@@ -90,23 +98,25 @@ fn status_chain(cx: &Ctx<'_>, lang: Lang) -> Result<String, Diagnostic> {
         let class = status.map(|c| c.class);
         // The node names the class and says the status in words: several
         // observers may share a class while their outcomes differ.
+        // The whole status text, wrapped: a cut label hides the outcome.
         let label = match status {
             Some(c) => format!(
-                "{}\\n[{}] {}",
+                "{}\\n[{}]\\n{}",
                 e.name.get(lang),
                 cx.r.i18n()
                     .message(lang, &format!("class-{}", c.class.name()), None)
                     .map_err(|m| {
                         Diagnostic::error("E040", crate::error::Location::file("templates/i18n"), m)
                     })?,
-                shorten(c.text.get(lang), 32)
+                wrap(c.text.get(lang), if lang == Lang::Ja { 18 } else { 30 }).join("\\n")
             ),
             None => e.name.get(lang).clone(),
         };
         let fill = class_fill(class);
         dot.push_str(&format!(
-            "  n{i} [label=\"{}\", fillcolor=\"{fill}\"];\n",
-            label.replace('"', "'")
+            "  n{i} [label=\"{}\", fillcolor=\"{fill}\", href=\"{}\"];\n",
+            label.replace('"', "'"),
+            cx.page_href(tree, page)
         ));
         if let Some(p) = prev {
             dot.push_str(&format!("  n{p} -> n{i};\n"));
@@ -118,7 +128,10 @@ fn status_chain(cx: &Ctx<'_>, lang: Lang) -> Result<String, Diagnostic> {
         return Ok(String::new());
     }
     cx.r.diagrams
-        .svg(&dot, &format!("status-chain-{lang}"))
+        .svg(
+            &dot,
+            &format!("status-chain-{lang}-{}", tree.replace('-', "")),
+        )
         .map(|svg| {
             format!("<figure class=\"diagram diagram--chain\" tabindex=\"0\">{svg}</figure>")
         })
@@ -143,20 +156,61 @@ fn class_fill(class: Option<Class>) -> &'static str {
     }
 }
 
-/// At most `n` characters, with an ellipsis when cut.
-fn shorten(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        return s.to_owned();
+/// `s` in lines of about `n` characters: broken at spaces where there are
+/// any, otherwise (Japanese) after `n` characters, never inside a word of
+/// Latin letters or digits.
+fn wrap(s: &str, n: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    let mut count = 0;
+    for word in s.split_inclusive(' ') {
+        let len = word.chars().count();
+        if count + len > n && count > 0 {
+            lines.push(line.trim_end().to_owned());
+            line.clear();
+            count = 0;
+        }
+        if len > n && !word.is_ascii() {
+            // A run without spaces: cut by characters, but not between two
+            // ASCII letters or digits.
+            for ch in word.chars() {
+                let prev = line.chars().last();
+                let joined =
+                    prev.is_some_and(|p| p.is_ascii_alphanumeric() && ch.is_ascii_alphanumeric());
+                if count >= n && !joined {
+                    lines.push(line.trim_end().to_owned());
+                    line.clear();
+                    count = 0;
+                }
+                line.push(ch);
+                count += 1;
+            }
+        } else {
+            line.push_str(word);
+            count += len;
+        }
     }
-    let mut out: String = s.chars().take(n).collect();
-    out.push('…');
-    out
+    if !line.trim().is_empty() {
+        lines.push(line.trim_end().to_owned());
+    }
+    lines
 }
 
 fn page_source(cx: &Ctx<'_>) -> String {
     cx.entities("observer")
         .next()
         .map_or_else(|| "content".to_owned(), |p| p.source_path().to_owned())
+}
+
+/// A generated view in both languages, Japanese then English, each marked
+/// with its language (the parallel view's shared rows).
+pub(super) fn both_views(ja: Option<&str>, en: Option<&str>) -> Option<String> {
+    match (ja, en) {
+        (Some(ja), Some(en)) => Some(format!(
+            "<div class=\"view-both\"><div class=\"view-lang\" lang=\"ja\">{ja}</div><div class=\"view-lang\" lang=\"en\">{en}</div></div>"
+        )),
+        (one, other) => one.or(other).map(str::to_owned),
+    }
 }
 
 /// The HTML of the page's generated view in `lang`, linking into `tree`;
@@ -235,7 +289,7 @@ pub(super) fn view_html(
                 .collect();
             t.insert("aspects", &OBSERVER_ASPECTS);
             t.insert("rows", &rows);
-            t.insert("chain", &status_chain(cx, lang)?);
+            t.insert("chain", &status_chain(cx, lang, tree)?);
             "views/observers.html"
         }
         Layout::Home => {
@@ -255,19 +309,64 @@ pub(super) fn view_html(
             "views/home.html"
         }
         Layout::OpenQuestions => {
+            let names: std::collections::HashMap<&str, &str> = cx
+                .site
+                .content
+                .pages
+                .iter()
+                .filter_map(|p| p.entity.as_ref())
+                .map(|e| (e.key.as_str(), e.name.get(lang).as_str()))
+                .collect();
+            let mut labels: std::collections::HashMap<&str, String> = cx
+                .site
+                .content
+                .pages
+                .iter()
+                .flat_map(|p| &p.columns)
+                .map(|c| (c.aspect.as_str(), c.label.get(lang).clone()))
+                .collect();
+            for a in OBSERVER_ASPECTS {
+                if let Ok(m) =
+                    cx.r.i18n()
+                        .message(lang, &format!("view-observer-{a}"), None)
+                {
+                    labels.entry(a).or_insert(m);
+                }
+            }
+            let context = |c: &crate::content::Claim| -> Option<String> {
+                let row = c
+                    .about
+                    .as_deref()
+                    .map(|k| names.get(k).copied().unwrap_or(k));
+                let col = c
+                    .aspect
+                    .as_deref()
+                    .map(|a| labels.get(a).cloned().unwrap_or_else(|| a.to_owned()));
+                match (row, col) {
+                    (Some(r), Some(c)) => Some(format!("{r} · {c}")),
+                    (Some(r), None) => Some(r.to_owned()),
+                    (None, Some(c)) => Some(c),
+                    (None, None) => None,
+                }
+            };
             let groups: Vec<Group> = cx
                 .order
                 .iter()
                 .map(|&i| &cx.site.content.pages[i])
                 .filter_map(|p| {
-                    let claims: Vec<ClaimView> = p
+                    let claims: Vec<Placed> = p
                         .claims
                         .iter()
                         .filter(|c| {
                             c.class == Class::Unresolved
                                 && c.life.state == crate::content::State::Current
                         })
-                        .filter_map(|c| cx.claim_view(lang, &c.id))
+                        .filter_map(|c| {
+                            cx.claim_view(lang, &c.id).map(|claim| Placed {
+                                claim,
+                                context: context(c),
+                            })
+                        })
                         .collect();
                     (!claims.is_empty()).then(|| Group {
                         title: p.title.get(lang).clone(),

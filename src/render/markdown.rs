@@ -32,6 +32,10 @@ pub struct MdContext<'a> {
     /// Prefix for footnote ids, so both columns of the parallel view can
     /// hold footnotes of the same name.
     pub id_prefix: &'a str,
+    /// The reader's language: `[[ja:…]]` and `[[en:…]]` in a shared block
+    /// show only the text of this language; `None` (the parallel view's
+    /// shared rows) shows both, each marked with its language.
+    pub lang: Option<crate::lang::Lang>,
 }
 
 pub use crate::content::body::{slugify, unique_id, IdSet};
@@ -73,6 +77,12 @@ pub fn render(chunk: &Chunk, cx: &MdContext<'_>, ids: &mut IdSet) -> String {
                     let html = (cx.named_view)(dest);
                     blocks.extend(html.clone());
                     html
+                } else if let Some((l, said)) = lang_text(&dest_url) {
+                    Some(match cx.lang {
+                        Some(reader) if reader == l => escape(said),
+                        Some(_) => String::new(),
+                        None => format!("<span class=\"lt\" lang=\"{l}\">{}</span>", escape(said)),
+                    })
                 } else {
                     dest_url
                         .strip_prefix("claim:")
@@ -174,6 +184,17 @@ pub fn render(chunk: &Chunk, cx: &MdContext<'_>, ids: &mut IdSet) -> String {
     out
 }
 
+/// `ja:text` or `en:text` (a wikilink's target): per-language text inside
+/// a block both languages share, such as a table header written once.
+fn lang_text(dest: &str) -> Option<(crate::lang::Lang, &str)> {
+    use crate::lang::Lang;
+    [Lang::Ja, Lang::En].into_iter().find_map(|l| {
+        dest.strip_prefix(l.code())
+            .and_then(|r| r.strip_prefix(':'))
+            .map(|r| (l, r.trim()))
+    })
+}
+
 /// Gives every heading an id (its own `{#id}` or a slug of its text),
 /// unique on the page. Runs after the other rewrites, so claim references
 /// and links inside headings are already rendered.
@@ -249,6 +270,7 @@ mod tests {
             view_html: None,
             named_view: &|_: &str| None,
             id_prefix: "",
+            lang: Some(crate::lang::Lang::Ja),
             page_rel: "notes/b.md",
             tree_prefix: "/ja/",
             urls: &urls,
@@ -273,6 +295,15 @@ mod tests {
         );
         assert!(md("| a |\n|---|\n| [[claim:c1]] |\n")
             .contains("<td><span class=\"claim\">C1</span></td>"));
+    }
+
+    #[test]
+    fn per_language_text_in_a_shared_table_issue_14() {
+        let html = md("| [[ja:世代]][[en:Generation]] | GFX |\n|---|---|\n| a | b |\n");
+        assert!(html.contains("<th>世代</th>"), "{html}");
+        assert!(!html.contains("Generation"), "{html}");
+        assert!(md("[[en:<b>]]").trim() == "<p></p>");
+        assert!(md("[[ja:<b>]]").contains("&lt;b&gt;"));
     }
 
     #[test]

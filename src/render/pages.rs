@@ -209,6 +209,7 @@ fn claim_view(cx: &Ctx<'_>, at: ClaimAt, lang: Lang) -> ClaimView {
             })
             .collect(),
         notes: notes_view(cx, at, lang),
+        basis: basis(cx.site, claim),
         inline: String::new(),
     }
 }
@@ -249,6 +250,25 @@ fn notes_view(cx: &Ctx<'_>, at: ClaimAt, lang: Lang) -> super::views::ClaimNotes
             }),
         machine: claim.life.machine_translated,
     }
+}
+
+/// See [`ClaimView::basis`]; the same rule as check's W002.
+fn basis(site: &Site, claim: &crate::content::Claim) -> Option<&'static str> {
+    use crate::evidence::EvidenceKind;
+    if claim.class != Class::Confirmed || claim.evidence.is_empty() {
+        return None;
+    }
+    let mut weakest = None;
+    for l in &claim.evidence {
+        match site.evidence.files.get(&l.path).and_then(|f| f.kind()) {
+            Some(EvidenceKind::Note) => weakest = Some(EvidenceKind::Note),
+            Some(EvidenceKind::Transcript) => {
+                weakest.get_or_insert(EvidenceKind::Transcript);
+            }
+            _ => return None,
+        }
+    }
+    weakest.map(EvidenceKind::name)
 }
 
 /// Groups nav positions under their nearest section page. The home page
@@ -611,8 +631,10 @@ fn md_context<'a>(
     claim_html: &'a dyn Fn(&str) -> Option<String>,
     view_html: Option<&'a str>,
     id_prefix: &'a str,
+    lang: Option<Lang>,
 ) -> MdContext<'a> {
     MdContext {
+        lang,
         page_rel: &page.rel,
         tree_prefix,
         urls: &cx.urls,
@@ -715,7 +737,15 @@ fn render_page(
     let prefix = format!("{}{lang}/", cx.base);
     let view = super::generated::view_html(cx, page, lang, lang.code())?;
     let named = named_views(cx, page, lang, lang.code());
-    let mut md = md_context(cx, page, &prefix, &claim_html, view.as_deref(), "");
+    let mut md = md_context(
+        cx,
+        page,
+        &prefix,
+        &claim_html,
+        view.as_deref(),
+        "",
+        Some(lang),
+    );
     md.named_view = &named;
     let mut ids = reserved(cx, page);
     let mut segments: Vec<SegView> = page
@@ -785,10 +815,30 @@ fn render_parallel(cx: &Ctx<'_>, page: &Page, rec: &Recorder) -> Result<OutputFi
     let view_en = super::generated::view_html(cx, page, Lang::En, "ja-en")?;
     let named_ja = named_views(cx, page, Lang::Ja, "ja-en");
     let named_en = named_views(cx, page, Lang::En, "ja-en");
-    let named_shared = named_views(cx, page, default, "ja-en");
-    let mut md_ja = md_context(cx, page, &prefix, &ja_html, view_ja.as_deref(), "ja-");
+    // A named view in a shared part is shown in both languages, as the
+    // page's own view is.
+    let named_shared = |marker: &str| {
+        super::generated::both_views(named_ja(marker).as_deref(), named_en(marker).as_deref())
+    };
+    let mut md_ja = md_context(
+        cx,
+        page,
+        &prefix,
+        &ja_html,
+        view_ja.as_deref(),
+        "ja-",
+        Some(Lang::Ja),
+    );
     md_ja.named_view = &named_ja;
-    let mut md_en = md_context(cx, page, &prefix, &en_html, view_en.as_deref(), "en-");
+    let mut md_en = md_context(
+        cx,
+        page,
+        &prefix,
+        &en_html,
+        view_en.as_deref(),
+        "en-",
+        Some(Lang::En),
+    );
     md_en.named_view = &named_en;
     let md_for = |l: Lang| if l == Lang::Ja { &md_ja } else { &md_en };
     // Shared parts are full width and read by both readers: a claim there
@@ -804,12 +854,18 @@ fn render_parallel(cx: &Ctx<'_>, page: &Page, rec: &Recorder) -> Result<OutputFi
             super::highlight::escape(&alt.text)
         ))
     };
-    let view_shared = if default == Lang::Ja {
-        view_ja.as_deref()
-    } else {
-        view_en.as_deref()
-    };
-    let mut md_shared = md_context(cx, page, &prefix, &both_html, view_shared, "");
+    // A view placed in a shared part is shown in both languages, one
+    // after the other: its tables are too wide to sit side by side.
+    let view_shared = super::generated::both_views(view_ja.as_deref(), view_en.as_deref());
+    let mut md_shared = md_context(
+        cx,
+        page,
+        &prefix,
+        &both_html,
+        view_shared.as_deref(),
+        "",
+        None,
+    );
     md_shared.named_view = &named_shared;
     let mut ids = reserved(cx, page);
     let pi = cx.site.index.pages.get(&page.rel).copied();

@@ -46,6 +46,10 @@ pub struct ClaimView {
     pub from: Vec<ClaimLink>,
     /// Review notices and lifecycle.
     pub notes: ClaimNotes,
+    /// For a confirmed claim whose every evidence file is a `transcript` or
+    /// a `note`: that kind (the weakest). "Seen directly" then means seen
+    /// by whoever wrote the record, and the badge says so.
+    pub basis: Option<&'static str>,
     /// Rendered `partials/claim.html` (empty while it is being rendered).
     pub inline: String,
 }

@@ -21,6 +21,10 @@ repo-link = Source repository
 footer-built-with = Built with kansoku
 footer-authors = Authors: { $authors }
 footer-evidence = Evidence index
+footer-chooser = Choose a language
+nav-close = Close
+toc-title = On this page
+scroll-hint = Wider than the page: scroll sideways to see every column →
 
 ## Language names (in the language of the interface)
 
@@ -39,17 +43,21 @@ class-unresolved-meaning = Cannot be settled yet (observer limits, pending work)
 class-limited-meaning = Partly seen; a tool limit keeps it incomplete
 legend-title = Evidence classes
 legend-note = Each class has a colour, a symbol and a label. Select a badge to open the log the claim rests on.
+basis-transcript = per record
+basis-note = per note
+legend-kinds = Evidence comes in three kinds: a raw capture (the output itself), a transcript (restates another record's output) and a note (a written summary). A confirmed claim that rests only on transcripts or notes says so on its badge: "✓ Confirmed · per record".
 badge-evidence-hint = (open the evidence log)
 
 ## Search (shown only when JavaScript runs)
 
 search-label = Search this site (English)
-search-placeholder = Search (e.g. quantization, rocBLAS)
+search-placeholder = Search (press /)
 search-count-one = { $count } result
 search-count-other = { $count } results
 search-none = Nothing found. Try another word, or a claim id.
 search-error = Search could not be loaded.
 search-claims = Matching claims
+search-more = Show { $count } more
 
 ## Claim links
 
@@ -97,6 +105,9 @@ evidence-phase = Phase
 evidence-cited = Citations
 evidence-kind-raw = Raw capture
 evidence-kind-transcript = Transcript
+evidence-kind-raw-meaning = the output itself, as captured
+evidence-kind-transcript-meaning = restates what another record reports; the claim was seen by that record's author, not here
+evidence-kind-note-meaning = a written summary, not output
 evidence-kind-note = Note
 evidence-accepted = Known and accepted by the maintainers:
 cited-by = Claims citing this log
@@ -106,6 +117,7 @@ cited-by-none = No claim cites this log yet.
 
 not-found-title = Page not found
 not-found-text = The page you were looking for has moved or does not exist.
+not-found-near = Perhaps one of these pages:
 not-found-home = Go to the home page
 
 ## Language chooser (site root)
@@ -120,7 +132,7 @@ chooser-read-parallel = Read Japanese and English side by side
 view-not-observed = Not observed
 view-open-questions = Open questions
 view-hub-component = Component
-view-hub-role = Role in LLM inference
+view-hub-role = Role
 view-hub-status = Observed status
 view-matrix-generation = Generation
 view-observer-target = Target

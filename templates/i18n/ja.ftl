@@ -21,6 +21,10 @@ repo-link = ソースリポジトリ
 footer-built-with = kansoku で生成
 footer-authors = 著者:{ $authors }
 footer-evidence = 証拠ログ一覧
+footer-chooser = 表示言語を選ぶ
+nav-close = 閉じる
+toc-title = このページの内容
+scroll-hint = 表が画面より広いため、横にスクロールすると全列を表示できます →
 
 ## Language names (in the language of the interface)
 
@@ -39,17 +43,21 @@ class-unresolved-meaning = まだ確定できない(観測手段の制約、作�
 class-limited-meaning = 一部だけ観測。ツールの制約で不完全
 legend-title = 証拠クラスの凡例
 legend-note = 色・記号・ラベルの三つで区別しています。バッジを選ぶと、その主張が依拠するログが開きます。
+basis-transcript = 記録による
+basis-note = メモによる
+legend-kinds = 証拠には三種類あります。生の出力(出力そのもの)、転記(別の記録の出力を書き写したもの)、メモ(文章による要約)です。転記やメモだけに依拠する確認済みの主張は、バッジにそう示します:「✓ 確認済み · 記録による」。
 badge-evidence-hint = (根拠のログを開く)
 
 ## Search (shown only when JavaScript runs)
 
 search-label = サイト内を検索(日本語)
-search-placeholder = 検索(例:量子化、rocBLAS)
+search-placeholder = 検索(/ キー)
 search-count-one = { $count } 件見つかりました
 search-count-other = { $count } 件見つかりました
 search-none = 見つかりませんでした。別の語や、主張の ID で試してください。
 search-error = 検索を読み込めませんでした。
 search-claims = 一致した主張
+search-more = さらに { $count } 件を表示
 
 ## Claim links
 
@@ -97,6 +105,9 @@ evidence-phase = フェーズ
 evidence-cited = 引用数
 evidence-kind-raw = 生ログ
 evidence-kind-transcript = 転記
+evidence-kind-raw-meaning = 取得した出力そのもの
+evidence-kind-transcript-meaning = 別の記録が報告する内容の書き写し。観測したのはその記録の書き手で、ここではない
+evidence-kind-note-meaning = 文章による要約で、出力ではない
 evidence-kind-note = メモ
 evidence-accepted = 管理者が把握し、受け入れている点:
 cited-by = このログを引用している主張
@@ -106,6 +117,7 @@ cited-by-none = このログを引用している主張はまだありません�
 
 not-found-title = ページが見つかりません
 not-found-text = お探しのページは移動したか、存在しません。
+not-found-near = 近くにあるページ:
 not-found-home = ホームへ戻る
 
 ## Language chooser (site root)
@@ -120,7 +132,7 @@ chooser-read-parallel = 日英対訳で読む
 view-not-observed = 未観測
 view-open-questions = 未確定事項
 view-hub-component = コンポーネント
-view-hub-role = LLM 推論での役割
+view-hub-role = 役割
 view-hub-status = 観測状況
 view-matrix-generation = 世代
 view-observer-target = 対象
