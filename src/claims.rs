@@ -45,9 +45,12 @@ pub fn query(root: &Path, query: &Query<'_>) -> Result<Vec<Value>> {
     let file = std::sync::Mutex::new(None);
     renderer
         .render_each(&site, &prepared, &[Unit::Site(SitePart::Claims)], &|f| {
-            *file
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(f);
+            // The part also writes claims.jsonld.
+            if f.path == "claims.json" {
+                *file
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(f);
+            }
             Ok(())
         })
         .map_err(Error::Content)?;
@@ -55,8 +58,12 @@ pub fn query(root: &Path, query: &Query<'_>) -> Result<Vec<Value>> {
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
         .expect("the claims part renders claims.json");
-    let all: Vec<Value> =
+    let mut doc: Value =
         serde_json::from_slice(&file.bytes).expect("claims.json is the renderer's own JSON");
+    let all = match doc.get_mut("claims").map(Value::take) {
+        Some(Value::Array(all)) => all,
+        _ => Vec::new(),
+    };
     Ok(all.into_iter().filter(|c| query.matches(c)).collect())
 }
 

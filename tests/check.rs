@@ -135,8 +135,8 @@ cases! {
         ];
     e083_premise_reclassed: "e083-premise", Check,
         [
-            ("W081", "warning", "content/_index.md", 5, 6),
             ("E083", "error", "content/page.md", 17, 9),
+            ("W081", "warning", "content/_index.md", 5, 6),
         ];
     e084_stale_claim_translation: "e084-stale-claim", Check,
         [("E084", "error", "content/page.md", 5, 6)];
