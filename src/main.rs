@@ -20,7 +20,11 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Validate and render the site into its build directory (public/).
-    Build,
+    Build {
+        /// Write no search index (as `[search] enabled = false` in book.toml).
+        #[arg(long)]
+        no_search: bool,
+    },
     /// Run every content rule without writing anything (exit 0 clean, 1 errors, 2 usage/IO).
     Check {
         /// Output format.
@@ -80,7 +84,10 @@ fn fail(e: Error) -> ExitCode {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Build => match kansoku::site::build(&cli.root) {
+        Command::Build { no_search } => match kansoku::site::build_with(
+            &cli.root,
+            kansoku::site::BuildOptions { search: !no_search },
+        ) {
             Ok(report) => {
                 eprint!("{}", kansoku::check::brief(&report.warnings, 3));
                 println!("{}", report.summary());

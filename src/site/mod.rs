@@ -168,8 +168,14 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
         }
     };
     let t = Instant::now();
-    let (site, warnings) = load(root, Mode::Build)?;
+    let (mut site, warnings) = load(root, Mode::Build)?;
     lap("load", t);
+    // `--no-search` and `[search] enabled = false` alike: no index, and
+    // no search box on the pages.
+    site.config.search &= options.search;
+    let options = BuildOptions {
+        search: site.config.search,
+    };
     guard_out_dir(&site.config)?;
     let t = Instant::now();
     let renderer = Renderer::new(root)?.map_err(Error::Content)?;
