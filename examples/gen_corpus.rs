@@ -1,5 +1,13 @@
 //! Writes a kansoku site of N bilingual pages shaped like ROCm-pages, for
-//! benchmarks: `cargo run --release --example gen_corpus -- N DIR [SEED]`.
+//! benchmarks:
+//! `cargo run --release --example gen_corpus -- N DIR [SEED] [--shape sectioned|flat] [--peer hugo PEER_DIR]`.
+//!
+//! `--shape sectioned` (the default) spreads the pages over √N sections;
+//! `--shape flat` puts them all in one section (a blog, a log archive).
+//! `--peer hugo PEER_DIR` also writes the same pages as a bilingual Hugo
+//! site (both languages, one Markdown file per page and language, a
+//! minimal layout with a paginated section list and prev/next links), so
+//! `benches/peers.sh` can build one corpus with both.
 //!
 //! Each page has 4–6 KB of Markdown in ja/en pairs, a 10-row table of claim
 //! references, a fenced code block, links to other pages and 10 claims
@@ -50,23 +58,102 @@ fn write(path: &Path, text: &str) {
     std::fs::write(path, text).expect("output directory is writable");
 }
 
+const USAGE: &str =
+    "usage: gen_corpus N DIR [SEED] [--shape sectioned|flat] [--peer hugo PEER_DIR]";
+
+fn usage() -> ! {
+    eprintln!("{USAGE}");
+    std::process::exit(2);
+}
+
+/// The same corpus as a Hugo site: `content/<lang>/…` per language.
+struct Hugo {
+    dir: std::path::PathBuf,
+}
+
+impl Hugo {
+    fn page(&self, lang: &str, rel: &str, front: &str, body: &str) {
+        write(
+            &self.dir.join(format!("content/{lang}/{rel}")),
+            &format!("+++\n{front}+++\n{body}"),
+        );
+    }
+
+    /// Config and a minimal layout: what a Hugo user would start from,
+    /// doing what kansoku's pages do (page, paginated section list,
+    /// prev/next in the section, the section's pages in the menu).
+    fn skeleton(&self) {
+        write(
+            &self.dir.join("hugo.toml"),
+            "baseURL = \"/\"\ntitle = \"Corpus\"\ndefaultContentLanguage = \"ja\"\ndefaultContentLanguageInSubdir = true\ndisableKinds = [\"taxonomy\", \"term\", \"RSS\"]\n[pagination]\npagerSize = 50\n[languages.ja]\ncontentDir = \"content/ja\"\nlanguageName = \"日本語\"\nweight = 1\n[languages.en]\ncontentDir = \"content/en\"\nlanguageName = \"English\"\nweight = 2\n",
+        );
+        write(
+            &self.dir.join("layouts/_default/baseof.html"),
+            "<!DOCTYPE html>\n<html lang=\"{{ .Site.Language.Lang }}\">\n<head><meta charset=\"utf-8\"><title>{{ .Title }} | {{ .Site.Title }}</title></head>\n<body>\n<header><a href=\"{{ .Site.Home.RelPermalink }}\">{{ .Site.Title }}</a>{{ range .Translations }} <a href=\"{{ .RelPermalink }}\" hreflang=\"{{ .Lang }}\">{{ .Language.LanguageName }}</a>{{ end }}</header>\n<main data-pagefind-body>{{ block \"main\" . }}{{ end }}</main>\n<nav><ul>{{ range .Site.Sections }}<li><a href=\"{{ .RelPermalink }}\">{{ .Title }}</a></li>{{ end }}</ul></nav>\n</body>\n</html>\n",
+        );
+        write(
+            &self.dir.join("layouts/_default/single.html"),
+            "{{ define \"main\" }}<article><h1>{{ .Title }}</h1>{{ with .Params.lead }}<p class=\"lead\">{{ . }}</p>{{ end }}{{ .Content }}</article>\n<nav>{{ with .PrevInSection }}<a rel=\"prev\" href=\"{{ .RelPermalink }}\">{{ .Title }}</a>{{ end }} {{ with .NextInSection }}<a rel=\"next\" href=\"{{ .RelPermalink }}\">{{ .Title }}</a>{{ end }}</nav>{{ end }}\n",
+        );
+        write(
+            &self.dir.join("layouts/_default/list.html"),
+            "{{ define \"main\" }}<h1>{{ .Title }}</h1>{{ .Content }}<ul>{{ range .Paginator.Pages }}<li><a href=\"{{ .RelPermalink }}\">{{ .Title }}</a></li>{{ end }}</ul>\n<nav>{{ with .Paginator.Prev }}<a rel=\"prev\" href=\"{{ .URL }}\">prev</a>{{ end }} {{ with .Paginator.Next }}<a rel=\"next\" href=\"{{ .URL }}\">next</a>{{ end }}</nav>{{ end }}\n",
+        );
+    }
+}
+
+/// Replaces `[[claim:ID]]` with the claim's class and text in `lang`, as
+/// plain Markdown (what a Hugo page would show inline).
+fn hugo_claims(text: &str, claims: &[(String, &str, String, String)], ja: bool) -> String {
+    let mut out = text.to_owned();
+    for (id, class, ja_text, en_text) in claims {
+        let t = if ja { ja_text } else { en_text };
+        out = out.replace(&format!("[[claim:{id}]]"), &format!("**{class}** {t}"));
+    }
+    out
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let mut flat = false;
+    let mut peer: Option<Hugo> = None;
+    while let Some(i) = args.iter().position(|a| a.starts_with("--")) {
+        let flag = args.remove(i);
+        match (flag.as_str(), args.get(i).map(String::as_str)) {
+            ("--shape", Some("flat")) => flat = true,
+            ("--shape", Some("sectioned")) => flat = false,
+            ("--peer", Some("hugo")) if args.len() > i + 1 => {
+                args.remove(i);
+                peer = Some(Hugo {
+                    dir: args.remove(i).into(),
+                });
+                continue;
+            }
+            _ => usage(),
+        }
+        args.remove(i);
+    }
     let (Some(n), Some(dir)) = (
-        args.get(1).and_then(|n| n.parse::<usize>().ok()),
-        args.get(2),
+        args.first().and_then(|n| n.parse::<usize>().ok()),
+        args.get(1),
     ) else {
-        eprintln!("usage: gen_corpus N DIR [SEED]");
-        std::process::exit(2);
+        usage()
     };
-    let seed = args
-        .get(3)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0x006b_616e_736f_6b75_u64);
+    let seed = match args.get(2) {
+        None => 0x006b_616e_736f_6b75_u64,
+        Some(s) => s.parse().unwrap_or_else(|_| usage()),
+    };
     let dir = Path::new(dir);
     let mut rng = Rng(seed | 1);
     let logs = (n / 5).max(1);
-    let sections = ((n as f64).sqrt() as usize).max(1);
+    let sections = if flat {
+        1
+    } else {
+        ((n as f64).sqrt() as usize).max(1)
+    };
+    if let Some(h) = &peer {
+        h.skeleton();
+    }
     write(
         &dir.join("book.toml"),
         "[book]\ntitle = { ja = \"コーパス\", en = \"Corpus\" }\nlanguages = [\"ja\", \"en\"]\n\n[kinds]\ncomponent = { ja = \"コンポーネント\", en = \"Component\" }\ngeneration = { ja = \"世代\", en = \"Generation\" }\nobserver = { ja = \"観測手段\", en = \"Observer\" }\n",
@@ -92,6 +179,20 @@ fn main() {
         log_lines.push(lines);
     }
     for s in 0..sections {
+        if let Some(h) = &peer {
+            h.page(
+                "ja",
+                &format!("s{s:03}/_index.md"),
+                &format!("title = \"節 {s}\"\nweight = {s}\n"),
+                &format!("節 {s} の概要。\n"),
+            );
+            h.page(
+                "en",
+                &format!("s{s:03}/_index.md"),
+                &format!("title = \"Section {s}\"\nweight = {s}\n"),
+                &format!("Overview of section {s}.\n"),
+            );
+        }
         write(
             &dir.join(format!("content/s{s:03}/_index.md")),
             &format!("+++\ntitle = {{ ja = \"節 {s}\", en = \"Section {s}\" }}\nweight = {s}\n+++\n::: ja\n節 {s} の概要。\n:::\n::: en\nOverview of section {s}.\n:::\n"),
@@ -109,6 +210,8 @@ fn main() {
             let _ = write!(fm, "\n[entity]\nkind = \"{kind}\"\nkey = \"e{p}\"\nname = {{ ja = \"実体 {p}\", en = \"Entity {p}\" }}\nrole = {{ ja = \"役割\", en = \"Role\" }}\nstatus = \"p{p}-c0\"\n");
         }
         let mut ids = Vec::new();
+        // (id, class, ja, en) for the peer's copy.
+        let mut peer_claims = Vec::new();
         for c in 0..10 {
             let id = format!("p{p}-c{c}");
             let log = rng.below(logs as u64) as usize;
@@ -118,6 +221,14 @@ fn main() {
             let class = CLASSES[(p + c) % 4];
             let k = rng.below(6) as usize;
             let _ = write!(fm, "\n[[claims]]\nid = \"{id}\"\nclass = \"{class}\"\nja = \"{}({p}-{c})\"\nen = \"{} ({p}-{c})\"\n", JA[k], EN[k]);
+            if peer.is_some() {
+                peer_claims.push((
+                    id.clone(),
+                    class,
+                    format!("{}({p}-{c})", JA[k]),
+                    format!("{} ({p}-{c})", EN[k]),
+                ));
+            }
             if c % 3 == 0 {
                 let _ = writeln!(fm, "evidence = [{{ path = \"logs/run-{log:05}.log\", lines = \"{a}-{b}\", quote = \"marker-{log}-{a}\" }}]");
             } else {
@@ -160,6 +271,9 @@ fn main() {
             other % sections,
             other % sections
         );
+        if let Some(h) = &peer {
+            hugo_page(h, &body, &peer_claims, section, p);
+        }
         write(
             &dir.join(format!("content/s{section:03}/p{p:05}.md")),
             &body,
@@ -169,4 +283,52 @@ fn main() {
         "wrote {n} pages, {logs} evidence logs, {sections} sections to {}",
         dir.display()
     );
+}
+
+/// One kansoku page as two Hugo pages: the `::: ja` / `::: en` blocks go
+/// to their language, shared Markdown to both, claims inline as text.
+fn hugo_page(
+    h: &Hugo,
+    source: &str,
+    claims: &[(String, &str, String, String)],
+    section: usize,
+    p: usize,
+) {
+    let body = source.splitn(3, "+++\n").nth(2).unwrap_or("");
+    for (lang, ja) in [("ja", true), ("en", false)] {
+        let mut out = String::new();
+        let mut skip = false;
+        for line in body.lines() {
+            match line {
+                "::: ja" => skip = !ja,
+                "::: en" => skip = ja,
+                ":::" => skip = false,
+                _ if !skip => {
+                    out.push_str(line);
+                    out.push('\n');
+                }
+                _ => {}
+            }
+        }
+        // Links point at kansoku's source paths; Hugo's `ref` would fail
+        // the build on a miss, so they become plain relative URLs.
+        let out = hugo_claims(&out, claims, ja).replace(".md#", "/#");
+        let (title, lead) = if ja {
+            (
+                format!("観測ページ {p}"),
+                format!("ページ {p} で得られる理解"),
+            )
+        } else {
+            (
+                format!("Observation page {p}"),
+                format!("What page {p} gives you"),
+            )
+        };
+        h.page(
+            lang,
+            &format!("s{section:03}/p{p:05}.md"),
+            &format!("title = \"{title}\"\nweight = {p}\nlead = \"{lead}\"\n"),
+            &out,
+        );
+    }
 }

@@ -33,6 +33,8 @@ struct RawConfig {
     check: RawCheck,
     #[serde(default)]
     markdown: RawMarkdown,
+    #[serde(default)]
+    search: RawSearch,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -65,12 +67,19 @@ struct RawHtml {
     site_url: Option<String>,
     git_repository_url: Option<String>,
     edit_url_template: Option<String>,
+    paginate_by: Option<Spanned<i64>>,
 }
 
 #[derive(Debug, Deserialize, Default)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct RawEvidence {
     dir: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawSearch {
+    enabled: Option<bool>,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -244,7 +253,16 @@ pub struct Config {
     pub accept: Vec<Acceptance>,
     /// `[markdown] raw-html`.
     pub raw_html: RawHtmlPolicy,
+    /// Entries per page of a section's listing; 0 lists them all on one.
+    pub paginate_by: usize,
+    /// Whether builds write the search index (`[search] enabled`).
+    pub search: bool,
 }
+
+/// Entries per page of a section's listing when book.toml does not say:
+/// Hugo's default is 10 and Zola paginates only when asked; 50 keeps a
+/// section page near the size of a content page.
+pub const DEFAULT_PAGINATE_BY: usize = 50;
 
 impl Config {
     /// The default language.
@@ -385,6 +403,16 @@ impl Config {
             },
         };
         let accept = acceptances(&src, raw.check.accept, &mut diags);
+        let paginate_by = match &raw.output.html.paginate_by {
+            None => DEFAULT_PAGINATE_BY,
+            Some(n) => usize::try_from(*n.get_ref()).unwrap_or_else(|_| {
+                diags.push(
+                    src.error("E003", n.span(), "`paginate-by` cannot be negative")
+                        .with_hint("give the number of pages per listing page, or 0 for one page"),
+                );
+                DEFAULT_PAGINATE_BY
+            }),
+        };
         if !diags.is_empty() {
             return Err(diags);
         }
@@ -407,6 +435,8 @@ impl Config {
             port: raw.serve.port.unwrap_or(3000),
             accept,
             raw_html: raw.markdown.raw_html.unwrap_or_default(),
+            paginate_by,
+            search: raw.search.enabled.unwrap_or(true),
         })
     }
 }
@@ -510,6 +540,20 @@ mod tests {
             split_site_url("https://example.org/rocm/"),
             (Some("https://example.org".into()), "/rocm/".into())
         );
+    }
+
+    #[test]
+    fn search_and_pagination_settings() {
+        let c = parse("").expect("valid");
+        assert!(c.search);
+        assert_eq!(c.paginate_by, DEFAULT_PAGINATE_BY);
+        let c =
+            parse("[search]\nenabled = false\n[output.html]\npaginate-by = 7\n").expect("valid");
+        assert!(!c.search);
+        assert_eq!(c.paginate_by, 7);
+        let e = parse("[output.html]\npaginate-by = -1\n").expect_err("negative");
+        assert_eq!(e[0].location.to_string(), "book.toml:2:15");
+        assert_eq!(e[0].message, "`paginate-by` cannot be negative");
     }
 
     #[test]

@@ -37,6 +37,19 @@ pub const BUNDLE_DIR: &str = "pagefind";
 /// The claim classes file written beside each bundle.
 pub const CLAIMS_FILE: &str = "kansoku-claims.json";
 
+/// The list of further shards written beside each bundle, for the search
+/// box to merge (`pagefind.mergeIndex`): `["shard-1/", …]`, relative to
+/// the bundle.
+pub const SHARDS_FILE: &str = "kansoku-shards.json";
+
+/// Pages per Pagefind index. Pagefind holds every word position and
+/// fragment of an index until it is written, and its cost per page grows
+/// with the pages already added, so a large site is indexed in shards of
+/// this many pages, one after the other, each written and dropped before
+/// the next; the search box merges them and ranks their results together.
+/// See benches/README.md for the figures behind the size.
+pub const SHARD_PAGES: usize = 1000;
+
 /// The languages indexed, each from its own tree.
 const LANGS: [&str; 2] = ["ja", "en"];
 
@@ -482,29 +495,62 @@ fn process_cpu_ms() -> Option<u64> {
     Some((ticks(11)? + ticks(12)?) * 10)
 }
 
-/// One language's bundle. Pagefind's API is async but only needs
-/// `spawn_blocking`, so a current-thread runtime on this thread is enough.
+/// The directory of shard `k` inside the bundle: the bundle itself for
+/// the first.
+fn shard_dir(k: usize) -> String {
+    if k == 0 {
+        String::new()
+    } else {
+        format!("shard-{k}/")
+    }
+}
+
+/// Whether a file of a Pagefind bundle is needed in a merged shard: the
+/// primary bundle's scripts and WebAssembly search every shard.
+fn shard_needs(name: &str) -> bool {
+    !(name.ends_with(".js") || name.ends_with(".css") || name.starts_with("wasm."))
+}
+
+/// One language's bundle, in shards of [`SHARD_PAGES`] pages. Pagefind's
+/// API is async but only needs `spawn_blocking`, so a current-thread
+/// runtime on this thread is enough.
 fn bundle(lang: &str, pages: &[(String, &[u8])]) -> anyhow::Result<Vec<OutputFile>> {
     let start = std::time::Instant::now();
     let rt = tokio::runtime::Builder::new_current_thread().build()?;
     let out = rt.block_on(async {
-        let config = PagefindServiceConfig::builder().build();
-        let mut index = PagefindIndex::new(Some(config))?;
-        for (url, html) in pages {
-            let html = String::from_utf8_lossy(html).into_owned();
-            index.add_html_file(None, Some(url.clone()), html).await?;
-        }
-        let files = index.get_files().await?;
-        Ok(files
-            .into_iter()
-            .filter_map(|f| {
+        let mut out = Vec::new();
+        let mut shards = Vec::new();
+        // An empty tree still gets a bundle, so the search box loads.
+        let chunks: Vec<&[(String, &[u8])]> = if pages.is_empty() {
+            vec![&[]]
+        } else {
+            pages.chunks(SHARD_PAGES).collect()
+        };
+        for (k, chunk) in chunks.into_iter().enumerate() {
+            let config = PagefindServiceConfig::builder().build();
+            let mut index = PagefindIndex::new(Some(config))?;
+            for (url, html) in chunk {
+                let html = String::from_utf8_lossy(html).into_owned();
+                index.add_html_file(None, Some(url.clone()), html).await?;
+            }
+            let dir = shard_dir(k);
+            out.extend(index.get_files().await?.into_iter().filter_map(|f| {
                 let name = f.filename.to_string_lossy().replace('\\', "/");
-                (!UNUSED.contains(&name.as_str())).then(|| OutputFile {
-                    path: format!("{lang}/{BUNDLE_DIR}/{name}"),
+                let keep = !UNUSED.contains(&name.as_str()) && (k == 0 || shard_needs(&name));
+                keep.then(|| OutputFile {
+                    path: format!("{lang}/{BUNDLE_DIR}/{dir}{name}"),
                     bytes: f.contents,
                 })
-            })
-            .collect::<Vec<_>>())
+            }));
+            if k > 0 {
+                shards.push(dir);
+            }
+        }
+        out.push(OutputFile {
+            path: format!("{lang}/{BUNDLE_DIR}/{SHARDS_FILE}"),
+            bytes: serde_json::to_vec(&shards).expect("a list of strings serializes"),
+        });
+        Ok(out)
     });
     if std::env::var_os("KANSOKU_TIMINGS").is_some() {
         eprintln!(

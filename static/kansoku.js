@@ -384,8 +384,14 @@ let claimClasses = null;
 async function loadPagefind() {
   if (!pagefind) {
     pagefind = import(`${bundleDir}pagefind.js`).then(async (pf) => {
-      await pf.options({ baseUrl: "/", excerptLength: 24 });
+      const options = { baseUrl: "/", excerptLength: 24 };
+      await pf.options(options);
       await pf.init();
+      // A large site is indexed in shards; Pagefind ranks their results together.
+      const shards = await fetch(`${bundleDir}kansoku-shards.json`)
+        .then((r) => (r.ok ? r.json() : []))
+        .catch(() => []);
+      await Promise.all(shards.map((dir) => pf.mergeIndex(new URL(dir, bundleDir).href, options)));
       return pf;
     });
     claimClasses = fetch(`${bundleDir}kansoku-claims.json`).then((r) => (r.ok ? r.json() : {}));

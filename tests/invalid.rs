@@ -195,7 +195,7 @@ fn duplicate_claim_id_names_both_places() {
 fn bad_book_toml_key() {
     assert_invalid(
         "bad-book-toml",
-        r#"book.toml:7:1: error[E002]: unknown field `site-title`, expected one of `site-url`, `git-repository-url`, `edit-url-template`
+        r#"book.toml:7:1: error[E002]: unknown field `site-title`, expected one of `site-url`, `git-repository-url`, `edit-url-template`, `paginate-by`
   |
 7 | site-title = "Broken"
   | ^^^^^^^^^^

@@ -35,13 +35,14 @@ fn one_and_two_threads_give_identical_output() {
     one.assert_same(&two, "1 thread vs 2 threads");
 }
 
-#[test]
-fn generated_corpus_is_thread_count_independent() {
+/// Builds a 60-page corpus of `shape` with 1 and with 2 threads.
+fn corpus_with_1_and_2_threads(shape: &str) {
     let tmp = tempfile::tempdir().expect("temp dir");
     let status = std::process::Command::new(env!("CARGO"))
         .args(["run", "--quiet", "--example", "gen_corpus", "--"])
         .arg("60")
         .arg(tmp.path().join("a"))
+        .args(["--shape", shape])
         .current_dir(repo_root())
         .status()
         .expect("cargo runs the corpus generator");
@@ -49,5 +50,17 @@ fn generated_corpus_is_thread_count_independent() {
     copy_dir(&tmp.path().join("a"), &tmp.path().join("b"));
     let one = build_with(1, &tmp.path().join("a"));
     let two = build_with(2, &tmp.path().join("b"));
-    one.assert_same(&two, "corpus: 1 thread vs 2 threads");
+    one.assert_same(&two, &format!("{shape} corpus: 1 thread vs 2 threads"));
+}
+
+#[test]
+fn generated_corpus_is_thread_count_independent() {
+    corpus_with_1_and_2_threads("sectioned");
+}
+
+/// Issue 12: one section of every page (navigation windows, a paginated
+/// listing) is as deterministic.
+#[test]
+fn issue_12_flat_corpus_is_thread_count_independent() {
+    corpus_with_1_and_2_threads("flat");
 }

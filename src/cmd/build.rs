@@ -20,6 +20,9 @@ pub(crate) struct Args {
     /// Print nothing but errors.
     #[arg(long, short)]
     quiet: bool,
+    /// Write no search index (as `[search] enabled = false` in book.toml).
+    #[arg(long)]
+    no_search: bool,
 }
 
 pub(crate) fn run(root: &Path, args: Args) -> ExitCode {
@@ -42,7 +45,7 @@ pub(crate) fn run(root: &Path, args: Args) -> ExitCode {
         out: args.out,
         base_url: args.base_url,
         progress,
-        ..BuildOptions::default()
+        search: !args.no_search,
     };
     // An interrupted build removes its staging tree before it exits.
     let result = kansoku::site::output::exit_cleanly_on_signals()

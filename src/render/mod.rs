@@ -78,7 +78,10 @@ impl Renderer {
     fn origin_of(&self, site: &Site, path: &str) -> String {
         for page in &site.content.pages {
             for tree in ["ja", "en", "ja-en"] {
-                if path == format!("{tree}/{}index.html", page.url_path) {
+                let listing = format!("{tree}/{}page/", page.url_path);
+                if path == format!("{tree}/{}index.html", page.url_path)
+                    || (pages::lists(page) && path.starts_with(&listing))
+                {
                     return page.source_path().to_owned();
                 }
             }
@@ -101,9 +104,18 @@ impl Renderer {
     /// output can be written as it is made.
     pub fn planned_paths(&self, site: &Site) -> Vec<String> {
         let mut paths = Vec::new();
+        let sizes = pages::section_sizes(site);
         for page in &site.content.pages {
             for t in [Some(Lang::Ja), Some(Lang::En), None] {
                 paths.push(format!("{}/{}index.html", tree(t), page.url_path));
+            }
+            let len = sizes.get(&page.url_path).copied().unwrap_or(0);
+            if pages::lists(page) && len > 0 {
+                for n in 2..=pages::listing_pages(site, len) {
+                    for t in [Some(Lang::Ja), Some(Lang::En), None] {
+                        paths.push(pages::listing_path(tree(t), &page.url_path, n));
+                    }
+                }
             }
         }
         for path in site.evidence.files.keys() {
@@ -182,7 +194,7 @@ impl Renderer {
         match unit {
             Unit::Page(i) => {
                 let (files, deps) = pages::page_unit(&cx, &site.content.pages[i])?;
-                Ok((files.into(), deps))
+                Ok((files, deps))
             }
             Unit::Evidence(path) => match site.evidence.files.get(path) {
                 Some(file) => Ok((files::evidence_page(&cx, file)?, Deps::default())),

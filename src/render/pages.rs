@@ -28,6 +28,11 @@ pub struct Prepared {
     /// Rendered `partials/nav_item.html` per tree (ja, en, ja-en) and
     /// position in `order`: (not current, current).
     nav_items: [Vec<(String, String)>; 3],
+    /// Position in `order` of each page (by index in `Content::pages`).
+    pos_of: Vec<usize>,
+    /// For each section whose entries are windowed (see [`NAV_MAX`]), per
+    /// tree: parent URL path → its rendered `gap` and `all` entries.
+    nav_more: [BTreeMap<String, (String, String)>; 3],
     /// Rendered `partials/legend.html` per language.
     legend: [String; 2],
     /// Rendered `partials/meanings.html`.
@@ -120,6 +125,8 @@ impl Ctx<'_> {
             },
         );
         cx.insert("view", view);
+        // The search box only where an index is written.
+        cx.insert("search", &c.search);
         cx.insert(
             "classes",
             &Class::ALL.iter().map(|c| c.name()).collect::<Vec<_>>(),
@@ -134,42 +141,202 @@ impl Ctx<'_> {
     }
 
     /// The navigation shown on a page: top-level entries, and the entries
-    /// of each section on the way to `current` (a URL path). Listing every
-    /// page on every page would make output grow with the square of the
-    /// site. Entries were rendered once each; a page only joins them.
+    /// of each section on the way to `current` (a URL path). A long section
+    /// shows only a window of its pages around the one on the way (its
+    /// subsections always), a `gap` entry where pages are left out and an
+    /// `all` entry linking to its listing, so a page's size does not grow
+    /// with its section. Entries were rendered once each; a page only joins
+    /// them.
     pub(super) fn nav_html(&self, tree: NavTree, current: Option<&str>) -> String {
-        fn walk(
-            cx: &Ctx<'_>,
-            items: &[(String, String)],
-            parent: &str,
-            current: Option<&str>,
-            out: &mut String,
-        ) {
+        fn walk(cx: &Ctx<'_>, tree: usize, parent: &str, current: Option<&str>, out: &mut String) {
             let Some(children) = cx.nav_children.get(parent) else {
                 return;
             };
-            for &pos in children {
-                let url = &cx.site.content.pages[cx.order[pos]].url_path;
-                let (plain, marked) = &items[pos];
-                out.push('\n');
-                out.push_str(if current == Some(url.as_str()) {
-                    marked
-                } else {
-                    plain
-                });
-                if !url.is_empty() && current.is_some_and(|c| c.starts_with(url.as_str())) {
-                    walk(cx, items, url, current, out);
+            let page_at = |pos: usize| &cx.site.content.pages[cx.order[pos]];
+            let on_path = |url: &str| {
+                current == Some(url)
+                    || (!url.is_empty() && current.is_some_and(|c| c.starts_with(url)))
+            };
+            let focus = children
+                .iter()
+                .position(|&pos| on_path(&page_at(pos).url_path));
+            let shown = nav_window(children.len(), focus);
+            let more = cx.nav_more[tree].get(parent);
+            let (mut in_gap, mut any_gap) = (false, false);
+            for (i, &pos) in children.iter().enumerate() {
+                let page = page_at(pos);
+                let url = page.url_path.as_str();
+                if !shown.contains(&i) && !page.is_section_index() {
+                    if let Some((gap, _)) = more.filter(|_| !in_gap) {
+                        out.push('\n');
+                        out.push_str(gap);
+                    }
+                    (in_gap, any_gap) = (true, true);
+                    continue;
                 }
+                in_gap = false;
+                let (plain, marked) = &cx.nav_items[tree][pos];
+                out.push('\n');
+                out.push_str(if current == Some(url) { marked } else { plain });
+                if !url.is_empty() && on_path(url) {
+                    walk(cx, tree, url, current, out);
+                }
+            }
+            if let Some((_, all)) = more.filter(|(_, all)| any_gap && !all.is_empty()) {
+                out.push('\n');
+                out.push_str(all);
             }
         }
         let mut out = String::new();
-        walk(self, &self.nav_items[tree.index()], "", current, &mut out);
+        walk(self, tree.index(), "", current, &mut out);
         out
+    }
+
+    /// The pages before and after `page` in navigation order (depth first,
+    /// as in mdBook), linked in `tree` with titles in `lang`.
+    pub(super) fn neighbours(&self, tree: &str, lang: Lang, page: &Page) -> Neighbours {
+        let link = |pos: Option<usize>| {
+            let p = &self.site.content.pages[*self.order.get(pos?)?];
+            Some(PageLink {
+                title: p.title.get(lang).clone(),
+                href: self.page_href(tree, p),
+            })
+        };
+        let pos = self
+            .site
+            .index
+            .pages
+            .get(&page.rel)
+            .map(|&i| self.pos_of[i]);
+        Neighbours {
+            prev: link(pos.and_then(|p| p.checked_sub(1))),
+            next: link(pos.map(|p| p + 1)),
+        }
+    }
+
+    /// The `number`th page (from 1) of `page`'s listing of its section's
+    /// pages, linked in `tree` with titles in `lang`; `None` if `page` does
+    /// not list its section.
+    pub(super) fn listing(
+        &self,
+        tree: &str,
+        lang: Lang,
+        page: &Page,
+        number: usize,
+    ) -> Option<Listing> {
+        let children = self
+            .nav_children
+            .get(&page.url_path)
+            .filter(|_| lists(page))?;
+        let per = per_listing_page(self.site, children.len());
+        let pages = listing_pages(self.site, children.len());
+        let href = |n: usize| {
+            (1..=pages)
+                .contains(&n)
+                .then(|| listing_href(self, tree, page, n))
+        };
+        Some(Listing {
+            items: children
+                .iter()
+                .skip((number - 1) * per)
+                .take(per)
+                .map(|&pos| {
+                    let p = &self.site.content.pages[self.order[pos]];
+                    PageLink {
+                        title: p.title.get(lang).clone(),
+                        href: self.page_href(tree, p),
+                    }
+                })
+                .collect(),
+            number,
+            pages,
+            total: children.len(),
+            prev: href(number - 1),
+            next: href(number + 1),
+        })
+    }
+
+    /// How many listing pages `page` has: 1 unless it lists a section
+    /// longer than `paginate-by`.
+    pub(super) fn listing_count(&self, page: &Page) -> usize {
+        match self.nav_children.get(&page.url_path) {
+            Some(children) if lists(page) => listing_pages(self.site, children.len()),
+            _ => 1,
+        }
     }
 
     pub(super) fn render(&self, name: &str, cx: &tera::Context) -> Result<String, Diagnostic> {
         self.r.templates.render(name, cx)
     }
+}
+
+/// Sections longer than this show a window of their entries in the
+/// navigation, not all of them.
+const NAV_MAX: usize = 15;
+/// Entries shown on each side of the current one in a windowed section.
+const NAV_RADIUS: usize = 5;
+
+/// The positions among `len` entries shown in the navigation when the
+/// entry at `focus` is current or on the way to it: all of them in a short
+/// section, else `2 * NAV_RADIUS + 1` around the focus (from the start
+/// when nothing in the section is on the way).
+fn nav_window(len: usize, focus: Option<usize>) -> std::ops::Range<usize> {
+    if len <= NAV_MAX {
+        return 0..len;
+    }
+    let width = 2 * NAV_RADIUS + 1;
+    let lo = focus
+        .unwrap_or(0)
+        .saturating_sub(NAV_RADIUS)
+        .min(len - width);
+    lo..lo + width
+}
+
+/// Whether `page` lists its section's pages: a section's own page with the
+/// ordinary layout (a generated view already presents its section, and the
+/// home page's entries are the top of the navigation).
+pub(super) fn lists(page: &Page) -> bool {
+    page.is_section_index()
+        && !page.url_path.is_empty()
+        && page.layout == crate::content::Layout::Page
+}
+
+/// Entries per listing page for a section of `len` entries.
+fn per_listing_page(site: &Site, len: usize) -> usize {
+    match site.config.paginate_by {
+        0 => len.max(1),
+        n => n,
+    }
+}
+
+/// Listing pages for a section of `len` entries: at least one.
+pub(super) fn listing_pages(site: &Site, len: usize) -> usize {
+    len.div_ceil(per_listing_page(site, len)).max(1)
+}
+
+/// The URL of listing page `n` of `page` in `tree`: the section's own URL
+/// for the first, `page/<n>/` under it after (Zola's and Hugo's naming).
+fn listing_href(cx: &Ctx<'_>, tree: &str, page: &Page, n: usize) -> String {
+    if n == 1 {
+        cx.page_href(tree, page)
+    } else {
+        format!("{}page/{n}/", cx.page_href(tree, page))
+    }
+}
+
+/// The output path of listing page `n` (from 2) of the section at `url`.
+pub(super) fn listing_path(tree: &str, url: &str, n: usize) -> String {
+    format!("{tree}/{url}page/{n}/index.html")
+}
+
+/// Direct entries per section URL path, counted without ordering them:
+/// what the output paths of listings depend on.
+pub(super) fn section_sizes(site: &Site) -> BTreeMap<String, usize> {
+    let all: Vec<usize> = (0..site.content.pages.len()).collect();
+    nav_children(site, &all)
+        .into_iter()
+        .map(|(k, v)| (k, v.len()))
+        .collect()
 }
 
 fn claim_view(cx: &Ctx<'_>, at: ClaimAt, lang: Lang) -> ClaimView {
@@ -370,7 +537,12 @@ fn nav_depths(p: &Prepared, site: &Site) -> Vec<usize> {
 pub(super) fn prepare(r: &Renderer, site: &Site) -> Result<Prepared, Vec<Diagnostic>> {
     let base = site.config.base_path.as_str();
     let order = nav_order(site);
+    let mut pos_of = vec![0; order.len()];
+    for (pos, &i) in order.iter().enumerate() {
+        pos_of[i] = pos;
+    }
     let mut p = Prepared {
+        pos_of,
         urls: site
             .content
             .pages
@@ -404,6 +576,8 @@ pub(super) fn prepare(r: &Renderer, site: &Site) -> Result<Prepared, Vec<Diagnos
                     href: format!("{base}{code}/{}", page.url_path),
                     depth,
                     current: false,
+                    kind: "page",
+                    count: 0,
                 };
                 let mut t = tera::Context::new();
                 t.insert("lang", lang.code());
@@ -424,6 +598,35 @@ pub(super) fn prepare(r: &Renderer, site: &Site) -> Result<Prepared, Vec<Diagnos
             })
             .collect();
         p.nav_items[tree.index()] = items.map_err(|d| vec![d])?;
+        let mut more = BTreeMap::new();
+        for (parent, children) in p.nav_children.iter().filter(|(_, c)| c.len() > NAV_MAX) {
+            let entry = |kind: &'static str| -> Result<String, Diagnostic> {
+                let mut t = tera::Context::new();
+                t.insert("lang", lang.code());
+                let item = NavItem {
+                    title: String::new(),
+                    href: format!("{base}{code}/{parent}"),
+                    depth: depths[children[0]],
+                    current: false,
+                    kind,
+                    count: children.len(),
+                };
+                t.insert("item", &item);
+                Ok(r.templates
+                    .render("partials/nav_item.html", &t)?
+                    .trim()
+                    .to_owned())
+            };
+            let gap = entry("gap").map_err(|d| vec![d])?;
+            // The home page lists nothing: the top level has no `all`.
+            let all = if parent.is_empty() {
+                String::new()
+            } else {
+                entry("all").map_err(|d| vec![d])?
+            };
+            more.insert(parent.clone(), (gap, all));
+        }
+        p.nav_more[tree.index()] = more;
     }
     let classes: Vec<&str> = Class::ALL.iter().map(|c| c.name()).collect();
     for lang in Lang::ALL {
@@ -574,18 +777,79 @@ impl Recorder {
 
 /// One content page in each language and side by side, with what it
 /// depended on.
-pub(super) fn page_unit(cx: &Ctx<'_>, page: &Page) -> Result<([OutputFile; 3], Deps), Diagnostic> {
+/// A section's page that lists more entries than `paginate-by` also
+/// writes its further listing pages in each tree.
+pub(super) fn page_unit(cx: &Ctx<'_>, page: &Page) -> Result<(Vec<OutputFile>, Deps), Diagnostic> {
     let rec = Recorder::default();
     // Generated views, named ones included, pivot claims of any page.
     if page.layout != crate::content::Layout::Page || !page.views.is_empty() {
         rec.all();
     }
-    let files = [
+    let mut files = vec![
         render_page(cx, page, Lang::Ja, &rec)?,
         render_page(cx, page, Lang::En, &rec)?,
         render_parallel(cx, page, &rec)?,
     ];
+    for n in 2..=cx.listing_count(page) {
+        for t in [Some(Lang::Ja), Some(Lang::En), None] {
+            files.push(render_listing_page(cx, page, t, n)?);
+        }
+    }
     Ok((files, rec.into_deps()))
+}
+
+/// Listing page `n` (from 2) of a section in tree `t` (`None`: the
+/// parallel tree, in the default language): the section's title and that
+/// part of its listing. Its body and claims stay on the first page, which
+/// is also the only one indexed for search.
+fn render_listing_page(
+    cx: &Ctx<'_>,
+    page: &Page,
+    t: Option<Lang>,
+    n: usize,
+) -> Result<OutputFile, Diagnostic> {
+    let code = tree(t);
+    let lang = t.unwrap_or_else(|| cx.site.config.default_lang());
+    let nav = t.map_or(NavTree::Parallel, NavTree::Lang);
+    let href = listing_href(cx, code, page, n);
+    let mut cx_t = cx.common(lang, "listing", &href, nav, Some(&page.url_path));
+    let mut sw = Vec::new();
+    for s in [Some(Lang::Ja), Some(Lang::En), None] {
+        sw.push(Switch {
+            code: tree(s),
+            href: listing_href(cx, tree(s), page, n),
+            current: s == t,
+        });
+    }
+    let alt: Vec<Alternate> = Lang::ALL
+        .iter()
+        .map(|&l| Alternate {
+            hreflang: l.code(),
+            href: cx.absolute(&listing_href(cx, l.code(), page, n)),
+        })
+        .collect();
+    cx_t.insert("switcher", &sw);
+    cx_t.insert("alternates", &alt);
+    let view = PageView {
+        title: page.title.get(lang).clone(),
+        lead: None,
+        updated: None,
+        layout: page.layout,
+        source: page.source_path().to_owned(),
+        edit_url: None,
+        segments: Vec::new(),
+        claims: Vec::new(),
+        scope: None,
+        entity: None,
+    };
+    cx_t.insert("page", &view);
+    cx_t.insert("listing", &cx.listing(code, lang, page, n));
+    cx_t.insert("neighbours", &None::<Neighbours>);
+    let html = cx.render("page.html", &cx_t)?;
+    Ok(OutputFile {
+        path: listing_path(code, &page.url_path, n),
+        bytes: html.into_bytes(),
+    })
 }
 
 fn switcher(cx: &Ctx<'_>, page: &Page, current: Option<Lang>) -> (Vec<Switch>, Vec<Alternate>) {
@@ -791,6 +1055,8 @@ fn render_page(
     t.insert("switcher", &sw);
     t.insert("alternates", &alt);
     t.insert("page", &page_view(cx, page, lang, segments, rec));
+    t.insert("listing", &cx.listing(lang.code(), lang, page, 1));
+    t.insert("neighbours", &cx.neighbours(lang.code(), lang, page));
     let html = cx.render("page.html", &t)?;
     Ok(OutputFile {
         path: format!("{lang}/{}index.html", page.url_path),
@@ -916,6 +1182,8 @@ fn render_parallel(cx: &Ctx<'_>, page: &Page, rec: &Recorder) -> Result<OutputFi
     t.insert("page_ja", &page_view(cx, page, Lang::Ja, Vec::new(), rec));
     t.insert("page_en", &page_view(cx, page, Lang::En, Vec::new(), rec));
     t.insert("rows", &rows);
+    t.insert("listing", &cx.listing("ja-en", default, page, 1));
+    t.insert("neighbours", &cx.neighbours("ja-en", default, page));
     let html = cx.render("parallel.html", &t)?;
     Ok(OutputFile {
         path: format!("ja-en/{}index.html", page.url_path),

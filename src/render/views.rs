@@ -199,6 +199,11 @@ pub struct NavItem {
     pub depth: usize,
     /// This page.
     pub current: bool,
+    /// `page` (an entry), `gap` (entries left out of a long section) or
+    /// `all` (the link to the section's full listing).
+    pub kind: &'static str,
+    /// Pages in the section, for `all`.
+    pub count: usize,
 }
 
 /// Site facts for the chrome.
@@ -295,4 +300,39 @@ pub struct EvidenceEntry<'a> {
     pub kind: Option<&'static str>,
     /// Number of citing claims.
     pub cited: usize,
+}
+
+/// A link with its text: a listed page, or the page before or after.
+#[derive(Debug, Clone, Serialize)]
+pub struct PageLink {
+    /// Title in the view's language.
+    pub title: String,
+    /// Target.
+    pub href: String,
+}
+
+/// The pages before and after this one in navigation order.
+#[derive(Debug, Clone, Serialize)]
+pub struct Neighbours {
+    /// The page before.
+    pub prev: Option<PageLink>,
+    /// The page after.
+    pub next: Option<PageLink>,
+}
+
+/// One page of a section's listing of its pages.
+#[derive(Debug, Clone, Serialize)]
+pub struct Listing {
+    /// The entries of this listing page.
+    pub items: Vec<PageLink>,
+    /// This listing page's number, from 1.
+    pub number: usize,
+    /// How many listing pages the section has.
+    pub pages: usize,
+    /// Entries in the whole section.
+    pub total: usize,
+    /// The listing page before, if any.
+    pub prev: Option<String>,
+    /// The listing page after, if any.
+    pub next: Option<String>,
 }

@@ -596,7 +596,10 @@ impl Incremental {
     /// What the search step needs to index the tree as it is now, if a
     /// build has succeeded.
     pub(crate) fn search_job(&self) -> Option<SearchJob> {
-        let site = self.site.as_ref().filter(|_| self.rendered.is_some())?;
+        let site = self
+            .site
+            .as_ref()
+            .filter(|s| self.rendered.is_some() && s.config.search)?;
         let mut pages: Vec<String> = self
             .manifest
             .keys()

@@ -298,6 +298,10 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
             hook(p);
         }
     };
+    // `--no-search` and `[search] enabled = false` alike: no index, and
+    // no search box on the pages.
+    site.config.search &= options.search;
+    let search = site.config.search;
     let t = Instant::now();
     let renderer = Renderer::new(root)?.map_err(Error::Content)?;
     lap("theme", t);
@@ -317,7 +321,7 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     let searchable = std::sync::Mutex::new(Vec::new());
     let io_error = std::sync::Mutex::new(None);
     let sink = |f: crate::render::OutputFile| -> std::result::Result<(), Diagnostic> {
-        if options.search {
+        if search {
             if let Some(part) = crate::search::searchable(&f) {
                 lock(&searchable).push(part);
             }
@@ -371,7 +375,7 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     let t = Instant::now();
     // Search reads the rendered pages, so it runs after render; its bundle
     // is written with everything else, atomically.
-    if options.search {
+    if search {
         tell(Progress::Indexing);
         let pages = searchable
             .into_inner()

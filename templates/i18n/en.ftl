@@ -67,6 +67,24 @@ claim-copied = Link copied
 evidence-to-claims = Claims citing this log
 evidence-back-to-claim = ← Back to the claim
 
+## Section listings and page order
+
+nav-all = { $count ->
+    [one] The section's { $count } page
+   *[other] All { $count } pages of this section
+}
+listing-title = { $count ->
+    [one] { $count } page in this section
+   *[other] { $count } pages in this section
+}
+listing-label = Pages of this section
+listing-page = Page { $number } of { $pages }
+listing-prev = Previous
+listing-next = Next
+pager-label = Previous and next page
+pager-prev = Previous:
+pager-next = Next:
+
 ## Page
 
 lead-label = What you'll gain here

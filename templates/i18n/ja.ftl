@@ -67,6 +67,18 @@ claim-copied = コピーしました
 evidence-to-claims = このログを引用している主張へ
 evidence-back-to-claim = ← 主張へ戻る
 
+## Section listings and page order
+
+nav-all = この節の全 { $count } ページ
+listing-title = この節のページ（{ $count } 件）
+listing-label = この節のページ一覧
+listing-page = { $pages } ページ中 { $number } ページ目
+listing-prev = 前へ
+listing-next = 次へ
+pager-label = 前後のページ
+pager-prev = 前：
+pager-next = 次：
+
 ## Page
 
 lead-label = このページで得られる理解
