@@ -43,8 +43,14 @@ fn read(root: &Path, rel: &str) -> String {
 }
 
 fn build_without_search(root: &Path) {
-    kansoku::site::build_with(root, kansoku::site::BuildOptions { search: false })
-        .unwrap_or_else(|e| panic!("build: {e}"));
+    kansoku::site::build_with(
+        root,
+        kansoku::site::BuildOptions {
+            search: false,
+            ..Default::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("build: {e}"));
 }
 
 #[test]
