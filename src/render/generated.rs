@@ -229,44 +229,14 @@ pub(super) fn view_html(
         Layout::Hub => {
             // With `[view] columns` the hub pivots each component on those
             // aspects (loaded, dispatched, …), as the matrix does.
-            let rows: Vec<EntityRow> = cx
-                .entities("component")
-                .map(|p| {
-                    let key = &p
-                        .entity
-                        .as_ref()
-                        .expect("component pages have an entity")
-                        .key;
-                    let cells = page
-                        .columns
-                        .iter()
-                        .map(|c| cx.cell(lang, key, &c.aspect))
-                        .collect();
-                    cx.row(lang, tree, p, cells)
-                })
-                .collect();
+            let rows = pivot_rows(cx, page, lang, tree, "component");
             t.insert("columns", &columns(page, lang));
             t.insert("rows", &rows);
             "views/hub.html"
         }
         Layout::Matrix => {
             let columns = columns(page, lang);
-            let rows: Vec<EntityRow> = cx
-                .entities("generation")
-                .map(|p| {
-                    let key = &p
-                        .entity
-                        .as_ref()
-                        .expect("generation pages have an entity")
-                        .key;
-                    let cells = page
-                        .columns
-                        .iter()
-                        .map(|c| cx.cell(lang, key, &c.aspect))
-                        .collect();
-                    cx.row(lang, tree, p, cells)
-                })
-                .collect();
+            let rows = pivot_rows(cx, page, lang, tree, "generation");
             t.insert("columns", &columns);
             t.insert("rows", &rows);
             "views/matrix.html"
@@ -543,4 +513,24 @@ fn dependency_graph(
                 format!("graph `{}` could not be drawn: {m}", view.name),
             )
         })
+}
+
+/// One row per entity of `kind`, each cell the claim about that entity for
+/// one of the page's `[view] columns`: the hub and the matrix alike.
+fn pivot_rows(cx: &Ctx<'_>, page: &Page, lang: Lang, tree: &str, kind: &str) -> Vec<EntityRow> {
+    cx.entities(kind)
+        .map(|p| {
+            let key = &p
+                .entity
+                .as_ref()
+                .expect("pages listed by kind have an entity")
+                .key;
+            let cells = page
+                .columns
+                .iter()
+                .map(|c| cx.cell(lang, key, &c.aspect))
+                .collect();
+            cx.row(lang, tree, p, cells)
+        })
+        .collect()
 }
