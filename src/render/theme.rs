@@ -18,6 +18,7 @@ macro_rules! embed {
 pub const TEMPLATES: &[(&str, &str)] = embed!(
     "templates/404.html",
     "templates/base.html",
+    "templates/bilingual.html",
     "templates/chooser.html",
     "templates/evidence.html",
     "templates/evidence_index.html",
