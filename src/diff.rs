@@ -231,55 +231,19 @@ pub fn diff(old: &Claims, new: &Claims) -> Vec<Change> {
             (None, Some(n)) => out.push(change("added", id, &n.page, None, None, Some(&n.class))),
             (Some(o), None) => out.push(change("removed", id, &o.page, None, Some(&o.class), None)),
             (Some(o), Some(n)) => {
-                if o.class != n.class {
-                    out.push(change(
-                        "class",
-                        id,
-                        &n.page,
-                        None,
-                        Some(&o.class),
-                        Some(&n.class),
-                    ));
-                }
-                if o.state != n.state {
-                    out.push(change(
-                        "state",
-                        id,
-                        &n.page,
-                        None,
-                        Some(&o.state),
-                        Some(&n.state),
-                    ));
-                }
-                if o.ja != n.ja {
-                    out.push(change(
-                        "text",
-                        id,
-                        &n.page,
-                        Some("ja"),
-                        Some(&o.ja),
-                        Some(&n.ja),
-                    ));
-                }
-                if o.en != n.en {
-                    out.push(change(
-                        "text",
-                        id,
-                        &n.page,
-                        Some("en"),
-                        Some(&o.en),
-                        Some(&n.en),
-                    ));
-                }
-                if o.evidence != n.evidence {
-                    out.push(change(
-                        "evidence",
-                        id,
-                        &n.page,
-                        None,
-                        Some(&o.evidence.join(" ")),
-                        Some(&n.evidence.join(" ")),
-                    ));
+                let (old_ev, new_ev) = (o.evidence.join(" "), n.evidence.join(" "));
+                // What is compared, in the order changes are listed.
+                let fields = [
+                    ("class", None, o.class != n.class, &o.class, &n.class),
+                    ("state", None, o.state != n.state, &o.state, &n.state),
+                    ("text", Some("ja"), o.ja != n.ja, &o.ja, &n.ja),
+                    ("text", Some("en"), o.en != n.en, &o.en, &n.en),
+                    ("evidence", None, o.evidence != n.evidence, &old_ev, &new_ev),
+                ];
+                for (kind, lang, changed, was, now) in fields {
+                    if changed {
+                        out.push(change(kind, id, &n.page, lang, Some(was), Some(now)));
+                    }
                 }
             }
             (None, None) => {}
