@@ -887,3 +887,106 @@ fn untouched_tree_helper_sees_a_one_byte_change() {
     assert!(caught.is_err());
     assert_eq!(Tree::of(&t.root().join("no-such-dir")), Tree::default());
 }
+
+/// `repeat-inline-claims = false`: a claim the text shows in a language is
+/// not listed again at the end of that language's page; its first
+/// appearance in the text carries its anchor, so links still land on it.
+#[test]
+fn a_page_can_leave_inline_claims_out_of_its_list() {
+    const PAGE: &str = r#"+++
+title = { ja = "本文の主張", en = "Claims in the text" }
+repeat-inline-claims = false
+
+[[claims]]
+id = "inline-both"
+class = "confirmed"
+ja = "両方の言語で本文に出る。"
+en = "Shown in the text in both languages."
+evidence = ["logs/run.log#L7"]
+
+[[claims]]
+id = "inline-ja"
+class = "inferred"
+ja = "日本語の本文だけに出る。"
+en = "Shown in the Japanese text only."
+evidence = ["logs/run.log#L13"]
+
+[[claims]]
+id = "listed-only"
+class = "limited"
+ja = "本文には出ない。"
+en = "Not shown in the text."
+evidence = ["logs/run.log"]
++++
+
+::: ja
+本文。[[claim:inline-both]] と [[claim:inline-ja]]。もう一度 [[claim:inline-both]]。
+:::
+::: en
+Text. [[claim:inline-both]]
+:::
+"#;
+    let mut t = SiteTest::from_fixture("basic");
+    t.write("content/notes/inline.md", PAGE).build();
+    let listed = |t: &SiteTest, file: &str| -> Vec<String> {
+        let html = t.read(file);
+        let list = &html[html.find("<ul class=\"claim-list").expect("a claim list")..];
+        let list = &list[..list.find("</ul>").expect("the list ends")];
+        elements(list, "li")
+            .iter()
+            .filter_map(|li| {
+                let id = li.split_once(" id=\"")?.1;
+                Some(id[..id.find('"')?].to_owned())
+            })
+            .collect()
+    };
+    // Shown inline in Japanese only: listed on the English page and, since
+    // the parallel lists pair the languages, on the parallel page.
+    assert_eq!(
+        listed(&t, "ja/notes/inline/index.html"),
+        ["claim-listed-only"]
+    );
+    assert_eq!(
+        listed(&t, "en/notes/inline/index.html"),
+        ["claim-inline-ja", "claim-listed-only"]
+    );
+    assert_eq!(
+        listed(&t, "ja-en/notes/inline/index.html"),
+        ["claim-inline-ja", "claim-listed-only"]
+    );
+    for file in [
+        "ja/notes/inline/index.html",
+        "en/notes/inline/index.html",
+        "ja-en/notes/inline/index.html",
+    ] {
+        let html = t.read(file);
+        assert_eq!(duplicate_ids(&html), Vec::<String>::new(), "{file}");
+        let anchor = element_by_id(&html, "claim-inline-both")
+            .unwrap_or_else(|| panic!("{file} has no anchor for inline-both"));
+        assert!(
+            anchor.starts_with("<span class=\"claim-anchor\" id=\"claim-inline-both\">"),
+            "{file}: {anchor}"
+        );
+    }
+    let ja = t.read("ja/notes/inline/index.html");
+    assert!(
+        element_by_id(&ja, "claim-inline-ja")
+            .is_some_and(|e| e.starts_with("<span class=\"claim-anchor\"")),
+        "the Japanese text carries inline-ja's anchor"
+    );
+    // Without the switch every claim is listed, and none is anchored in
+    // the text.
+    t.edit(
+        "content/notes/inline.md",
+        "repeat-inline-claims = false\n",
+        "",
+    )
+    .build();
+    assert_eq!(
+        listed(&t, "ja/notes/inline/index.html"),
+        ["claim-inline-both", "claim-inline-ja", "claim-listed-only"]
+    );
+    assert!(!t
+        .read("ja/notes/inline/index.html")
+        .contains("claim-anchor"));
+}

@@ -95,6 +95,13 @@ pub(crate) struct RawPage {
     /// Named views placed in the body with `[[table:NAME]]` / `[[graph:NAME]]`.
     #[serde(default)]
     pub(crate) views: std::collections::BTreeMap<String, Spanned<RawNamedView>>,
+    /// `false`: claims shown in the text are not listed again at the end.
+    #[serde(default = "yes", rename = "repeat-inline-claims")]
+    pub(crate) repeat_inline_claims: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 #[derive(Debug, Deserialize)]

@@ -135,6 +135,9 @@ pub struct Page {
     pub columns: Vec<Column>,
     /// The body.
     pub segments: Vec<Segment>,
+    /// Whether the claim list at the end also lists the claims the text
+    /// shows inline (`repeat-inline-claims`, default true).
+    pub repeat_inline_claims: bool,
     /// The decoded file, for locating later findings.
     pub(crate) src: Source,
 }
@@ -572,6 +575,7 @@ pub(crate) fn load_page(
         scope,
         columns,
         segments,
+        repeat_inline_claims: raw.repeat_inline_claims,
         src,
     })
 }

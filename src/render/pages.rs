@@ -11,7 +11,7 @@ use crate::error::Diagnostic;
 use crate::lang::Lang;
 use crate::validate::{ClaimAt, Site};
 use rayon::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Render state computed once per site and shared by every output (and,
 /// in `serve`, kept across edits that leave the site's structure alone).
@@ -875,6 +875,53 @@ fn switcher(cx: &Ctx<'_>, page: &Page, current: Option<Lang>) -> (Vec<Switch>, V
     (sw, alt)
 }
 
+/// The page's own claims that its text shows inline in `lang` (`None`:
+/// in both languages), when the page asks not to list them again
+/// (`repeat-inline-claims = false`); otherwise none.
+fn shown_inline(page: &Page, lang: Option<Lang>) -> BTreeSet<String> {
+    if page.repeat_inline_claims {
+        return BTreeSet::new();
+    }
+    let own: BTreeSet<&str> = page.claims.iter().map(|c| c.id.as_str()).collect();
+    let shown_in = |l: Lang| -> BTreeSet<String> {
+        page.segments
+            .iter()
+            .flat_map(Segment::chunks)
+            .filter(|(_, langs)| langs.has(l))
+            .flat_map(|(chunk, _)| crate::content::body::scan(chunk, &page.rel).refs)
+            .filter_map(|(r, _)| match r {
+                crate::content::body::Reference::Claim(id) if own.contains(&*id) => {
+                    Some(id.into_owned())
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    match lang {
+        Some(l) => shown_in(l),
+        None => &shown_in(Lang::Ja) & &shown_in(Lang::En),
+    }
+}
+
+/// A claim left out of the list keeps its anchor: its first appearance in
+/// the text carries it, so links to the claim still land on it.
+fn anchor_once(
+    unlisted: &BTreeSet<String>,
+    anchored: &std::cell::RefCell<BTreeSet<String>>,
+    id: &str,
+    claim: &ClaimView,
+    html: String,
+) -> String {
+    if unlisted.contains(id) && anchored.borrow_mut().insert(id.to_owned()) {
+        format!(
+            "<span class=\"claim-anchor\" id=\"{}\">{html}</span>",
+            super::highlight::escape(&claim.anchor)
+        )
+    } else {
+        html
+    }
+}
+
 fn claim_list(
     cx: &Ctx<'_>,
     lang: Lang,
@@ -920,6 +967,7 @@ fn page_view(
     page: &Page,
     lang: Lang,
     segments: Vec<SegView>,
+    shown_inline: &BTreeSet<String>,
     rec: &Recorder,
 ) -> PageView {
     PageView {
@@ -935,7 +983,15 @@ fn page_view(
             .as_ref()
             .map(|t| t.replace("{path}", page.source_path())),
         segments,
-        claims: claim_list(cx, lang, page.claims.iter().map(|c| c.id.clone()), rec),
+        claims: claim_list(
+            cx,
+            lang,
+            page.claims
+                .iter()
+                .filter(|c| !shown_inline.contains(&c.id))
+                .map(|c| c.id.clone()),
+            rec,
+        ),
         scope: page.scope.as_ref().map(|s| ScopeView {
             can: claim_list(cx, lang, s.can.iter().map(|(id, _)| id.clone()), rec),
             cannot: claim_list(cx, lang, s.cannot.iter().map(|(id, _)| id.clone()), rec),
@@ -994,9 +1050,13 @@ fn render_page(
     rec: &Recorder,
 ) -> Result<OutputFile, Diagnostic> {
     let claims = &cx.claims[li(lang)];
+    let unlisted = shown_inline(page, Some(lang));
+    let anchored = std::cell::RefCell::new(BTreeSet::new());
     let claim_html = |id: &str| {
         rec.claim(id);
-        claims.get(id).map(|c| c.inline.clone())
+        claims
+            .get(id)
+            .map(|c| anchor_once(&unlisted, &anchored, id, c, c.inline.clone()))
     };
     let prefix = format!("{}{lang}/", cx.base);
     let view = super::generated::view_html(cx, page, lang, lang.code())?;
@@ -1054,7 +1114,7 @@ fn render_page(
     let (sw, alt) = switcher(cx, page, Some(lang));
     t.insert("switcher", &sw);
     t.insert("alternates", &alt);
-    t.insert("page", &page_view(cx, page, lang, segments, rec));
+    t.insert("page", &page_view(cx, page, lang, segments, &unlisted, rec));
     t.insert("listing", &cx.listing(lang.code(), lang, page, 1));
     t.insert("neighbours", &cx.neighbours(lang.code(), lang, page));
     let html = cx.render("page.html", &t)?;
@@ -1069,13 +1129,21 @@ fn render_parallel(cx: &Ctx<'_>, page: &Page, rec: &Recorder) -> Result<OutputFi
     let prefix = format!("{}ja-en/", cx.base);
     let ja_claims = &cx.claims[0];
     let en_claims = &cx.claims[1];
+    // Both lists are shown side by side, paired by position: only a claim
+    // the text shows in both languages leaves them.
+    let unlisted = shown_inline(page, None);
+    let anchored = std::cell::RefCell::new(BTreeSet::new());
     let ja_html = |id: &str| {
         rec.claim(id);
-        ja_claims.get(id).map(|c| c.inline.clone())
+        ja_claims
+            .get(id)
+            .map(|c| anchor_once(&unlisted, &anchored, id, c, c.inline.clone()))
     };
     let en_html = |id: &str| {
         rec.claim(id);
-        en_claims.get(id).map(|c| c.inline.clone())
+        en_claims
+            .get(id)
+            .map(|c| anchor_once(&unlisted, &anchored, id, c, c.inline.clone()))
     };
     let view_ja = super::generated::view_html(cx, page, Lang::Ja, "ja-en")?;
     let view_en = super::generated::view_html(cx, page, Lang::En, "ja-en")?;
@@ -1114,11 +1182,12 @@ fn render_parallel(cx: &Ctx<'_>, page: &Page, rec: &Recorder) -> Result<OutputFi
         rec.claim(id);
         let main = cx.claims[li(default)].get(id)?;
         let alt = cx.claims[li(other)].get(id)?;
-        Some(format!(
+        let html = format!(
             "{} <span class=\"claim__text claim__text--alt\" lang=\"{other}\">{}</span>",
             main.inline,
             super::highlight::escape(&alt.text)
-        ))
+        );
+        Some(anchor_once(&unlisted, &anchored, id, main, html))
     };
     // A view placed in a shared part is shown in both languages, one
     // after the other: its tables are too wide to sit side by side.
@@ -1179,8 +1248,14 @@ fn render_parallel(cx: &Ctx<'_>, page: &Page, rec: &Recorder) -> Result<OutputFi
     let (sw, alt) = switcher(cx, page, None);
     t.insert("switcher", &sw);
     t.insert("alternates", &alt);
-    t.insert("page_ja", &page_view(cx, page, Lang::Ja, Vec::new(), rec));
-    t.insert("page_en", &page_view(cx, page, Lang::En, Vec::new(), rec));
+    t.insert(
+        "page_ja",
+        &page_view(cx, page, Lang::Ja, Vec::new(), &unlisted, rec),
+    );
+    t.insert(
+        "page_en",
+        &page_view(cx, page, Lang::En, Vec::new(), &unlisted, rec),
+    );
     t.insert("rows", &rows);
     t.insert("listing", &cx.listing("ja-en", default, page, 1));
     t.insert("neighbours", &cx.neighbours("ja-en", default, page));
