@@ -229,8 +229,17 @@ impl Staging {
         if fs::symlink_metadata(&dir).is_ok() {
             tree::remove_tree(&dir).map_err(|e| Error::io(&dir, e))?;
         }
-        fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-        guard::active().push(dir.clone());
+        // Made and recorded under the lock an interruption takes first, so
+        // that it either finds this tree to remove or exits before it is
+        // made: never between the two, which left a staging tree behind.
+        {
+            let mut active = guard::active();
+            if guard::interrupted() {
+                return Err(Error::Usage("the build was interrupted".into()));
+            }
+            fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+            active.push(dir.clone());
+        }
         let manifests = manifest_paths(out);
         Ok(Staging {
             previous: manifests.load(&target),
