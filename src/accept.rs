@@ -49,6 +49,11 @@ impl Acceptance {
         evidence_path: &str,
         mut citing: impl Iterator<Item = (&'a str, &'a str)>,
     ) -> bool {
+        // About the build directory or the published address: nothing a
+        // reader of the evidence needs to know.
+        if BUILD_ONLY.contains(&self.code.as_str()) {
+            return false;
+        }
         match &self.scope {
             AcceptScope::Site => true,
             AcceptScope::Path(glob) => {
@@ -58,6 +63,10 @@ impl Acceptance {
         }
     }
 }
+
+/// Warnings only a build can find (about the build directory and the
+/// published address), never `check`.
+const BUILD_ONLY: [&str; 2] = ["W040", "W041"];
 
 /// Sets aside the warnings `accept` covers. An acceptance that covers
 /// nothing is itself reported (W070), but only when there are no errors:
@@ -76,7 +85,9 @@ pub fn triage(accept: &[Acceptance], diags: Vec<Diagnostic>) -> Triage {
     let mut accepted = Vec::new();
     for (a, diagnostics) in accept.iter().zip(taken) {
         if diagnostics.is_empty() {
-            if clean {
+            // `check` writes nothing, so it never meets what only a build
+            // finds: an acceptance of that is not judged by what it saw.
+            if clean && !BUILD_ONLY.contains(&a.code.as_str()) {
                 shown.push(
                     Diagnostic::warning(
                         "W070",
@@ -156,6 +167,19 @@ mod tests {
         assert!(glob_match("content/**/a.md", "content/x/y/a.md"));
         assert!(glob_match("evidence/?.txt", "evidence/b.txt"));
         assert!(!glob_match("evidence/?.txt", "evidence/bb.txt"));
+    }
+
+    #[test]
+    fn an_acceptance_of_what_only_a_build_finds_is_not_unmatched_in_check() {
+        let rules = [accept("W041", AcceptScope::Site)];
+        // What `check` sees: no W041, and no W070 about its acceptance.
+        assert!(triage(&rules, Vec::new()).shown.is_empty());
+        // What `build` sees: the W041 set aside.
+        let t = triage(&rules, vec![w("W041", "book.toml", "m")]);
+        assert!(t.shown.is_empty());
+        assert_eq!(t.accepted[0].diagnostics.len(), 1);
+        // Readers of the evidence pages are not told about it.
+        assert!(!rules[0].reaches("evidence/a.txt", std::iter::empty()));
     }
 
     #[test]

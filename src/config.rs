@@ -64,7 +64,7 @@ struct RawOutput {
 #[derive(Debug, Deserialize, Default)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct RawHtml {
-    site_url: Option<String>,
+    site_url: Option<Spanned<String>>,
     git_repository_url: Option<String>,
     edit_url_template: Option<String>,
     paginate_by: Option<Spanned<i64>>,
@@ -239,6 +239,9 @@ pub struct Config {
     pub base_path: String,
     /// Scheme and host when `site-url` is absolute, without a trailing `/`.
     pub origin: Option<String>,
+    /// `site-url` as given, where, and by what (`site-url` in book.toml,
+    /// or `--base-url`).
+    pub site_url: (String, crate::error::Location, &'static str),
     /// Repository link for the header.
     pub repo_url: Option<String>,
     /// "Edit this page" template with `{path}`.
@@ -275,6 +278,32 @@ impl Config {
         let (origin, base_path) = split_site_url(url);
         self.origin = origin;
         self.base_path = base_path;
+        self.site_url = (
+            url.to_owned(),
+            crate::error::Location::file(CONFIG_FILE),
+            "--base-url",
+        );
+    }
+
+    /// W041 when the site has no absolute address: a sitemap lists full
+    /// URLs, so a build writes none and says why.
+    pub fn sitemap_warning(&self) -> Option<Diagnostic> {
+        if self.origin.is_some() {
+            return None;
+        }
+        let (url, at, what) = &self.site_url;
+        Some(
+            Diagnostic::warning(
+                "W041",
+                at.clone(),
+                format!("{what} \"{url}\" is not an absolute URL, so no sitemap.xml is written"),
+            )
+            .with_hint(if *what == "--base-url" {
+                "a sitemap lists full addresses: pass the address the site is published at (e.g. --base-url https://example.org/docs/)"
+            } else {
+                "a sitemap lists full addresses: set `site-url` under [output.html] to where the site is published (e.g. \"https://example.org/docs/\"), or build with --base-url"
+            }),
+        )
     }
 
     /// Loads and validates `book.toml` from a site root.
@@ -416,8 +445,19 @@ impl Config {
         if !diags.is_empty() {
             return Err(diags);
         }
-        let (origin, base_path) =
-            split_site_url(raw.output.html.site_url.as_deref().unwrap_or("/"));
+        let site_url = match &raw.output.html.site_url {
+            Some(u) => (
+                u.get_ref().clone(),
+                src.location(u.span().start),
+                "site-url",
+            ),
+            None => (
+                "/".to_owned(),
+                crate::error::Location::file(CONFIG_FILE),
+                "site-url",
+            ),
+        };
+        let (origin, base_path) = split_site_url(&site_url.0);
         Ok(Config {
             root: root.to_path_buf(),
             title,
@@ -428,6 +468,7 @@ impl Config {
             keep,
             base_path,
             origin,
+            site_url,
             repo_url: raw.output.html.git_repository_url,
             edit_url_template: raw.output.html.edit_url_template,
             evidence_dir,

@@ -661,6 +661,49 @@ fn basic_sitemap_has_hreflang_alternates() {
     );
 }
 
+/// A sitemap lists full addresses: without an absolute `site-url` there
+/// is none, and the build says why (issue 14).
+#[test]
+fn no_sitemap_without_an_absolute_site_url() {
+    let mut t = SiteTest::from_fixture("basic");
+    t.edit(
+        "book.toml",
+        "site-url = \"https://example.org/\"",
+        "site-url = \"/docs/\"",
+    )
+    .build();
+    assert!(!t.exists("sitemap.xml"));
+    // (The fixture's other warning, an untranslated segment, is left out.)
+    let warnings: Vec<String> = t
+        .report()
+        .warnings
+        .iter()
+        .filter(|d| d.code != "E032")
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        warnings,
+        ["book.toml:11:12: warning[W041]: site-url \"/docs/\" is not an absolute URL, so no sitemap.xml is written\n  = hint: a sitemap lists full addresses: set `site-url` under [output.html] to where the site is published (e.g. \"https://example.org/docs/\"), or build with --base-url"]
+    );
+    // An absolute --base-url gives the sitemap its addresses.
+    let report = kansoku::site::build_with(
+        t.root(),
+        kansoku::site::BuildOptions {
+            base_url: Some("https://example.org/docs/".into()),
+            ..Default::default()
+        },
+    )
+    .expect("builds");
+    assert!(
+        report.warnings.iter().all(|d| d.code != "W041"),
+        "{:?}",
+        report.warnings
+    );
+    assert!(t
+        .read("sitemap.xml")
+        .contains("<loc>https://example.org/docs/ja/notes/page/</loc>"));
+}
+
 #[test]
 fn basic_site_files_exist() {
     let mut t = basic();

@@ -32,6 +32,9 @@ pub(super) fn site_part(cx: &Ctx<'_>, part: SitePart) -> Result<Vec<OutputFile>,
             };
             out.extend(claims_json(fragments.iter().map(String::as_str)));
         }
+        // Relative addresses make an invalid sitemap: without an absolute
+        // `site-url` there is none (the build warns, W041).
+        SitePart::Sitemap if cx.site.config.origin.is_none() => {}
         SitePart::Sitemap => out.push(OutputFile {
             path: "sitemap.xml".to_owned(),
             bytes: sitemap(cx).into_bytes(),

@@ -394,6 +394,7 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
         .clone()
         .unwrap_or_else(|| site.config.build_dir.clone());
     let mut warnings = warnings;
+    warnings.extend(site.config.sitemap_warning());
     warnings.extend(foreign_files(&out_shown, &committed));
     let claims = site.content.claims_per_class();
     Ok(BuildReport {
