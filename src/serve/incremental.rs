@@ -26,7 +26,7 @@ use crate::content::{self, Content};
 use crate::error::{Diagnostic, Error};
 use crate::evidence::load_evidence;
 use crate::render::{Deps, OutputFile, Prepared, Renderer, SitePart, Unit};
-use crate::validate::{self, Mode, Site, Validation};
+use crate::validate::{self, Mode, Site};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -104,11 +104,6 @@ pub(crate) struct Incremental {
     page_diags: BTreeMap<String, Vec<Diagnostic>>,
     evidence_diags: Vec<Diagnostic>,
     rendered: Option<Rendered>,
-    /// The last validation, reused for edits that stay inside a page.
-    validation: Option<Validation>,
-    /// The last validation re-checked only the edited pages: they export
-    /// what they did, so no claim appeared, went away or moved.
-    same_exports: bool,
     dirty: Dirty,
     /// Served path → hash of its bytes.
     manifest: HashMap<String, u64>,
@@ -127,8 +122,6 @@ impl Incremental {
             page_diags: BTreeMap::new(),
             evidence_diags: Vec::new(),
             rendered: None,
-            validation: None,
-            same_exports: false,
             dirty: Dirty {
                 all: true,
                 ..Dirty::default()
@@ -273,61 +266,14 @@ impl Incremental {
             }
         }
         let site = self.site.as_mut().expect("loaded above");
-        let t = std::time::Instant::now();
-        // Only the edited pages are checked again when what they offer other
-        // pages (claims, cited evidence, entity, heading ids) is unchanged:
-        // then no other page's findings, and no lookup, can differ.
-        let dirty: Option<Vec<usize>> = (!full && self.dirty.evidence.is_empty())
-            .then(|| {
-                self.dirty
-                    .pages
-                    .iter()
-                    .map(|rel| {
-                        site.content
-                            .pages
-                            .binary_search_by(|p| p.rel.as_str().cmp(rel))
-                            .ok()
-                    })
-                    .collect()
-            })
-            .flatten();
-        let rechecked = match (&mut self.validation, dirty) {
-            (Some(v), Some(dirty)) => v.recheck(
-                &site.config,
-                &site.content,
-                &site.evidence,
-                Mode::Build,
-                &dirty,
-            ),
-            _ => false,
-        };
-        self.same_exports = rechecked;
-        if !rechecked {
-            let (index, v) = Validation::new(
-                &site.config,
-                &site.content,
-                &site.evidence,
-                Mode::Build,
-                true,
-            );
-            site.index = index;
-            self.validation = Some(v);
-        }
-        if std::env::var_os("KANSOKU_TIMINGS").is_some() {
-            let how = if rechecked { "pages" } else { "all" };
-            eprintln!(
-                "timing: serve validate {:>5} ms ({how})",
-                t.elapsed().as_millis()
-            );
-        }
+        // Validated whole every time: a finding about one page can name
+        // another page's lines (E016, E022, E023), so none can be kept.
+        let (index, vdiags) =
+            validate::validate(&site.config, &site.content, &site.evidence, Mode::Build);
+        site.index = index;
         let mut diags: Vec<Diagnostic> = self.page_diags.values().flatten().cloned().collect();
         diags.extend(self.evidence_diags.iter().cloned());
-        diags.extend(
-            self.validation
-                .as_ref()
-                .map(Validation::diagnostics)
-                .unwrap_or_default(),
-        );
+        diags.extend(vdiags);
         // The review lock is compared as `site::load` does: only on a site
         // without errors, read again each time (`kansoku review` may have
         // rewritten it).
@@ -452,13 +398,11 @@ impl Incremental {
                 candidates.extend(site.content.pages[i].claims.iter().map(|c| c.id.clone()));
             }
         }
-        // Claims that went away; none can when the edited pages export what
-        // they did (same claim ids), which spares a pass over every claim.
+        // Claims that went away.
         candidates.extend(
             rendered
                 .prepared
                 .claim_ids()
-                .filter(|_| !self.same_exports)
                 .filter(|id| !site.index.claims.contains_key(*id))
                 .cloned(),
         );
@@ -1028,6 +972,64 @@ evidence = [{ path = "phase-c/runner-maps.txt", lines = "18" }]
         edit(&index, "hipBLASLt とが、", "hipBLASLt が、");
         b.build(std::slice::from_ref(&index)).expect("edited again");
         assert_same(root, &mut b);
+    }
+
+    /// A copy of `tests/fixtures/basic` to edit.
+    fn basic_copy() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/basic");
+        for entry in walkdir::WalkDir::new(&from) {
+            let entry = entry.expect("walk");
+            let to = dir
+                .path()
+                .join(entry.path().strip_prefix(&from).expect("inside"));
+            if entry.file_type().is_dir() {
+                std::fs::create_dir_all(&to).expect("mkdir");
+            } else {
+                std::fs::copy(entry.path(), &to).expect("copy");
+            }
+        }
+        dir
+    }
+
+    /// A page defining claim `dup-x`, citing the fixture's log.
+    fn dup_page(title: &str) -> String {
+        format!(
+            "+++\ntitle = {{ ja = \"{title}\", en = \"{title}\" }}\n\n[[claims]]\nid = \"dup-x\"\nclass = \"confirmed\"\nja = \"ランナーは起動した。\"\nen = \"The runner started.\"\nevidence = [\"logs/run.log#L7\"]\n+++\n\n::: ja\n[[claim:dup-x]]\n:::\n::: en\n[[claim:dup-x]]\n:::\n"
+        )
+    }
+
+    /// Issue 13: pages A and B both define claim `x`; a line inserted at
+    /// the top of B's front matter moves B's duplicate, and the E016
+    /// finding must follow it to B's new line.
+    #[test]
+    fn issue_13_duplicate_id_follows_its_line() {
+        let dir = basic_copy();
+        let root = dir.path();
+        let (a, b_page) = (root.join("content/a.md"), root.join("content/b.md"));
+        std::fs::write(&a, dup_page("A")).expect("write a");
+        std::fs::write(&b_page, dup_page("B").replace("dup-x", "own-y")).expect("write b");
+        let mut b = Builder::new(root);
+        b.build(&[]).expect("no duplicate yet");
+        std::fs::write(&b_page, dup_page("B")).expect("write b");
+        let line = |r: Result<Stats, Error>| match r {
+            Err(Error::Content(d)) => d
+                .iter()
+                .find(|d| d.code == "E016")
+                .map(|d| (d.location.path.clone(), d.location.line))
+                .expect("an E016"),
+            other => panic!("expected E016, got {other:?}"),
+        };
+        assert_eq!(
+            line(b.build(std::slice::from_ref(&b_page))),
+            ("content/b.md".to_owned(), 5)
+        );
+        let text = std::fs::read_to_string(&b_page).expect("read b");
+        std::fs::write(&b_page, text.replacen("+++\n", "+++\n# moved down\n", 1)).expect("edit b");
+        assert_eq!(
+            line(b.build(std::slice::from_ref(&b_page))),
+            ("content/b.md".to_owned(), 6)
+        );
     }
 
     /// With a review lock, an edited log puts notices on the pages citing
