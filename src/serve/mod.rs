@@ -12,8 +12,8 @@
 
 mod build;
 mod http;
-mod incremental;
 mod overlay;
+mod tree;
 mod watch;
 
 use crate::config::Config;

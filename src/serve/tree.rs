@@ -1,82 +1,25 @@
-//! Serve stage, rebuilding only what an edit touched.
+//! Serve stage, the served tree: the site as the dev server shows it,
+//! kept up to date by running the shared, memoised pipeline
+//! ([`crate::site::memo`]) after each change.
 //!
-//! The state of the last build stays in memory: the parsed pages and
-//! evidence, the render state ([`Prepared`]: navigation, claim views) and,
-//! for each page, the claims its output shows ([`Deps`]). After an edit
-//! only the changed files are parsed again; the site is validated whole
-//! (a change anywhere can break a reference elsewhere); then, if the
-//! site's structure (pages, URLs, titles, weights) is the same, only these
-//! outputs are rendered again:
-//!
-//! - the edited pages;
-//! - pages showing a claim whose view changed (its own page, pages citing
-//!   it inline or in a scope, claims resting on it), and pages with a
-//!   generated view (they pivot every claim);
-//! - evidence pages that list such a claim, and edited evidence files;
-//! - the site-wide files (`claims.json`, the evidence index, the sitemap).
-//!
-//! Anything else (a page added, removed or renamed, a title or weight
-//! changed, the theme or `book.toml`) renders everything, as
-//! `kansoku build` would. Either way files are written to the served
-//! directory only when their bytes changed, each by rename, and a test
-//! (`tests` below) holds incremental output equal to a full build.
+//! Each run reads every source again (a page whose bytes are unchanged is
+//! not parsed again), validates the whole site, and renders the units
+//! whose input changed; this module is only the pipeline's second sink:
+//! it writes into the served directory the files whose bytes changed,
+//! each by rename, and removes the files no longer made. A test
+//! (`tests` below) and a property test (tests/pipeline_prop.rs) hold the
+//! served tree equal to a full build.
 
 use super::http::Served;
-use crate::content::{self, Content};
+use crate::content;
 use crate::error::{Diagnostic, Error};
-use crate::evidence::load_evidence;
-use crate::render::{Deps, OutputFile, Prepared, Renderer, SitePart, Unit};
-use crate::validate::{self, Mode, Site};
+use crate::render::OutputFile;
+use crate::site::{memo, Caches};
+use crate::validate::{Mode, Site};
 use rayon::prelude::*;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-
-/// What a page contributes to the navigation and URLs: if these are the
-/// same for every page, the render state can be updated in place.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Shape {
-    rel: String,
-    url: String,
-    titles: [String; 2],
-    weight: i64,
-}
-
-fn shape(content: &Content) -> Vec<Shape> {
-    content
-        .pages
-        .iter()
-        .map(|p| Shape {
-            rel: p.rel.clone(),
-            url: p.url_path.clone(),
-            titles: [p.title.ja.clone(), p.title.en.clone()],
-            weight: p.weight,
-        })
-        .collect()
-}
-
-/// The last good render: what an incremental one starts from.
-struct Rendered {
-    prepared: Prepared,
-    shape: Vec<Shape>,
-    /// Page rel → what its output showed.
-    deps: BTreeMap<String, Deps>,
-    /// Evidence path → the claims its page listed.
-    cites: BTreeMap<String, BTreeSet<String>>,
-    /// Each page's entry in `claims.json`, in page order.
-    fragments: Vec<String>,
-}
-
-/// Which sources changed since the last good render.
-#[derive(Default)]
-struct Dirty {
-    /// Everything (first build, theme, `book.toml`, an unclear event).
-    all: bool,
-    /// Content-relative page paths.
-    pages: BTreeSet<String>,
-    /// Evidence paths (relative to the evidence directory).
-    evidence: BTreeSet<String>,
-}
 
 /// What one build did.
 #[derive(Debug)]
@@ -89,22 +32,17 @@ pub(crate) struct Stats {
     pub(crate) total: usize,
     /// Units rendered (pages, evidence files, the site-wide set).
     pub(crate) units: usize,
-    /// Whether everything was rendered.
+    /// Whether every unit was rendered.
     pub(crate) full: bool,
 }
 
-/// The sources, the render state and the served tree, kept between builds.
-pub(crate) struct Incremental {
+/// The pipeline's memo tables and the served tree, kept between builds.
+pub(crate) struct Tree {
     root: PathBuf,
     out: PathBuf,
-    /// The sources as last read: `None` until the first load.
+    caches: Caches,
+    /// The site of the last good build.
     site: Option<Site>,
-    /// Findings from loading each page (by `content/…` path) and the
-    /// evidence directory: kept with the parse they came from.
-    page_diags: BTreeMap<String, Vec<Diagnostic>>,
-    evidence_diags: Vec<Diagnostic>,
-    rendered: Option<Rendered>,
-    dirty: Dirty,
     /// Served path → hash of its bytes.
     manifest: HashMap<String, u64>,
     /// The same paths, and the search bundle's, for the HTTP side: it
@@ -112,20 +50,14 @@ pub(crate) struct Incremental {
     served: Arc<Served>,
 }
 
-impl Incremental {
+impl Tree {
     /// State for the site at `root`, serving from the directory `out`.
-    pub(crate) fn new(root: PathBuf, out: PathBuf) -> Incremental {
-        Incremental {
+    pub(crate) fn new(root: PathBuf, out: PathBuf) -> Tree {
+        Tree {
             root,
             out,
+            caches: Caches::default(),
             site: None,
-            page_diags: BTreeMap::new(),
-            evidence_diags: Vec::new(),
-            rendered: None,
-            dirty: Dirty {
-                all: true,
-                ..Dirty::default()
-            },
             manifest: HashMap::new(),
             served: Arc::default(),
         }
@@ -142,161 +74,16 @@ impl Incremental {
         &self.out
     }
 
-    /// The site as last loaded, for the summary line.
+    /// The site of the last good build, for the summary line.
     pub(crate) fn site(&self) -> Option<&Site> {
         self.site.as_ref()
     }
 
-    /// Forget everything: the next build reads and renders it all.
-    pub(crate) fn invalidate(&mut self) {
-        self.site = None;
-        self.dirty.all = true;
-    }
-
-    /// Notes changed paths (absolute, from the watcher). Paths that are not
-    /// one page or one evidence file make the next build read everything.
-    pub(crate) fn touched(&mut self, paths: &[PathBuf]) {
-        let Some(site) = &self.site else {
-            return;
-        };
-        let content_dir = self.root.join("content");
-        let evidence_dir = self.root.join(&site.config.evidence_dir);
-        if paths.is_empty() {
-            self.invalidate();
-        }
-        for path in paths {
-            if let Ok(rel) = path.strip_prefix(&content_dir) {
-                let rel = content::rel_path(Path::new(""), rel);
-                if rel.split('/').any(content::is_hidden) {
-                    // Never a page (see `content::walk`).
-                    continue;
-                }
-                // A symlink or a name that cannot be a URL is reported by
-                // a full load.
-                if rel.ends_with(".md")
-                    && !path.is_dir()
-                    && !path.is_symlink()
-                    && content::unsafe_name(&rel).is_none()
-                {
-                    self.dirty.pages.insert(rel);
-                    continue;
-                }
-            } else if let Ok(rel) = path.strip_prefix(&evidence_dir) {
-                if !path.is_dir() {
-                    self.dirty
-                        .evidence
-                        .insert(content::rel_path(Path::new(""), rel));
-                    continue;
-                }
-            }
-            // A directory moved or removed, or something outside both.
-            self.invalidate();
-            return;
-        }
-    }
-
-    /// Reads what changed; returns every finding of the current sources.
-    fn load(&mut self) -> Result<Vec<Diagnostic>, Error> {
-        let full = self.dirty.all || self.site.is_none();
-        if full {
-            let sources = crate::site::load_sources(&self.root)?;
-            let mut page_diags: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
-            for d in sources.content_diags {
-                page_diags
-                    .entry(d.location.path.clone())
-                    .or_default()
-                    .push(d);
-            }
-            self.page_diags = page_diags;
-            self.evidence_diags = sources.evidence_diags;
-            let mut config = sources.config;
-            // Served at the root of the dev server whatever `site-url`
-            // says, as Zola's `serve` replaces `base_url`.
-            config.base_path = "/".to_owned();
-            self.site = Some(Site {
-                config,
-                content: sources.content,
-                evidence: sources.evidence,
-                index: validate::Index::default(),
-                review: crate::review::Status::default(),
-            });
-        } else if let Some(site) = self.site.as_mut() {
-            let dir = self.root.join("content");
-            for rel in &self.dirty.pages {
-                let shown = format!("content/{rel}");
-                self.page_diags.remove(&shown);
-                let at = site
-                    .content
-                    .pages
-                    .binary_search_by(|p| p.rel.as_str().cmp(rel));
-                site.content.failed.retain(|f| f.rel != *rel);
-                let path = dir.join(rel);
-                let page = if path.is_file() {
-                    let (loaded, diags) = content::load_file(&dir, &path)?;
-                    if !diags.is_empty() {
-                        self.page_diags.insert(shown, diags);
-                    }
-                    match loaded {
-                        content::Loaded::Page(page) => Some(*page),
-                        content::Loaded::Failed(failed) => {
-                            site.content.failed.push(failed);
-                            site.content.failed.sort_by(|a, b| a.rel.cmp(&b.rel));
-                            None
-                        }
-                    }
-                } else {
-                    None
-                };
-                match (at, page) {
-                    (Ok(i), Some(p)) => site.content.pages[i] = p,
-                    (Err(i), Some(p)) => site.content.pages.insert(i, p),
-                    (Ok(i), None) => {
-                        site.content.pages.remove(i);
-                    }
-                    (Err(_), None) => {}
-                }
-            }
-            if !self.dirty.evidence.is_empty() {
-                // One file's state (a symlink, a bad header) can depend on
-                // the directory, so the evidence is read again whole; it is
-                // a small share of a site's bytes.
-                let (evidence, ediags) = load_evidence(&self.root, &site.config.evidence_dir)?;
-                site.evidence = evidence;
-                self.evidence_diags = ediags;
-            }
-        }
-        let site = self.site.as_mut().expect("loaded above");
-        // Validated whole every time: a finding about one page can name
-        // another page's lines (E016, E022, E023), so none can be kept.
-        let (index, vdiags) =
-            validate::validate(&site.config, &site.content, &site.evidence, Mode::Build);
-        site.index = index;
-        let mut diags: Vec<Diagnostic> = self.page_diags.values().flatten().cloned().collect();
-        diags.extend(self.evidence_diags.iter().cloned());
-        diags.extend(vdiags);
-        // The review lock is compared as `site::load` does: only on a site
-        // without errors, read again each time (`kansoku review` may have
-        // rewritten it).
-        if !diags.iter().any(Diagnostic::is_error) {
-            let site = self.site.as_mut().expect("loaded above");
-            let (status, review) = crate::review::examine(&self.root, site, Mode::Build)?;
-            // A notice can appear on any page citing an edited log or
-            // resting on a suspect claim: then every page is rendered again.
-            let changed = site.review != status;
-            site.review = status;
-            diags.extend(review);
-            if changed {
-                self.dirty.all = true;
-            }
-        }
-        validate::sort(&mut diags);
-        Ok(diags)
-    }
-
-    /// Loads what changed, renders what depends on it and updates the
-    /// served tree. On content errors nothing is written and the changes
-    /// stay pending for the next build.
-    pub(crate) fn build(&mut self, renderer: &Renderer) -> Result<(Stats, Vec<Diagnostic>), Error> {
+    /// Runs the pipeline and brings the served tree up to date. With
+    /// `sweep`, also removes what the builder did not write (a file or
+    /// symlink planted in the served tree). On content errors nothing is
+    /// written.
+    pub(crate) fn build(&mut self, sweep: bool) -> Result<(Stats, Vec<Diagnostic>), Error> {
         // KANSOKU_TIMINGS=1 prints each step, as `kansoku build` does.
         let timings = std::env::var_os("KANSOKU_TIMINGS").is_some();
         let lap = |what: &str, since: std::time::Instant| {
@@ -308,214 +95,91 @@ impl Incremental {
             }
         };
         let t = std::time::Instant::now();
-        let diags = self.load()?;
+        let (mut site, diags) = crate::site::load_with(&self.root, Mode::Build, &mut self.caches)?;
+        // Served at the root of the dev server whatever `site-url` says,
+        // as Zola's `serve` replaces `base_url`.
+        site.config.base_path = "/".to_owned();
         lap("load", t);
-        if diags.iter().any(Diagnostic::is_error) {
-            return Err(Error::Content(diags));
-        }
         let t = std::time::Instant::now();
-        let site = self.site.as_ref().expect("loaded");
-        let shape = shape(&site.content);
-        let reuse = !self.dirty.all && self.rendered.as_ref().is_some_and(|r| r.shape == shape);
-        // Output paths follow from the pages' URLs and the evidence files:
-        // with both as before, they cannot collide now.
-        if !reuse || !self.dirty.evidence.is_empty() {
-            let collisions = renderer.collisions(site);
-            if !collisions.is_empty() {
-                return Err(Error::Content(collisions));
+        let renderer = memo::renderer(&self.root, &mut self.caches)?;
+        let collisions = renderer.collisions(&site);
+        if !collisions.is_empty() {
+            return Err(Error::Content(collisions));
+        }
+        let prepared = renderer.prepare(&site).map_err(Error::Content)?;
+        lap("prepare", t);
+        let t = std::time::Instant::now();
+        if sweep {
+            let before = self.manifest.len();
+            for planted in sweep_planted(&self.out, &mut self.manifest)? {
+                self.served.remove(&planted);
+            }
+            if self.manifest.len() != before {
+                // A written file was replaced (by a symlink): the units
+                // that made it must write it again.
+                memo::forget_units(&mut self.caches);
             }
         }
-        lap("shape", t);
-        let t = std::time::Instant::now();
-        let stats = if reuse {
-            self.render_changed(renderer)?
-        } else {
-            self.render_all(renderer, shape)?
-        };
+        let units = renderer.units(&site);
+        let inputs = memo::Inputs::new(&site, &prepared, &self.caches);
+        // Only files whose bytes differ from the served ones are kept, and
+        // written once everything rendered: a failed build writes nothing.
+        let changed = Mutex::new(Vec::new());
+        let manifest = &self.manifest;
+        let rendered = memo::render(
+            &site,
+            &renderer,
+            &prepared,
+            &units,
+            &inputs,
+            &mut self.caches,
+            &|f: OutputFile, h: u64| {
+                if manifest.get(&f.path) != Some(&h) {
+                    crate::site::lock(&changed).push((f, h));
+                }
+                Ok(())
+            },
+        )
+        .map_err(Error::Content)?;
+        memo::retain_units(&site, &units, &mut self.caches);
         lap("render", t);
-        self.dirty = Dirty::default();
-        Ok((stats, diags))
-    }
-
-    fn render_all(&mut self, renderer: &Renderer, shape: Vec<Shape>) -> Result<Stats, Error> {
-        let site = self.site.as_ref().expect("loaded");
-        let prepared = renderer.prepare(site).map_err(Error::Content)?;
-        let mut units = renderer.units(site);
-        // `claims.json` is made here from per-page fragments, kept for the
-        // next build.
-        units.retain(|u| *u != Unit::Site(SitePart::Claims));
-        let (mut files, deps) = render_units(renderer, site, &prepared, &units)?;
-        let fragments: Vec<String> = (0..site.content.pages.len())
-            .into_par_iter()
-            .map(|i| renderer.claims_fragment(site, &prepared, i))
-            .collect();
-        files.extend(renderer.claims_json(fragments.iter().map(String::as_str)));
-        let mut page_deps = BTreeMap::new();
-        for (unit, d) in units.iter().zip(deps) {
-            if let Unit::Page(i) = unit {
-                page_deps.insert(site.content.pages[*i].rel.clone(), d);
-            }
-        }
-        let keep: BTreeSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
+        let t = std::time::Instant::now();
+        let changed = changed
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let keep: BTreeSet<&str> = rendered.files.iter().map(|(p, _)| p.as_str()).collect();
         let gone: Vec<String> = self
             .manifest
             .keys()
             .filter(|p| !keep.contains(p.as_str()) && !is_search_file(p))
             .cloned()
             .collect();
-        let units = units.len() + 1;
-        let cites = cites(site);
-        // A full build also clears what it did not write (a file or
-        // symlink planted in the served tree), so nothing survives it.
-        for planted in sweep(&self.out, &mut self.manifest)? {
-            self.served.remove(&planted);
-        }
-        let (written, removed) = self.write(files, &gone)?;
-        self.rendered = Some(Rendered {
-            prepared,
-            shape,
-            deps: page_deps,
-            cites,
-            fragments,
-        });
-        Ok(Stats {
+        let (written, removed) = self.write(changed, &gone).inspect_err(|_| {
+            // The memo would name files the served tree may lack.
+            memo::forget_units(&mut self.caches);
+        })?;
+        lap("write", t);
+        let stats = Stats {
             written,
             removed,
             total: self.manifest.len(),
-            units,
-            full: true,
-        })
-    }
-
-    fn render_changed(&mut self, renderer: &Renderer) -> Result<Stats, Error> {
-        let site = self.site.as_ref().expect("loaded");
-        let mut rendered = self.rendered.take().expect("checked by the caller");
-        // Claims that may have changed: those of the edited pages, and
-        // those that no longer exist.
-        let mut candidates: BTreeSet<String> = BTreeSet::new();
-        for rel in &self.dirty.pages {
-            if let Some(&i) = site.index.pages.get(rel) {
-                candidates.extend(site.content.pages[i].claims.iter().map(|c| c.id.clone()));
-            }
-        }
-        // Claims that went away.
-        candidates.extend(
-            rendered
-                .prepared
-                .claim_ids()
-                .filter(|id| !site.index.claims.contains_key(*id))
-                .cloned(),
-        );
-        let changed = match renderer.update_prepared(site, &mut rendered.prepared, &candidates) {
-            Ok(c) => c,
-            Err(d) => {
-                // The state is half updated: start afresh next time.
-                self.dirty.all = true;
-                return Err(Error::Content(d));
-            }
+            units: rendered.rendered,
+            full: rendered.rendered == units.len(),
         };
-        let mut units: Vec<Unit<'_>> = Vec::new();
-        for (i, page) in site.content.pages.iter().enumerate() {
-            let redo = self.dirty.pages.contains(&page.rel)
-                || rendered
-                    .deps
-                    .get(&page.rel)
-                    .is_none_or(|d| d.all || d.claims.iter().any(|c| changed.contains(c)));
-            if redo {
-                units.push(Unit::Page(i));
-            }
-        }
-        // Which claims cite which evidence changes only with a claim's view
-        // (its evidence links are in it) or with the evidence files: with
-        // neither, the map and every evidence page listing claims stay.
-        let mut gone = Vec::new();
-        let mut cites_changed = false;
-        if !changed.is_empty() || !self.dirty.evidence.is_empty() {
-            let new_cites = cites(site);
-            for (path, ids) in &rendered.cites {
-                if !site.evidence.files.contains_key(path) {
-                    gone.push(crate::render::raw_evidence_path(path));
-                    for lang in crate::lang::Lang::ALL {
-                        gone.push(format!("{lang}/evidence/{path}/index.html"));
-                    }
-                } else if new_cites.get(path) != Some(ids)
-                    || ids.iter().any(|c| changed.contains(c))
-                {
-                    self.dirty.evidence.insert(path.clone());
-                }
-            }
-            for (path, ids) in &new_cites {
-                if !rendered.cites.contains_key(path) || ids.iter().any(|c| changed.contains(c)) {
-                    self.dirty.evidence.insert(path.clone());
-                }
-            }
-            cites_changed = new_cites != rendered.cites;
-            rendered.cites = new_cites;
-        }
-        for path in &self.dirty.evidence {
-            match site.evidence.files.get_key_value(path) {
-                Some((key, _)) => units.push(Unit::Evidence(key)),
-                None => {
-                    gone.push(crate::render::raw_evidence_path(path));
-                    for lang in crate::lang::Lang::ALL {
-                        gone.push(format!("{lang}/evidence/{path}/index.html"));
-                    }
-                }
-            }
-        }
-        if !self.dirty.evidence.is_empty() || cites_changed {
-            units.push(Unit::Site(SitePart::EvidenceIndex));
-        }
-        if !self.dirty.pages.is_empty() {
-            units.push(Unit::Site(SitePart::Sitemap));
-        }
-        let (mut files, deps) = render_units(renderer, site, &rendered.prepared, &units)?;
-        // Only the edited pages' entries in `claims.json` can differ.
-        let mut claims_changed = false;
-        for rel in &self.dirty.pages {
-            if let Some(&i) = site.index.pages.get(rel) {
-                let fragment = renderer.claims_fragment(site, &rendered.prepared, i);
-                if rendered.fragments[i] != fragment {
-                    rendered.fragments[i] = fragment;
-                    claims_changed = true;
-                }
-            }
-        }
-        if claims_changed {
-            files.extend(renderer.claims_json(rendered.fragments.iter().map(String::as_str)));
-        }
-        for (unit, d) in units.iter().zip(deps) {
-            if let Unit::Page(i) = unit {
-                rendered.deps.insert(site.content.pages[*i].rel.clone(), d);
-            }
-        }
-        let count = units.len();
-        self.rendered = Some(rendered);
-        let (written, removed) = self.write(files, &gone)?;
-        Ok(Stats {
-            written,
-            removed,
-            total: self.manifest.len(),
-            units: count,
-            full: false,
-        })
+        drop(units);
+        self.site = Some(site);
+        Ok((stats, diags))
     }
 
     /// Writes the files whose bytes changed (each to a temporary name, then
     /// renamed over the old one, so a reader never sees half a file) and
     /// removes `gone`.
-    fn write(&mut self, files: Vec<OutputFile>, gone: &[String]) -> Result<(usize, usize), Error> {
-        let out = &self.out;
-        let manifest = &self.manifest;
-        let changed: Vec<(OutputFile, u64)> = files
-            .into_par_iter()
-            .map(|f| {
-                let h = crate::site::output::content_hash(&f.bytes);
-                (f, h)
-            })
-            .filter(|(f, h)| manifest.get(&f.path) != Some(h))
-            .collect();
-        write_all(out, changed.iter().map(|(f, _)| f))?;
+    fn write(
+        &mut self,
+        changed: Vec<(OutputFile, u64)>,
+        gone: &[String],
+    ) -> Result<(usize, usize), Error> {
+        write_all(&self.out, changed.iter().map(|(f, _)| f))?;
         self.served
             .insert(changed.iter().map(|(f, _)| f.path.as_str()));
         let written = changed.len();
@@ -540,10 +204,7 @@ impl Incremental {
     /// What the search step needs to index the tree as it is now, if a
     /// build has succeeded.
     pub(crate) fn search_job(&self) -> Option<SearchJob> {
-        let site = self
-            .site
-            .as_ref()
-            .filter(|s| self.rendered.is_some() && s.config.search)?;
+        let site = self.site.as_ref().filter(|s| s.config.search)?;
         let mut pages: Vec<String> = self
             .manifest
             .keys()
@@ -626,7 +287,7 @@ impl SearchJob {
 /// write (outside the search bundles, which their own thread owns), and
 /// forgets any written file a symlink has replaced, so it is written again.
 /// Returns the paths removed.
-fn sweep(out: &Path, manifest: &mut HashMap<String, u64>) -> Result<Vec<String>, Error> {
+fn sweep_planted(out: &Path, manifest: &mut HashMap<String, u64>) -> Result<Vec<String>, Error> {
     let mut removed = Vec::new();
     if !out.is_dir() {
         return Ok(removed);
@@ -665,42 +326,6 @@ fn is_search_file(path: &str) -> bool {
     )
 }
 
-/// Evidence path → ids of the claims citing it.
-fn cites(site: &Site) -> BTreeMap<String, BTreeSet<String>> {
-    site.index
-        .cited_by
-        .iter()
-        .map(|(path, ats)| {
-            (
-                path.clone(),
-                ats.iter().map(|&at| site.claim(at).id.clone()).collect(),
-            )
-        })
-        .collect()
-}
-
-fn render_units(
-    renderer: &Renderer,
-    site: &Site,
-    prepared: &Prepared,
-    units: &[Unit<'_>],
-) -> Result<(Vec<OutputFile>, Vec<Deps>), Error> {
-    let files = Mutex::new(Vec::new());
-    let deps = renderer
-        .render_each(site, prepared, units, &|f| {
-            files
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .push(f);
-            Ok(())
-        })
-        .map_err(Error::Content)?;
-    let files = files
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    Ok((files, deps))
-}
-
 /// Writes `files` under `dir`, making their directories first, each file
 /// by [`write_replace`], in parallel.
 fn write_all<'a>(dir: &Path, files: impl Iterator<Item = &'a OutputFile>) -> Result<(), Error> {
@@ -735,6 +360,8 @@ fn write_replace(dir: &Path, rel: &str, bytes: &[u8]) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::Renderer;
+    use std::collections::BTreeMap;
 
     /// A copy of this repository's own site to edit.
     fn site_copy() -> tempfile::TempDir {
@@ -801,8 +428,7 @@ mod tests {
     /// watcher reported.
     struct Builder {
         root: PathBuf,
-        state: Incremental,
-        renderer: Renderer,
+        state: Tree,
         search_files: BTreeSet<String>,
         _work: tempfile::TempDir,
     }
@@ -812,16 +438,15 @@ mod tests {
             let work = tempfile::tempdir().expect("work dir");
             Builder {
                 root: root.to_path_buf(),
-                state: Incremental::new(root.to_path_buf(), work.path().join("site")),
-                renderer: Renderer::new(root).expect("theme").expect("theme"),
+                state: Tree::new(root.to_path_buf(), work.path().join("site")),
                 search_files: BTreeSet::new(),
                 _work: work,
             }
         }
-        /// One build; its findings must be those of a full load.
+        /// One build after a change to `paths` (none: the first build);
+        /// its findings must be those of a full load.
         fn build(&mut self, paths: &[PathBuf]) -> Result<Stats, Error> {
-            self.state.touched(paths);
-            let got = self.state.build(&self.renderer);
+            let got = self.state.build(paths.is_empty());
             let want = crate::site::load(&self.root, Mode::Build);
             match (&got, &want) {
                 (Ok((_, a)), Ok((_, b))) => assert_eq!(a, b, "warnings differ from a full check"),
@@ -894,8 +519,11 @@ evidence = [{ path = "phase-c/runner-maps.txt", lines = "18" }]
             "id = \"dispatch-blas\"\nclass = \"inferred\"",
         );
         let s = b.build(std::slice::from_ref(&ggml)).expect("class edited");
-        assert!(!s.full, "same structure: only what depends on the claim");
-        assert!(s.units < b.renderer.units(b.state.site().expect("site")).len());
+        assert!(
+            !s.full,
+            "same structure: only what depends on the claim: {s:?}"
+        );
+        assert!(s.units < total);
         assert!(s.written > 0 && s.written < total, "{s:?}");
         assert_same(root, &mut b);
 
