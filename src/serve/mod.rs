@@ -13,7 +13,7 @@
 mod build;
 mod http;
 mod overlay;
-mod tree;
+pub(crate) mod tree;
 mod watch;
 
 use crate::config::Config;
