@@ -22,6 +22,8 @@ pub mod error;
 pub mod evidence;
 pub mod init;
 pub mod lang;
+#[cfg(test)]
+mod pipeline_tests;
 pub mod render;
 pub mod review;
 pub mod search;

@@ -57,52 +57,28 @@ pub fn validate(
     evidence: &EvidenceIndex,
     mode: Mode,
 ) -> (Index, Vec<Diagnostic>) {
-    let (index, v) = Validation::new(config, content, evidence, mode, false);
+    let (index, v) = Validation::new(config, content, evidence, mode);
     (index, v.diagnostics())
 }
 
-/// A claim as other pages see it: id, matrix cell (about, aspect), the
-/// evidence paths it cites, its class and its `from` premises (the
-/// derivation rules read other pages' classes and follow `from`).
-pub(crate) type ExportedClaim = (
-    String,
-    Option<String>,
-    Option<String>,
-    Vec<String>,
-    crate::content::Class,
-    Vec<String>,
-);
-
-/// What an edit to a page may change for other pages (see
-/// `Checker::exports`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Exports {
-    pub(crate) claims: Vec<ExportedClaim>,
-    pub(crate) entities: Vec<(String, String)>,
-    pub(crate) anchors: [Vec<String>; 2],
-}
-
-/// A validation kept for the next one: `serve` checks only the edited
-/// pages again when what they export to other pages is unchanged.
+/// Every finding of one validation, kept apart by scope: the site-wide
+/// ones (duplicate ids, uncited evidence, cycles) are recomputed with the
+/// per-page ones every time, so neither can outlive the facts it names.
 #[derive(Debug, Clone)]
-pub(crate) struct Validation {
-    /// Findings about the whole site (duplicate ids, uncited evidence).
+struct Validation {
+    /// Findings about the whole site.
     global: Vec<Diagnostic>,
     /// Findings about each page, in page order.
     pages: Vec<Vec<Diagnostic>>,
-    /// Each page's path and exports when it was checked.
-    exports: Vec<(String, Exports)>,
 }
 
 impl Validation {
-    /// Checks every page; with `exports`, notes what each page exports so
-    /// that [`Validation::recheck`] can be used next.
-    pub(crate) fn new(
+    /// Checks every page.
+    fn new(
         config: &Config,
         content: &Content,
         evidence: &EvidenceIndex,
         mode: Mode,
-        exports: bool,
     ) -> (Index, Validation) {
         let checker = Checker::new(config, content, evidence, mode);
         let mut global = checker.duplicate_ids();
@@ -113,60 +89,17 @@ impl Validation {
             || {
                 (0..content.pages.len())
                     .into_par_iter()
-                    .map(|pi| {
-                        let noted =
-                            exports.then(|| (content.pages[pi].rel.clone(), checker.exports(pi)));
-                        (checker.page(pi), noted)
-                    })
+                    .map(|pi| checker.page(pi))
                     .collect::<Vec<_>>()
             },
         );
         global.extend(checker.uncited_evidence());
         global.extend(checker.cycles());
-        let (pages, exports): (Vec<_>, Vec<_>) = pages.into_iter().unzip();
-        let exports = exports.into_iter().flatten().collect();
-        (
-            index,
-            Validation {
-                global,
-                pages,
-                exports,
-            },
-        )
-    }
-
-    /// Checks the pages at `dirty` again, if the site still has the same
-    /// pages and each of them exports what it did (then the lookups of
-    /// [`Index`] are the same as well); otherwise returns false and changes
-    /// nothing (check everything instead).
-    pub(crate) fn recheck(
-        &mut self,
-        config: &Config,
-        content: &Content,
-        evidence: &EvidenceIndex,
-        mode: Mode,
-        dirty: &[usize],
-    ) -> bool {
-        if content.pages.len() != self.exports.len() {
-            return false;
-        }
-        let checker = Checker::new(config, content, evidence, mode);
-        let mut fresh = Vec::with_capacity(dirty.len());
-        for &pi in dirty {
-            let (rel, exports) = &self.exports[pi];
-            if *rel != content.pages[pi].rel || *exports != checker.exports(pi) {
-                return false;
-            }
-            fresh.push((pi, checker.page(pi)));
-        }
-        for (pi, diags) in fresh {
-            self.pages[pi] = diags;
-        }
-        true
+        (index, Validation { global, pages })
     }
 
     /// Every finding, sorted.
-    pub(crate) fn diagnostics(&self) -> Vec<Diagnostic> {
+    fn diagnostics(&self) -> Vec<Diagnostic> {
         let mut diags = self.global.clone();
         diags.extend(self.pages.iter().flatten().cloned());
         sort(&mut diags);

@@ -270,6 +270,20 @@ pub(crate) fn url_path(rel: &str) -> String {
 /// order, so pages, findings and the first I/O error reported do not depend
 /// on the number of threads.
 pub fn load_content(root: &Path) -> Result<(Content, Vec<Diagnostic>)> {
+    load_content_with(root, &load_file)
+}
+
+/// Reads and parses one content file, given `content/` and the file.
+pub(crate) type LoadFile<'a> =
+    dyn Fn(&Path, &Path) -> Result<(Loaded, Vec<Diagnostic>)> + Sync + 'a;
+
+/// [`load_content`], each file read and parsed by `load` (given the
+/// `content/` directory and the file): how a memo of parsed pages is
+/// consulted (`site::memo`).
+pub(crate) fn load_content_with(
+    root: &Path,
+    load: &LoadFile<'_>,
+) -> Result<(Content, Vec<Diagnostic>)> {
     let dir = root.join("content");
     if !dir.is_dir() {
         return Err(Error::Usage(format!(
@@ -307,7 +321,7 @@ pub fn load_content(root: &Path) -> Result<(Content, Vec<Diagnostic>)> {
     }
     let loaded: Vec<Result<(Loaded, Vec<Diagnostic>)>> = sources
         .into_par_iter()
-        .map(|entry| load_file(&dir, entry.path()))
+        .map(|entry| load(&dir, entry.path()))
         .collect();
     for result in loaded {
         let (loaded, file_diags) = result?;
@@ -421,6 +435,7 @@ pub(crate) fn symlink_warning(rel: String) -> Diagnostic {
 }
 
 /// One content file's outcome.
+#[derive(Debug, Clone)]
 pub(crate) enum Loaded {
     /// Boxed: a page is large and most of these move through a `Vec`.
     Page(Box<Page>),
@@ -430,9 +445,14 @@ pub(crate) enum Loaded {
 
 /// Reads and parses one content file at `path` under `dir` (`content/`).
 pub(crate) fn load_file(dir: &Path, path: &Path) -> Result<(Loaded, Vec<Diagnostic>)> {
-    let rel = rel_path(dir, path);
-    let shown = format!("content/{rel}");
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    Ok(parse_file(&rel_path(dir, path), bytes))
+}
+
+/// Parses the bytes of the content file at `rel` (under `content/`).
+pub(crate) fn parse_file(rel: &str, bytes: Vec<u8>) -> (Loaded, Vec<Diagnostic>) {
+    let rel = rel.to_owned();
+    let shown = format!("content/{rel}");
     let mut diags = Vec::new();
     let loaded = match decode_owned(&shown, bytes) {
         Ok(text) => match load_page(Source::new(shown, text), &rel, &mut diags) {
@@ -444,7 +464,7 @@ pub(crate) fn load_file(dir: &Path, path: &Path) -> Result<(Loaded, Vec<Diagnost
             Loaded::Failed(FailedPage::new(rel, None))
         }
     };
-    Ok((loaded, diags))
+    (loaded, diags)
 }
 
 /// A path relative to `base`, `/`-separated.

@@ -6,7 +6,6 @@
 
 pub mod diagram;
 mod files;
-pub(crate) use files::raw_evidence_path;
 mod generated;
 pub mod highlight;
 pub mod i18n;
@@ -17,7 +16,7 @@ pub mod templates;
 pub mod theme;
 pub mod views;
 
-pub use pages::{Deps, Prepared};
+pub use pages::Prepared;
 
 use crate::error::{Diagnostic, Result};
 use crate::lang::Lang;
@@ -161,19 +160,6 @@ impl Renderer {
         pages::prepare(self, site)
     }
 
-    /// Updates `prepared` after edits that kept the site's structure (the
-    /// same pages at the same URLs with the same titles and weights):
-    /// re-renders the views of the claims in `candidates` and of the claims
-    /// resting on them, and returns the ids whose views changed.
-    pub fn update_prepared(
-        &self,
-        site: &Site,
-        prepared: &mut Prepared,
-        candidates: &std::collections::BTreeSet<String>,
-    ) -> std::result::Result<std::collections::BTreeSet<String>, Vec<Diagnostic>> {
-        pages::update(self, site, prepared, candidates).map_err(|d| vec![d])
-    }
-
     fn ctx<'a>(&'a self, site: &'a Site, prepared: &'a Prepared) -> pages::Ctx<'a> {
         pages::Ctx {
             r: self,
@@ -183,22 +169,19 @@ impl Renderer {
         }
     }
 
-    /// One output unit: its files and, for a page, what it depended on.
+    /// One output unit's files.
     pub fn render_unit(
         &self,
         site: &Site,
         prepared: &Prepared,
         unit: Unit<'_>,
-    ) -> std::result::Result<(Vec<OutputFile>, Deps), Diagnostic> {
+    ) -> std::result::Result<Vec<OutputFile>, Diagnostic> {
         let cx = self.ctx(site, prepared);
         match unit {
-            Unit::Page(i) => {
-                let (files, deps) = pages::page_unit(&cx, &site.content.pages[i])?;
-                Ok((files, deps))
-            }
+            Unit::Page(i) => pages::page_unit(&cx, &site.content.pages[i]),
             Unit::Evidence(path) => match site.evidence.files.get(path) {
-                Some(file) => Ok((files::evidence_page(&cx, file)?, Deps::default())),
-                None => Ok((Vec::new(), Deps::default())),
+                Some(file) => files::evidence_page(&cx, file),
+                None => Ok(Vec::new()),
             },
             Unit::Site(SitePart::Static) => {
                 let mut out: Vec<OutputFile> = self
@@ -213,21 +196,10 @@ impl Renderer {
                     path: "static/syntax.css".to_owned(),
                     bytes: highlight::stylesheet().into_bytes(),
                 });
-                Ok((out, Deps::default()))
+                Ok(out)
             }
-            Unit::Site(part) => Ok((files::site_part(&cx, part)?, Deps::default())),
+            Unit::Site(part) => files::site_part(&cx, part),
         }
-    }
-
-    /// A page's entry in `claims.json` (see [`Renderer::claims_json`]).
-    pub fn claims_fragment(&self, site: &Site, prepared: &Prepared, page: usize) -> String {
-        files::claims_fragment(&self.ctx(site, prepared), &site.content.pages[page])
-    }
-
-    /// `claims.json` from each page's fragment, in page order, and the
-    /// JSON-LD export `claims.jsonld` made from it.
-    pub fn claims_json<'a>(&self, fragments: impl Iterator<Item = &'a str>) -> [OutputFile; 2] {
-        files::claims_json(fragments)
     }
 
     /// Every unit of `site`, in a fixed order: pages, evidence files, then
@@ -240,25 +212,23 @@ impl Renderer {
     }
 
     /// Renders every unit in parallel, handing each file to `sink` as soon
-    /// as it is made (from any thread), and returns each unit's
-    /// dependencies in unit order. The first error in unit order is the
-    /// one returned, whatever the number of threads.
+    /// as it is made (from any thread). The first error in unit order is
+    /// the one returned, whatever the number of threads.
     pub fn render_each(
         &self,
         site: &Site,
         prepared: &Prepared,
         units: &[Unit<'_>],
         sink: &(dyn Fn(OutputFile) -> std::result::Result<(), Diagnostic> + Sync),
-    ) -> std::result::Result<Vec<Deps>, Vec<Diagnostic>> {
+    ) -> std::result::Result<(), Vec<Diagnostic>> {
         use rayon::prelude::*;
-        let results: Vec<std::result::Result<Deps, Diagnostic>> = units
+        let results: Vec<std::result::Result<(), Diagnostic>> = units
             .par_iter()
             .map(|&unit| {
-                let (files, deps) = self.render_unit(site, prepared, unit)?;
-                for f in files {
+                for f in self.render_unit(site, prepared, unit)? {
                     sink(f)?;
                 }
-                Ok(deps)
+                Ok(())
             })
             .collect();
         // A template error repeats on every page; the first says it all.

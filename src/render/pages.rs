@@ -13,8 +13,7 @@ use crate::validate::{ClaimAt, Site};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Render state computed once per site and shared by every output (and,
-/// in `serve`, kept across edits that leave the site's structure alone).
+/// Render state computed once per site and shared by every output.
 #[derive(Debug, Clone, Default)]
 pub struct Prepared {
     /// Content-relative path → URL path.
@@ -49,9 +48,12 @@ pub(super) struct Ctx<'a> {
 }
 
 impl Prepared {
-    /// Every claim id with a view.
-    pub fn claim_ids(&self) -> impl Iterator<Item = &String> {
-        self.claims[0].keys()
+    /// Every claim's views (ja, en) by id: what a page showing the claim
+    /// reads of it.
+    pub fn claim_views(&self) -> impl Iterator<Item = (&String, (&ClaimView, Option<&ClaimView>))> {
+        self.claims[0]
+            .iter()
+            .map(|(id, ja)| (id, (ja, self.claims[1].get(id))))
     }
 }
 
@@ -656,50 +658,6 @@ pub(super) fn prepare(r: &Renderer, site: &Site) -> Result<Prepared, Vec<Diagnos
     Ok(p)
 }
 
-/// Brings `p` up to date with `site` after edits that left its structure
-/// (pages, URLs, titles, weights) alone: the claim views of `candidates`
-/// (claim ids that may have changed, present or removed) and of every
-/// claim resting on one of them are made again. Returns the ids whose view
-/// changed in either language, or that appeared or went away.
-pub(super) fn update(
-    r: &Renderer,
-    site: &Site,
-    p: &mut Prepared,
-    candidates: &std::collections::BTreeSet<String>,
-) -> Result<std::collections::BTreeSet<String>, Diagnostic> {
-    let mut changed = std::collections::BTreeSet::new();
-    // A claim's view shows the id, class and text of each claim it rests
-    // on, so those views change with them.
-    let mut todo: std::collections::BTreeSet<&String> = candidates.iter().collect();
-    for page in &site.content.pages {
-        for c in &page.claims {
-            if c.from.iter().any(|(id, _)| candidates.contains(id)) {
-                todo.insert(&c.id);
-            }
-        }
-    }
-    let ids: Vec<&String> = todo.into_iter().collect();
-    p.cells = cells(site);
-    for lang in Lang::ALL {
-        let views = claim_views(r, site, p, &ids, lang)?;
-        let map = &mut p.claims[li(lang)];
-        let mut present = std::collections::BTreeSet::new();
-        for (id, view) in views {
-            present.insert(id.clone());
-            if map.get(&id) != Some(&view) {
-                changed.insert(id.clone());
-                map.insert(id, view);
-            }
-        }
-        for id in &ids {
-            if !present.contains(*id) && map.remove(*id).is_some() {
-                changed.insert((*id).clone());
-            }
-        }
-    }
-    Ok(changed)
-}
-
 /// (about, aspect) → the claim filling that matrix cell.
 pub(super) fn cells(site: &Site) -> BTreeMap<(String, String), ClaimAt> {
     site.index
@@ -746,56 +704,21 @@ pub(super) fn claim_views(
         .collect()
 }
 
-/// What one output unit read besides its own source: the claims whose
-/// views it shows, or everything (generated views pivot every claim).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Deps {
-    /// Claim ids whose views were used.
-    pub claims: std::collections::BTreeSet<String>,
-    /// Depends on the whole site.
-    pub all: bool,
-}
-
-/// Records which claims a unit shows while it renders.
-#[derive(Default)]
-pub(super) struct Recorder(std::cell::RefCell<Deps>);
-
-impl Recorder {
-    pub(super) fn claim(&self, id: &str) {
-        let mut d = self.0.borrow_mut();
-        if !d.claims.contains(id) {
-            d.claims.insert(id.to_owned());
-        }
-    }
-    fn all(&self) {
-        self.0.borrow_mut().all = true;
-    }
-    pub(super) fn into_deps(self) -> Deps {
-        self.0.into_inner()
-    }
-}
-
-/// One content page in each language and side by side, with what it
-/// depended on.
+/// One content page in each language and side by side.
 /// A section's page that lists more entries than `paginate-by` also
 /// writes its further listing pages in each tree.
-pub(super) fn page_unit(cx: &Ctx<'_>, page: &Page) -> Result<(Vec<OutputFile>, Deps), Diagnostic> {
-    let rec = Recorder::default();
-    // Generated views, named ones included, pivot claims of any page.
-    if page.layout != crate::content::Layout::Page || !page.views.is_empty() {
-        rec.all();
-    }
+pub(super) fn page_unit(cx: &Ctx<'_>, page: &Page) -> Result<Vec<OutputFile>, Diagnostic> {
     let mut files = vec![
-        render_page(cx, page, Lang::Ja, &rec)?,
-        render_page(cx, page, Lang::En, &rec)?,
-        render_parallel(cx, page, &rec)?,
+        render_page(cx, page, Lang::Ja)?,
+        render_page(cx, page, Lang::En)?,
+        render_parallel(cx, page)?,
     ];
     for n in 2..=cx.listing_count(page) {
         for t in [Some(Lang::Ja), Some(Lang::En), None] {
             files.push(render_listing_page(cx, page, t, n)?);
         }
     }
-    Ok((files, rec.into_deps()))
+    Ok(files)
 }
 
 /// Listing page `n` (from 2) of a section in tree `t` (`None`: the
@@ -922,17 +845,9 @@ fn anchor_once(
     }
 }
 
-fn claim_list(
-    cx: &Ctx<'_>,
-    lang: Lang,
-    ids: impl Iterator<Item = String>,
-    rec: &Recorder,
-) -> Vec<ClaimView> {
-    ids.filter_map(|id| {
-        rec.claim(&id);
-        cx.claims[li(lang)].get(&id).cloned()
-    })
-    .collect()
+fn claim_list(cx: &Ctx<'_>, lang: Lang, ids: impl Iterator<Item = String>) -> Vec<ClaimView> {
+    ids.filter_map(|id| cx.claims[li(lang)].get(&id).cloned())
+        .collect()
 }
 
 fn md_context<'a>(
@@ -968,7 +883,6 @@ fn page_view(
     lang: Lang,
     segments: Vec<SegView>,
     shown_inline: &BTreeSet<String>,
-    rec: &Recorder,
 ) -> PageView {
     PageView {
         title: page.title.get(lang).clone(),
@@ -990,11 +904,10 @@ fn page_view(
                 .iter()
                 .filter(|c| !shown_inline.contains(&c.id))
                 .map(|c| c.id.clone()),
-            rec,
         ),
         scope: page.scope.as_ref().map(|s| ScopeView {
-            can: claim_list(cx, lang, s.can.iter().map(|(id, _)| id.clone()), rec),
-            cannot: claim_list(cx, lang, s.cannot.iter().map(|(id, _)| id.clone()), rec),
+            can: claim_list(cx, lang, s.can.iter().map(|(id, _)| id.clone())),
+            cannot: claim_list(cx, lang, s.cannot.iter().map(|(id, _)| id.clone())),
         }),
         entity: page.entity.as_ref().map(|e| EntityView {
             kind: e.kind.clone(),
@@ -1043,17 +956,11 @@ fn has_view_marker(page: &Page) -> bool {
     })
 }
 
-fn render_page(
-    cx: &Ctx<'_>,
-    page: &Page,
-    lang: Lang,
-    rec: &Recorder,
-) -> Result<OutputFile, Diagnostic> {
+fn render_page(cx: &Ctx<'_>, page: &Page, lang: Lang) -> Result<OutputFile, Diagnostic> {
     let claims = &cx.claims[li(lang)];
     let unlisted = shown_inline(page, Some(lang));
     let anchored = std::cell::RefCell::new(BTreeSet::new());
     let claim_html = |id: &str| {
-        rec.claim(id);
         claims
             .get(id)
             .map(|c| anchor_once(&unlisted, &anchored, id, c, c.inline.clone()))
@@ -1114,7 +1021,7 @@ fn render_page(
     let (sw, alt) = switcher(cx, page, Some(lang));
     t.insert("switcher", &sw);
     t.insert("alternates", &alt);
-    t.insert("page", &page_view(cx, page, lang, segments, &unlisted, rec));
+    t.insert("page", &page_view(cx, page, lang, segments, &unlisted));
     t.insert("listing", &cx.listing(lang.code(), lang, page, 1));
     t.insert("neighbours", &cx.neighbours(lang.code(), lang, page));
     let html = cx.render("page.html", &t)?;
@@ -1124,7 +1031,7 @@ fn render_page(
     })
 }
 
-fn render_parallel(cx: &Ctx<'_>, page: &Page, rec: &Recorder) -> Result<OutputFile, Diagnostic> {
+fn render_parallel(cx: &Ctx<'_>, page: &Page) -> Result<OutputFile, Diagnostic> {
     let default = cx.site.config.default_lang();
     let prefix = format!("{}ja-en/", cx.base);
     let ja_claims = &cx.claims[0];
@@ -1134,13 +1041,11 @@ fn render_parallel(cx: &Ctx<'_>, page: &Page, rec: &Recorder) -> Result<OutputFi
     let unlisted = shown_inline(page, None);
     let anchored = std::cell::RefCell::new(BTreeSet::new());
     let ja_html = |id: &str| {
-        rec.claim(id);
         ja_claims
             .get(id)
             .map(|c| anchor_once(&unlisted, &anchored, id, c, c.inline.clone()))
     };
     let en_html = |id: &str| {
-        rec.claim(id);
         en_claims
             .get(id)
             .map(|c| anchor_once(&unlisted, &anchored, id, c, c.inline.clone()))
@@ -1179,7 +1084,6 @@ fn render_parallel(cx: &Ctx<'_>, page: &Page, rec: &Recorder) -> Result<OutputFi
     // shows its badge and text in the default language, then the other.
     let other = default.other();
     let both_html = |id: &str| {
-        rec.claim(id);
         let main = cx.claims[li(default)].get(id)?;
         let alt = cx.claims[li(other)].get(id)?;
         let html = format!(
@@ -1250,11 +1154,11 @@ fn render_parallel(cx: &Ctx<'_>, page: &Page, rec: &Recorder) -> Result<OutputFi
     t.insert("alternates", &alt);
     t.insert(
         "page_ja",
-        &page_view(cx, page, Lang::Ja, Vec::new(), &unlisted, rec),
+        &page_view(cx, page, Lang::Ja, Vec::new(), &unlisted),
     );
     t.insert(
         "page_en",
-        &page_view(cx, page, Lang::En, Vec::new(), &unlisted, rec),
+        &page_view(cx, page, Lang::En, Vec::new(), &unlisted),
     );
     t.insert("rows", &rows);
     t.insert("listing", &cx.listing("ja-en", default, page, 1));

@@ -1,22 +1,19 @@
 //! Serve stage, building: the site into the server's temporary directory,
 //! on the builder thread, after each relevant batch of changes.
 //!
-//! Each build goes through [`Incremental`]: only changed files are parsed
-//! again, the site is validated whole, and only the outputs that depend on
-//! the change are rendered and written (all of them after a structural or
-//! theme change). It never touches the site's `public/`. The costly theme
-//! state (Tera, Fluent, static files) is kept in a [`Renderer`] until a
-//! theme file or `book.toml` changes. The search bundle is rebuilt after
-//! the reload is sent. This module knows nothing about HTTP beyond
-//! publishing a [`Snapshot`].
+//! Each build runs the pipeline `kansoku build` runs, through [`Tree`]:
+//! its memo tables make a rebuild parse and render only what changed, and
+//! only files whose bytes changed are written. It never touches the
+//! site's `public/`. The search bundle is rebuilt after the reload is
+//! sent. This module knows nothing about HTTP beyond publishing a
+//! [`Snapshot`].
 
 use super::http::{Event, Shared, Snapshot};
-use super::incremental::{Incremental, SearchJob, Stats};
+use super::tree::{SearchJob, Stats, Tree};
 use super::watch::{self, Change, Layout, Watches};
 use crate::check;
 use crate::config::Config;
 use crate::error::{Diagnostic, Error};
-use crate::render::Renderer;
 use notify_debouncer_full::DebounceEventResult;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
@@ -57,12 +54,11 @@ pub(crate) enum Outcome {
 }
 
 /// Builds the site again and again into one directory, rendering only what
-/// each change touched (see `incremental.rs`).
+/// each change touched (see `tree.rs`).
 pub(crate) struct Builder {
     root: PathBuf,
-    renderer: Option<Renderer>,
     pub(crate) generation: u64,
-    state: Incremental,
+    state: Tree,
     /// The indexing thread, started with the first good build.
     search: Option<SearchThread>,
     quiet: bool,
@@ -130,48 +126,33 @@ impl Builder {
     pub(crate) fn new(root: PathBuf, work: PathBuf) -> Builder {
         let out = work.join("site");
         Builder {
-            state: Incremental::new(root.clone(), out),
+            state: Tree::new(root.clone(), out),
             root,
-            renderer: None,
             generation: 0,
             search: None,
             quiet: false,
         }
     }
 
-    /// One build attempt after `change` to `paths`. `Change::Full` reloads
-    /// the theme and everything else.
-    pub(crate) fn build(&mut self, change: Change, paths: &[PathBuf]) -> Outcome {
-        if change == Change::Full {
-            self.renderer = None;
-            self.state.invalidate();
-        } else {
-            self.state.touched(paths);
-        }
-        match self.try_build() {
-            Ok((files, warnings, stats)) => Outcome::Built {
-                dir: self.state.out().to_path_buf(),
-                files,
-                warnings,
-                stats,
-            },
+    /// One build attempt after `change`: `Change::Full` (the first
+    /// build, the theme, `book.toml`, an unclear event) also clears from
+    /// the served tree what the builder did not write.
+    pub(crate) fn build(&mut self, change: Change) -> Outcome {
+        match self.state.build(change == Change::Full) {
+            Ok((stats, warnings)) => {
+                self.generation += 1;
+                Outcome::Built {
+                    dir: self.state.out().to_path_buf(),
+                    files: stats.total,
+                    warnings,
+                    stats,
+                }
+            }
             Err(e) => {
                 let (text, overlay) = super::overlay::failure(&self.root, e, &self.accept());
                 Outcome::Failed { text, overlay }
             }
         }
-    }
-
-    fn try_build(&mut self) -> Result<(usize, Vec<Diagnostic>, Stats), Error> {
-        let renderer = match self.renderer.take() {
-            Some(r) => r,
-            None => Renderer::new(&self.root)?.map_err(Error::Content)?,
-        };
-        let built = self.state.build(&renderer);
-        self.renderer = Some(renderer);
-        let (stats, warnings) = built?;
-        self.generation += 1;
-        Ok((stats.total, warnings, stats))
     }
 
     /// The site's `[[check.accept]]` entries as `book.toml` says now.
@@ -262,7 +243,7 @@ impl Worker {
     /// overlay.
     fn build_and_publish(&mut self, change: Change, first: bool, paths: &[PathBuf]) {
         let start = Instant::now();
-        let outcome = self.builder.build(change, paths);
+        let outcome = self.builder.build(change);
         let ms = start.elapsed().as_millis();
         let cause = match paths {
             [] => String::new(),

@@ -12,8 +12,8 @@
 
 mod build;
 mod http;
-mod incremental;
 mod overlay;
+pub(crate) mod tree;
 mod watch;
 
 use crate::config::Config;

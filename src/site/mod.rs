@@ -4,13 +4,15 @@
 //! them and decides that any error stops the build before anything is
 //! written. It knows nothing about serving.
 
+pub(crate) mod memo;
 pub mod output;
 
+pub use memo::Caches;
+
 use crate::config::Config;
-use crate::content::{load_content, Class, Content};
+use crate::content::{Class, Content};
 use crate::error::{Diagnostic, Error, Result};
-use crate::evidence::{load_evidence, EvidenceIndex};
-use crate::render::Renderer;
+use crate::evidence::EvidenceIndex;
 use crate::validate::{self, sort, Mode, Site};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -32,29 +34,19 @@ pub struct Sources {
 
 /// Reads `book.toml`, the pages and the evidence, without validating.
 pub fn load_sources(root: &Path) -> Result<Sources> {
-    let config = Config::load(root)?;
-    // Each loader is parallel inside; side by side their directory walks
-    // overlap too. The content error, if any, is still the one reported.
-    let (content, evidence) = rayon::join(
-        || load_content(root),
-        || load_evidence(root, &config.evidence_dir),
-    );
-    let (content, content_diags) = content?;
-    let (evidence, evidence_diags) = evidence?;
-    Ok(Sources {
-        config,
-        content,
-        content_diags,
-        evidence,
-        evidence_diags,
-    })
+    memo::load_sources(root, &mut Caches::default())
 }
 
 /// Loads and validates a site, then compares it with its review lock
 /// (`kansoku.lock`, if any); fails with every error found. Warnings are
 /// returned alongside a usable site.
 pub fn load(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
-    let (mut site, mut diags) = load_all(root, mode)?;
+    load_with(root, mode, &mut Caches::default())
+}
+
+/// [`load`], parsing only the pages `caches` has not seen as they are.
+pub fn load_with(root: &Path, mode: Mode, caches: &mut Caches) -> Result<(Site, Vec<Diagnostic>)> {
+    let (mut site, mut diags) = load_all(root, mode, caches)?;
     // Compared even when there are other errors, so that a claim whose
     // evidence changed is reported along with them; the lock naming
     // claims that are gone (W084) is left for a site that loads cleanly,
@@ -77,7 +69,7 @@ pub fn load(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
 
 /// [`load`] without the review lock: what `kansoku review` approves.
 pub fn load_unreviewed(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
-    let (site, diags) = load_all(root, mode)?;
+    let (site, diags) = load_all(root, mode, &mut Caches::default())?;
     if diags.iter().any(Diagnostic::is_error) {
         return Err(Error::Content(diags));
     }
@@ -85,8 +77,8 @@ pub fn load_unreviewed(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>
 }
 
 /// Loads and validates, returning the site whatever was found.
-fn load_all(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
-    let sources = load_sources(root)?;
+fn load_all(root: &Path, mode: Mode, caches: &mut Caches) -> Result<(Site, Vec<Diagnostic>)> {
+    let sources = memo::load_sources(root, caches)?;
     let (config, content, evidence) = (sources.config, sources.content, sources.evidence);
     let mut diags = sources.content_diags;
     diags.extend(sources.evidence_diags);
@@ -260,7 +252,7 @@ impl Default for BuildOptions {
     }
 }
 
-fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+pub(crate) fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     // Whatever a panicking thread left is still a valid list to read.
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
@@ -272,6 +264,7 @@ pub fn build(root: &Path) -> Result<BuildReport> {
 
 /// Builds with explicit options.
 pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
+    let mut caches = Caches::default();
     let start = Instant::now();
     // KANSOKU_TIMINGS=1 prints each stage's time, for profiling.
     let timings = std::env::var_os("KANSOKU_TIMINGS").is_some();
@@ -281,7 +274,7 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
         }
     };
     let t = Instant::now();
-    let (mut site, warnings) = load(root, Mode::Build)?;
+    let (mut site, warnings) = load_with(root, Mode::Build, &mut caches)?;
     lap("load", t);
     let out_dir = match &options.out {
         Some(out) => guard_out(root, &site.config, out)?,
@@ -303,7 +296,7 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     site.config.search &= options.search;
     let search = site.config.search;
     let t = Instant::now();
-    let renderer = Renderer::new(root)?.map_err(Error::Content)?;
+    let renderer = memo::renderer(root, &mut caches)?;
     lap("theme", t);
     let t = Instant::now();
     let collisions = renderer.collisions(&site);
@@ -320,7 +313,7 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     let staging = output::Staging::begin_keeping(&out_dir, site.config.keep.clone())?;
     let searchable = std::sync::Mutex::new(Vec::new());
     let io_error = std::sync::Mutex::new(None);
-    let sink = |f: crate::render::OutputFile| -> std::result::Result<(), Diagnostic> {
+    let sink = |f: crate::render::OutputFile, _: u64| -> std::result::Result<(), Diagnostic> {
         if search {
             if let Some(part) = crate::search::searchable(&f) {
                 lock(&searchable).push(part);
@@ -339,16 +332,32 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
         })
     };
     let units = renderer.units(&site);
+    let inputs = memo::Inputs::new(&site, &prepared, &caches);
     let rendered = match &options.progress {
-        None => renderer
-            .render_each(&site, &prepared, &units, &sink)
-            .map(drop),
+        None => memo::render(
+            &site,
+            &renderer,
+            &prepared,
+            &units,
+            &inputs,
+            &mut caches,
+            &sink,
+        )
+        .map(drop),
         // In batches, to tell the progress between them; still in unit
         // order, so the first error reported is the same.
         Some(_) => {
             tell(Progress::Rendering(units.len()));
             units.chunks(256).try_for_each(|batch| {
-                renderer.render_each(&site, &prepared, batch, &sink)?;
+                memo::render(
+                    &site,
+                    &renderer,
+                    &prepared,
+                    batch,
+                    &inputs,
+                    &mut caches,
+                    &sink,
+                )?;
                 tell(Progress::Rendered(batch.len()));
                 Ok(())
             })

@@ -295,45 +295,6 @@ impl<'a> Checker<'a> {
         })
     }
 
-    /// What other pages' findings can depend on in page `pi`: its claims
-    /// (ids, matrix cells, cited evidence, in order), its entity and its
-    /// heading ids. If an edit leaves these alone, only the page itself
-    /// needs checking again.
-    pub(crate) fn exports(&self, pi: usize) -> super::Exports {
-        let page = &self.content.pages[pi];
-        let anchors = |lang| {
-            let mut ids: Vec<String> = self.heading_ids(pi, lang).iter().cloned().collect();
-            ids.sort();
-            ids
-        };
-        super::Exports {
-            claims: page
-                .claims
-                .iter()
-                .map(|c| {
-                    (
-                        c.id.clone(),
-                        // Only a current claim fills a matrix cell.
-                        c.about
-                            .clone()
-                            .filter(|_| c.life.state == crate::content::State::Current),
-                        c.aspect.clone(),
-                        c.evidence.iter().map(|l| l.path.clone()).collect(),
-                        c.class,
-                        c.from.iter().map(|(f, _)| f.clone()).collect(),
-                    )
-                })
-                .collect(),
-            entities: page
-                .entity
-                .iter()
-                .chain(&page.members)
-                .map(|e| (e.kind.clone(), e.key.clone()))
-                .collect(),
-            anchors: [anchors(Lang::Ja), anchors(Lang::En)],
-        }
-    }
-
     /// Every finding about page `pi`, in rule order.
     pub(crate) fn page(&self, pi: usize) -> Vec<Diagnostic> {
         let mut diags = Vec::new();

@@ -1,0 +1,406 @@
+//! The stages `build`, `check` and `serve` share, memoised on content
+//! hashes.
+//!
+//! Every stage stays a pure function of its inputs; [`Caches`] only
+//! remembers results by a hash of those inputs, so a stage's output is
+//! the same whether it was computed now or remembered:
+//!
+//! - a page is parsed again only when its bytes change;
+//! - validation and the render state (`Prepared`) are computed whole on
+//!   every run, so findings about the whole site (E016, E022, E023) always
+//!   come from the current facts;
+//! - the theme is loaded again only when a file under `templates/` or
+//!   `static/` (or kansoku itself) changes;
+//! - a render unit is rendered again only when its input changes (see
+//!   [`Inputs`]): what every unit reads (kansoku's version, the theme,
+//!   `book.toml`, the review status, every page but its body and claims,
+//!   the evidence files' names and headers), its own source, and the
+//!   views of the claims it may show. A page's body is read by no other
+//!   output, so a prose edit renders one page, and a claim edit renders
+//!   the pages and evidence pages showing that claim.
+//!
+//! The caller owns the sink the files go to: this module knows nothing
+//! about serving or about the build directory.
+
+use crate::config::Config;
+use crate::content::{self, Loaded};
+use crate::error::{Diagnostic, Error, Result};
+use crate::evidence::load_evidence;
+use crate::render::{OutputFile, Prepared, Renderer, Unit};
+use crate::validate::Site;
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hash, Hasher};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+/// What one run remembers for the next. Empty: a cold run.
+#[derive(Default)]
+pub struct Caches {
+    /// Content-relative page path → its last parse.
+    pages: HashMap<String, PageMemo>,
+    /// The theme, with the fingerprint of the files it was loaded from.
+    theme: Option<(u64, Arc<Renderer>)>,
+    /// Unit key → the input it was rendered from and the files it made.
+    units: HashMap<String, UnitMemo>,
+}
+
+impl std::fmt::Debug for Caches {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Caches")
+            .field("pages", &self.pages.len())
+            .field("theme", &self.theme.as_ref().map(|(h, _)| h))
+            .field("units", &self.units.len())
+            .finish()
+    }
+}
+
+#[derive(Clone)]
+struct PageMemo {
+    /// Hash of the file's bytes.
+    bytes: u64,
+    loaded: Loaded,
+    diags: Vec<Diagnostic>,
+    /// Hash of what other outputs may read of the page besides its claims
+    /// (whose views are hashed on their own): all of it but its body.
+    visible: u64,
+    /// Hashes of the words of its source that could be claim ids, sorted:
+    /// the claims the page may show are among them.
+    words: Vec<u64>,
+}
+
+#[derive(Clone)]
+struct UnitMemo {
+    input: u64,
+    /// Each file's path and the hash of its bytes.
+    files: Vec<(String, u64)>,
+}
+
+fn hasher() -> impl Hasher {
+    foldhash::quality::FixedState::with_seed(0x6b61_6e73_6f6b_7532).build_hasher()
+}
+
+fn hash_of(value: impl Hash) -> u64 {
+    let mut h = hasher();
+    value.hash(&mut h);
+    h.finish()
+}
+
+/// A site's sources as read, before validation (see [`super::Sources`]).
+pub(crate) fn load_sources(root: &Path, caches: &mut Caches) -> Result<super::Sources> {
+    let config = Config::load(root)?;
+    let old = &caches.pages;
+    let fresh = Mutex::new(HashMap::with_capacity(old.len()));
+    let load = |dir: &Path, path: &Path| -> Result<(Loaded, Vec<Diagnostic>)> {
+        let rel = content::rel_path(dir, path);
+        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        let hash = crate::site::output::content_hash(&bytes);
+        let memo = match old.get(&rel) {
+            Some(m) if m.bytes == hash => m.clone(),
+            _ => {
+                let (loaded, diags) = content::parse_file(&rel, bytes);
+                let words = match &loaded {
+                    Loaded::Page(page) => id_words(page),
+                    Loaded::Failed(_) => Vec::new(),
+                };
+                let visible = match &loaded {
+                    Loaded::Page(page) => visible(page),
+                    Loaded::Failed(f) => hash_of(format!("{f:?}")),
+                };
+                PageMemo {
+                    bytes: hash,
+                    loaded,
+                    diags,
+                    visible,
+                    words,
+                }
+            }
+        };
+        let out = (memo.loaded.clone(), memo.diags.clone());
+        super::lock(&fresh).insert(rel, memo);
+        Ok(out)
+    };
+    let (content, evidence) = rayon::join(
+        || content::load_content_with(root, &load),
+        || load_evidence(root, &config.evidence_dir),
+    );
+    let (content, content_diags) = content?;
+    let (evidence, evidence_diags) = evidence?;
+    // Pages that are gone are forgotten with the rest of the old table.
+    caches.pages = fresh
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    Ok(super::Sources {
+        config,
+        content,
+        content_diags,
+        evidence,
+        evidence_diags,
+    })
+}
+
+/// The theme of the site at `root`, loaded again only if its files
+/// changed.
+pub(crate) fn renderer(root: &Path, caches: &mut Caches) -> Result<Arc<Renderer>> {
+    let fingerprint = theme_fingerprint(root)?;
+    if let Some((h, r)) = &caches.theme {
+        if *h == fingerprint {
+            return Ok(r.clone());
+        }
+    }
+    let renderer = Arc::new(Renderer::new(root)?.map_err(Error::Content)?);
+    caches.theme = Some((fingerprint, renderer.clone()));
+    Ok(renderer)
+}
+
+/// Hash of kansoku's version and of every file the theme is read from.
+fn theme_fingerprint(root: &Path) -> Result<u64> {
+    let mut h = hasher();
+    env!("CARGO_PKG_VERSION").hash(&mut h);
+    for dir in ["templates", "static"] {
+        let dir = root.join(dir);
+        if !dir.is_dir() {
+            continue;
+        }
+        for entry in walkdir::WalkDir::new(&dir).sort_by_file_name() {
+            let entry = entry.map_err(|e| Error::io(dir.clone(), e.into()))?;
+            if entry.file_type().is_file() {
+                let bytes = std::fs::read(entry.path()).map_err(|e| Error::io(entry.path(), e))?;
+                content::rel_path(&dir, entry.path()).hash(&mut h);
+                crate::site::output::content_hash(&bytes).hash(&mut h);
+            }
+        }
+    }
+    Ok(h.finish())
+}
+
+/// Hash of what outputs other than the page's own may read of it: all of
+/// it but its body, its claims (their views are hashed on their own) and
+/// the byte offsets kept for messages (which move with any edit above
+/// them).
+fn visible(page: &content::Page) -> u64 {
+    let mut outside = content::Page {
+        segments: Vec::new(),
+        claims: Vec::new(),
+        // The file's text holds the body and claims; its name is what
+        // others read.
+        src: crate::source::Source::new(page.source_path().to_owned(), String::new()),
+        ..page.clone()
+    };
+    for e in outside.entity.iter_mut().chain(&mut outside.members) {
+        e.kind_span = 0..0;
+        e.key_span = 0..0;
+        for (_, span) in e.status.iter_mut().chain(&mut e.depends_on) {
+            *span = 0..0;
+        }
+    }
+    for v in &mut outside.views {
+        v.kind_span = 0..0;
+    }
+    for s in outside.scope.iter_mut() {
+        for (_, span) in s.can.iter_mut().chain(&mut s.cannot) {
+            *span = 0..0;
+        }
+    }
+    hash_of(format!("{outside:?}"))
+}
+
+/// Hashes of every word of `page` that could be a claim id (in its body,
+/// its claims and the rest of its front matter, as parsed): a superset of
+/// the claims it shows.
+fn id_words(page: &content::Page) -> Vec<u64> {
+    let text = format!("{page:?}");
+    let mut words: Vec<u64> = text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')))
+        .filter(|w| !w.is_empty())
+        .flat_map(|w| [w, w.trim_end_matches('.')])
+        .map(hash_of)
+        .collect();
+    words.sort_unstable();
+    words.dedup();
+    words
+}
+
+/// The inputs render units share in one run, hashed: what a unit's memo
+/// key is made of besides its own source.
+pub(crate) struct Inputs {
+    /// What every unit reads: kansoku and the theme, the configuration,
+    /// the review status, every page as others see it (but its claims),
+    /// the evidence files' names and headers.
+    shared: u64,
+    /// Hash of a claim id (as [`id_words`] hashes it) → hash of its views
+    /// in both languages.
+    views: HashMap<u64, u64>,
+    /// Hash of every claim view: what a generated view reads.
+    all_views: u64,
+}
+
+impl Inputs {
+    /// The inputs of `site` rendered with `prepared`.
+    pub(crate) fn new(site: &Site, prepared: &Prepared, caches: &Caches) -> Inputs {
+        let mut h = hasher();
+        caches.theme.as_ref().map(|(t, _)| *t).hash(&mut h);
+        format!("{:?}", site.config).hash(&mut h);
+        format!("{:?}", site.review).hash(&mut h);
+        for page in &site.content.pages {
+            page.rel.hash(&mut h);
+            caches.pages.get(&page.rel).map(|m| m.visible).hash(&mut h);
+        }
+        for (path, file) in &site.evidence.files {
+            path.hash(&mut h);
+            format!("{:?}", file.header).hash(&mut h);
+        }
+        site.evidence.escaping.hash(&mut h);
+        site.evidence.broken.hash(&mut h);
+        let views: HashMap<u64, u64> = prepared
+            .claim_views()
+            .map(|(id, view)| (hash_of(id.as_str()), hash_of(format!("{view:?}"))))
+            .collect();
+        let mut all: Vec<(u64, u64)> = views.iter().map(|(&k, &v)| (k, v)).collect();
+        all.sort_unstable();
+        Inputs {
+            shared: h.finish(),
+            views,
+            all_views: hash_of(all),
+        }
+    }
+
+    /// Hash of the views of the claims whose ids are among `words`.
+    fn views_among(&self, words: &[u64]) -> u64 {
+        let mut h = hasher();
+        for w in words {
+            if let Some(v) = self.views.get(w) {
+                (w, v).hash(&mut h);
+            }
+        }
+        h.finish()
+    }
+}
+
+/// A unit's memo key and the hash of its input, if it is memoised (the
+/// site-wide files are cheap and read everything: always rendered).
+fn unit_input(
+    site: &Site,
+    caches: &Caches,
+    inputs: &Inputs,
+    unit: Unit<'_>,
+) -> Option<(String, u64)> {
+    match unit {
+        Unit::Page(i) => {
+            let page = &site.content.pages[i];
+            let memo = caches.pages.get(&page.rel)?;
+            // Generated views, named ones included, pivot claims of any
+            // page.
+            let views = if page.layout != content::Layout::Page || !page.views.is_empty() {
+                inputs.all_views
+            } else {
+                inputs.views_among(&memo.words)
+            };
+            let input = hash_of((inputs.shared, memo.bytes, views));
+            Some((format!("page:{}", page.rel), input))
+        }
+        Unit::Evidence(path) => {
+            let file = site.evidence.files.get(path)?;
+            let citing: Vec<u64> = site
+                .index
+                .cited_by
+                .get(path)
+                .into_iter()
+                .flatten()
+                .map(|&at| hash_of(&site.claim(at).id))
+                .collect();
+            let input = hash_of((
+                inputs.shared,
+                crate::site::output::content_hash(file.body().as_bytes()),
+                inputs.views_among(&citing),
+            ));
+            Some((format!("evidence:{path}"), input))
+        }
+        Unit::Site(_) => None,
+    }
+}
+
+/// What [`render`] did.
+#[derive(Debug, Default)]
+pub(crate) struct Rendered {
+    /// Every file of the units, rendered or remembered: path and hash of
+    /// its bytes.
+    pub(crate) files: Vec<(String, u64)>,
+    /// Units rendered (the others were remembered).
+    pub(crate) rendered: usize,
+}
+
+/// Renders the units of `units` whose input changed since `caches` saw
+/// them, handing each new file to `sink` (from any thread) with the hash
+/// of its bytes; lists every file of every unit. The first error in unit
+/// order is the one returned. The memo is updated only on success, so it
+/// never names files the sink was not given.
+pub(crate) fn render(
+    site: &Site,
+    renderer: &Renderer,
+    prepared: &Prepared,
+    units: &[Unit<'_>],
+    inputs: &Inputs,
+    caches: &mut Caches,
+    sink: &(dyn Fn(OutputFile, u64) -> std::result::Result<(), Diagnostic> + Sync),
+) -> std::result::Result<Rendered, Vec<Diagnostic>> {
+    use rayon::prelude::*;
+    let memo = &caches.units;
+    type Made = (Option<(String, u64)>, Vec<(String, u64)>, bool);
+    let results: Vec<std::result::Result<Made, Diagnostic>> = units
+        .par_iter()
+        .map(|&unit| {
+            let input = unit_input(site, caches, inputs, unit);
+            if let Some((key, hash)) = &input {
+                if let Some(m) = memo.get(key).filter(|m| m.input == *hash) {
+                    return Ok((None, m.files.clone(), false));
+                }
+            }
+            let mut files = Vec::new();
+            for f in renderer.render_unit(site, prepared, unit)? {
+                let h = crate::site::output::content_hash(&f.bytes);
+                files.push((f.path.clone(), h));
+                sink(f, h)?;
+            }
+            Ok((input, files, true))
+        })
+        .collect();
+    let results: Vec<Made> = results
+        .into_iter()
+        .collect::<std::result::Result<_, _>>()
+        .map_err(|d| vec![d])?;
+    let mut out = Rendered::default();
+    for (input, files, fresh) in results {
+        out.rendered += usize::from(fresh);
+        if let Some((key, hash)) = input {
+            caches.units.insert(
+                key,
+                UnitMemo {
+                    input: hash,
+                    files: files.clone(),
+                },
+            );
+        }
+        out.files.extend(files);
+    }
+    Ok(out)
+}
+
+/// Forgets the units `units` does not name (pages and evidence files that
+/// are gone), after a whole site was rendered.
+pub(crate) fn retain_units(site: &Site, units: &[Unit<'_>], caches: &mut Caches) {
+    let keys: std::collections::HashSet<String> = units
+        .iter()
+        .filter_map(|&u| match u {
+            Unit::Page(i) => Some(format!("page:{}", site.content.pages[i].rel)),
+            Unit::Evidence(path) => Some(format!("evidence:{path}")),
+            Unit::Site(_) => None,
+        })
+        .collect();
+    caches.units.retain(|k, _| keys.contains(k));
+}
+
+/// Forgets every rendered unit: the next run renders them all (the sink
+/// lost files the memo says it has).
+pub(crate) fn forget_units(caches: &mut Caches) {
+    caches.units.clear();
+}
