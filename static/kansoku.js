@@ -116,10 +116,22 @@ async function copy(text) {
   return ok;
 }
 
+/**
+ * A copy-link button beside every claim permalink. Written here, not in the
+ * page: it needs the clipboard, and a page with many claims would otherwise
+ * carry a hidden button for each. Labels come from the body (page language).
+ */
 function initCopyButtons() {
-  for (const b of document.querySelectorAll("button[data-copy]")) {
-    const label = b.textContent;
-    b.hidden = false;
+  const { copy: label, copied: done } = document.body.dataset;
+  if (!label) return;
+  for (const a of document.querySelectorAll("a.claim-link__anchor")) {
+    const b = document.createElement("button");
+    b.className = "claim-link__copy";
+    b.type = "button";
+    b.dataset.copy = a.getAttribute("href");
+    b.dataset.done = done ?? label;
+    b.textContent = label;
+    a.after(" ", b);
     b.addEventListener("click", async () => {
       const url = new URL(b.dataset.copy, location.href).href;
       const ok = await copy(url);
@@ -130,6 +142,30 @@ function initCopyButtons() {
       }, 2000);
     });
   }
+}
+
+// ---------- Badge tooltips ----------
+
+/**
+ * A badge's class meaning as a tooltip on hover and keyboard focus (drawn by
+ * the stylesheet). The text is the badge's accessible description, written
+ * once per page in the hidden meanings block; the tip is added to a badge
+ * the first time a pointer or the focus reaches it, not written into each.
+ */
+function initBadgeTips() {
+  const add = (e) => {
+    const badge = e.target instanceof Element ? e.target.closest(".badge[aria-describedby]") : null;
+    if (!badge || badge.querySelector(":scope > .badge__tip")) return;
+    const meaning = document.getElementById(badge.getAttribute("aria-describedby"));
+    if (!meaning) return;
+    const tip = document.createElement("span");
+    tip.className = "badge__tip";
+    tip.setAttribute("aria-hidden", "true");
+    tip.textContent = meaning.textContent;
+    badge.append(tip);
+  };
+  document.addEventListener("mouseover", add);
+  document.addEventListener("focusin", add);
 }
 
 // ---------- Evidence: back to the claim ----------
@@ -716,6 +752,7 @@ function initSearch() {
 
 initSwitcher();
 initCopyButtons();
+initBadgeTips();
 rememberClaimOrigin();
 initEvidenceBack();
 measureChrome();

@@ -85,7 +85,7 @@ fn issue_12_page_size_does_not_grow_with_its_section() {
     }
     assert_eq!(page.matches("site-nav__gap").count(), 2);
     assert!(page.contains(
-        "<li class=\"site-nav__item site-nav__item--d1 site-nav__all\"><a href=\"/en/b/\">All 2000 pages of this section</a></li>"
+        "<li class=\"site-nav__d1 site-nav__all\"><a href=\"/en/b/\">All 2000 pages of this section</a></li>"
     ));
     assert!(page.contains("<a href=\"/en/b/p01000/\" aria-current=\"page\">Page 01000</a>"));
     // Previous and next in navigation order.

@@ -1,0 +1,172 @@
+//! Search stage: the rendered pages to one Pagefind bundle per language, in
+//! memory.
+//!
+//! Runs between `render` and `write` and, like them, is a function over
+//! values: it reads the rendered HTML of the `ja/` and `en/` trees and the
+//! validated claims, and returns the files of `ja/pagefind/` and
+//! `en/pagefind/`. It never touches the disk and knows nothing about serving.
+//!
+//! - Each language tree is indexed on its own thread into its own bundle
+//!   (`<base><lang>/pagefind/`), so a reader searches the language of the page
+//!   they are on, and the two indexes are built in parallel. Japanese is
+//!   segmented by the `extended` feature (icu_segmenter).
+//! - Content and evidence pages go in (Pagefind keeps those with
+//!   `data-pagefind-body`); the parallel view, the chooser and 404 do not:
+//!   they mix languages and would only duplicate results.
+//! - Pagefind gets each page reduced to what it reads (`searchable_part`,
+//!   then `compact`): its cost grows with the elements it parses and the
+//!   anchors it keeps, and a page's markup (badges, tooltips, one anchor per
+//!   log line) is several times its text.
+//! - Claims are found through their page: each claim's list item carries its
+//!   anchor (`claim-<id>`), its text and its id, so Pagefind's anchors and
+//!   match positions tell the search box which claims matched. The box shows
+//!   their class badges from `kansoku-claims.json` (id → class), written
+//!   beside each bundle. One record per claim would cost as much again as
+//!   the pages themselves (measured: +50 % on a 1,000-page site).
+
+//!
+//! The stage in files: `select` (which pages, and which part of each),
+//! `reduce` (that part cut down to what Pagefind reads), `pagefind` (the
+//! shards and their bundle files) and `profile` (`KANSOKU_TIMINGS`).
+
+mod pagefind;
+mod profile;
+mod reduce;
+mod select;
+
+pub use reduce::compact;
+pub use select::{indexable_pages, indexed, searchable_part};
+
+use crate::error::{Error, Result};
+use crate::render::OutputFile;
+use crate::validate::Site;
+use profile::{proc_status_kb, process_cpu_ms};
+use std::collections::BTreeMap;
+
+/// The bundle's directory inside each language tree.
+pub const BUNDLE_DIR: &str = "pagefind";
+
+/// The claim classes file written beside each bundle.
+pub const CLAIMS_FILE: &str = "kansoku-claims.json";
+
+/// The list of further shards written beside each bundle, for the search
+/// box to merge (`pagefind.mergeIndex`): `["shard-1/", …]`, relative to
+/// the bundle.
+pub const SHARDS_FILE: &str = "kansoku-shards.json";
+
+/// Pages per Pagefind index. Pagefind holds every word position and
+/// fragment of an index until it is written, and its cost per page grows
+/// with the pages already added, so a large site is indexed in shards of
+/// this many pages, one after the other, each written and dropped before
+/// the next; the search box merges them and ranks their results together.
+/// See benches/README.md for the figures behind the size.
+pub const SHARD_PAGES: usize = 1000;
+
+/// The languages indexed, each from its own tree.
+const LANGS: [&str; 2] = ["ja", "en"];
+
+/// `{"<id>": "<class>", …}` for every claim of the site, sorted by id.
+pub fn claim_classes(site: &Site) -> String {
+    let map: BTreeMap<&str, &str> = site
+        .content
+        .pages
+        .iter()
+        .flat_map(|p| &p.claims)
+        .map(|c| (c.id.as_str(), c.class.name()))
+        .collect();
+    serde_json::to_string(&map).expect("a map of strings serializes")
+}
+
+/// What the index reads of a rendered file: for a page of the `ja/` or
+/// `en/` tree, the page reduced by [`searchable_part`] and [`compact`];
+/// `None` for anything not indexed. A build keeps only these while it
+/// writes the pages themselves.
+pub fn searchable(file: &OutputFile) -> Option<OutputFile> {
+    let indexed = LANGS.iter().any(|l| {
+        file.path
+            .strip_prefix(l)
+            .is_some_and(|r| r.starts_with('/'))
+    }) && file.path.ends_with("/index.html");
+    indexed.then(|| OutputFile {
+        path: file.path.clone(),
+        bytes: compact(&searchable_part(&String::from_utf8_lossy(&file.bytes))).into_bytes(),
+    })
+}
+
+/// Builds the search bundles for a rendered site: the files to add to the
+/// output (under `ja/pagefind/` and `en/pagefind/`), sorted by path.
+pub fn index(site: &Site, files: &[OutputFile]) -> Result<Vec<OutputFile>> {
+    use rayon::prelude::*;
+    let pages: Vec<OutputFile> = files.par_iter().filter_map(searchable).collect();
+    index_searchable(site, &pages)
+}
+
+/// [`index`] for pages already reduced by [`searchable`].
+pub fn index_searchable(site: &Site, pages: &[OutputFile]) -> Result<Vec<OutputFile>> {
+    index_parts(&site.config.base_path, &claim_classes(site), pages)
+}
+
+/// [`index_searchable`] from what it needs of the site: its base path and
+/// [`claim_classes`]. For a caller (the dev server's indexing thread) that
+/// no longer holds the site.
+pub fn index_parts(base: &str, classes: &str, pages: &[OutputFile]) -> Result<Vec<OutputFile>> {
+    let files = pages;
+    pagefind::release_freed_memory();
+    let cpu_before = process_cpu_ms();
+    let rss_before = proc_status_kb("VmRSS");
+    // One thread per language: the indexes are independent, Pagefind indexes
+    // one page at a time, and a thread of our own also keeps its runtime
+    // clear of any the caller may be running (a server rebuilding).
+    let built: Vec<anyhow::Result<Vec<OutputFile>>> = std::thread::scope(|s| {
+        let jobs: Vec<_> = LANGS
+            .iter()
+            .map(|lang| {
+                let pages = indexable_pages(files, lang, base);
+                s.spawn(move || pagefind::bundle(lang, &pages))
+            })
+            .collect();
+        jobs.into_iter()
+            .map(|j| {
+                j.join()
+                    .unwrap_or_else(|_| Err(anyhow::anyhow!("the indexing thread panicked")))
+            })
+            .collect()
+    });
+    let mut out = Vec::new();
+    for (lang, result) in LANGS.iter().zip(built) {
+        // Not a content problem and not a diagnostic code: Pagefind failing
+        // is the build failing to produce these files.
+        let files = result.map_err(|e| {
+            Error::io(
+                format!("{lang}/{BUNDLE_DIR}"),
+                std::io::Error::other(format!("the search index could not be built: {e:#}")),
+            )
+        })?;
+        out.extend(files);
+        out.push(OutputFile {
+            path: format!("{lang}/{BUNDLE_DIR}/{CLAIMS_FILE}"),
+            bytes: classes.as_bytes().to_vec(),
+        });
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    if let (Some(before), Some(after), Some(_)) = (
+        cpu_before,
+        process_cpu_ms(),
+        std::env::var_os("KANSOKU_TIMINGS"),
+    ) {
+        eprintln!(
+            "timing: search cpu {:>5} ms (user+sys, all threads)",
+            after - before
+        );
+        // The stage keeps every page's words until the bundles are built, so
+        // its peak is the process's high-water mark, if it is the highest.
+        if let (Some(rss), Some(peak)) = (rss_before, proc_status_kb("VmHWM")) {
+            eprintln!(
+                "timing: search rss {} MB before, process peak {} MB",
+                rss / 1024,
+                peak / 1024
+            );
+        }
+    }
+    Ok(out)
+}
