@@ -181,3 +181,68 @@ fn issue_12_search_can_be_turned_off() {
     assert!(!root.join("public/ja/pagefind").exists());
     assert!(!read(root, "ja/index.html").contains("id=\"site-search\""));
 }
+
+/// The `index.html` files of `public/<lang>/` outside the search bundle:
+/// how many there are, and how many mark a body for Pagefind.
+fn indexed_pages(root: &Path, lang: &str) -> (usize, usize) {
+    let (mut all, mut bodies) = (0, 0);
+    for entry in walkdir::WalkDir::new(root.join("public").join(lang)) {
+        let entry = entry.expect("walk public/");
+        let path = entry.path();
+        if path.file_name().is_some_and(|n| n == "index.html")
+            && !path.components().any(|c| c.as_os_str() == "pagefind")
+        {
+            all += 1;
+            let html = std::fs::read_to_string(path).expect("read a page");
+            bodies += usize::from(html.contains("data-pagefind-body"));
+        }
+    }
+    (all, bodies)
+}
+
+#[test]
+fn issue_12_a_large_site_is_indexed_in_shards_holding_every_page_once() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let root = tmp.path();
+    two_sections(root, 1200, "");
+    kansoku::site::build_with(root, kansoku::site::BuildOptions::default())
+        .unwrap_or_else(|e| panic!("build: {e}"));
+    let per = kansoku::search::SHARD_PAGES;
+    for lang in ["ja", "en"] {
+        let (all, bodies) = indexed_pages(root, lang);
+        let shards = all.div_ceil(per);
+        assert!(shards >= 3, "{lang}: {all} pages make {shards} shards");
+        // The search box merges the further shards listed beside the bundle.
+        let listed: Vec<String> =
+            serde_json::from_str(&read(root, &format!("{lang}/pagefind/kansoku-shards.json")))
+                .expect("the shard list is JSON");
+        let expected: Vec<String> = (1..shards).map(|k| format!("shard-{k}/")).collect();
+        assert_eq!(listed, expected, "{lang}");
+        // Each page with a body is in exactly one shard: the shards' page
+        // counts add up to the pages, none over the shard size.
+        let mut counted = 0;
+        for dir in std::iter::once(String::new()).chain(listed) {
+            let entry: serde_json::Value = serde_json::from_str(&read(
+                root,
+                &format!("{lang}/pagefind/{dir}pagefind-entry.json"),
+            ))
+            .expect("entry is JSON");
+            let count = entry["languages"][lang]["page_count"]
+                .as_u64()
+                .unwrap_or_else(|| panic!("{lang}/{dir}: page_count in {entry}"));
+            assert!(count as usize <= per, "{lang}/{dir}: {count} pages");
+            counted += count as usize;
+            if !dir.is_empty() {
+                // A shard's pages are searched by the primary bundle's
+                // scripts: it carries only its index.
+                assert!(
+                    !root
+                        .join(format!("public/{lang}/pagefind/{dir}pagefind.js"))
+                        .exists(),
+                    "{lang}/{dir}"
+                );
+            }
+        }
+        assert_eq!(counted, bodies, "{lang}: pages indexed across the shards");
+    }
+}

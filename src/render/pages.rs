@@ -24,6 +24,11 @@ pub struct Prepared {
     pub(super) order: Vec<usize>,
     /// Navigation tree: parent URL path → positions in `order`.
     nav_children: BTreeMap<String, Vec<usize>>,
+    /// Each page's URL path → its index among its parent's children, and
+    /// per parent the indices of children that are sections: a page's
+    /// navigation finds its window without scanning a long section.
+    nav_at: std::collections::HashMap<String, usize>,
+    nav_subs: BTreeMap<String, Vec<usize>>,
     /// Rendered `partials/nav_item.html` per tree (ja, en, ja-en) and
     /// position in `order`: (not current, current).
     nav_items: [Vec<(String, String)>; 3],
@@ -159,30 +164,64 @@ impl Ctx<'_> {
                 current == Some(url)
                     || (!url.is_empty() && current.is_some_and(|c| c.starts_with(url)))
             };
-            let focus = children
-                .iter()
-                .position(|&pos| on_path(&page_at(pos).url_path));
-            let shown = nav_window(children.len(), focus);
             let more = cx.nav_more[tree].get(parent);
-            let (mut in_gap, mut any_gap) = (false, false);
-            for (i, &pos) in children.iter().enumerate() {
-                let page = page_at(pos);
-                let url = page.url_path.as_str();
-                if !shown.contains(&i) && !page.is_section_index() {
-                    if let Some((gap, _)) = more.filter(|_| !in_gap) {
-                        out.push('\n');
-                        out.push_str(gap);
-                    }
-                    (in_gap, any_gap) = (true, true);
-                    continue;
-                }
-                in_gap = false;
+            let emit = |i: usize, out: &mut String| {
+                let pos = children[i];
+                let url = page_at(pos).url_path.as_str();
                 let (plain, marked) = &cx.nav_items[tree][pos];
                 out.push('\n');
                 out.push_str(if current == Some(url) { marked } else { plain });
                 if !url.is_empty() && on_path(url) {
                     walk(cx, tree, url, current, out);
                 }
+            };
+            if children.len() <= NAV_MAX {
+                for i in 0..children.len() {
+                    emit(i, out);
+                }
+                return;
+            }
+            // A long section: the child on the way to `current` is the one
+            // whose URL is `current` or one of its `/`-ended prefixes (the
+            // first in order if several), found by lookup, not by a scan of
+            // every sibling on every page (quadratic in a section's size).
+            let focus = current.and_then(|c| {
+                let prefixes = c.match_indices('/').map(|(i, _)| &c[..=i]);
+                std::iter::once(c)
+                    .chain(prefixes)
+                    .filter_map(|u| {
+                        let i = *cx.nav_at.get(u)?;
+                        let here = children.get(i).map(|&pos| page_at(pos).url_path == u);
+                        (here == Some(true) && on_path(u)).then_some(i)
+                    })
+                    .min()
+            });
+            let shown = nav_window(children.len(), focus);
+            // The window and, wherever they are, the subsections; a `gap`
+            // entry stands for each run of pages left out.
+            let subs = cx.nav_subs.get(parent).map_or(&[][..], Vec::as_slice);
+            let mut visit: Vec<usize> = shown.clone().collect();
+            visit.extend(subs.iter().filter(|i| !shown.contains(i)));
+            visit.sort_unstable();
+            let mut any_gap = false;
+            let mut next = 0;
+            for i in visit {
+                if i > next {
+                    if let Some((gap, _)) = more {
+                        out.push('\n');
+                        out.push_str(gap);
+                    }
+                    any_gap = true;
+                }
+                emit(i, out);
+                next = i + 1;
+            }
+            if next < children.len() {
+                if let Some((gap, _)) = more {
+                    out.push('\n');
+                    out.push_str(gap);
+                }
+                any_gap = true;
             }
             if let Some((_, all)) = more.filter(|(_, all)| any_gap && !all.is_empty()) {
                 out.push('\n');
@@ -556,6 +595,17 @@ pub(super) fn prepare(r: &Renderer, site: &Site) -> Result<Prepared, Vec<Diagnos
         cells: cells(site),
         ..Prepared::default()
     };
+    for (parent, children) in &p.nav_children {
+        let mut subs = Vec::new();
+        for (i, &pos) in children.iter().enumerate() {
+            let page = &site.content.pages[p.order[pos]];
+            p.nav_at.insert(page.url_path.clone(), i);
+            if page.is_section_index() {
+                subs.push(i);
+            }
+        }
+        p.nav_subs.insert(parent.clone(), subs);
+    }
     let depths = nav_depths(&p, site);
     let default = site.config.default_lang();
     for tree in [

@@ -60,7 +60,7 @@ pub const SHARDS_FILE: &str = "kansoku-shards.json";
 /// this many pages, one after the other, each written and dropped before
 /// the next; the search box merges them and ranks their results together.
 /// See benches/README.md for the figures behind the size.
-pub const SHARD_PAGES: usize = 1000;
+pub const SHARD_PAGES: usize = 500;
 
 /// The languages indexed, each from its own tree.
 const LANGS: [&str; 2] = ["ja", "en"];
