@@ -121,18 +121,23 @@ impl Tree {
             }
         }
         let units = renderer.units(&site);
-        let inputs = memo::Inputs::new(&site, &prepared, &self.caches);
+        let job = memo::Job {
+            site: &site,
+            renderer: &renderer,
+            prepared: &prepared,
+            inputs: memo::Inputs::new(&site, &prepared, &self.caches),
+        };
         // Only files whose bytes differ from the served ones are kept, and
         // written once everything rendered: a failed build writes nothing.
         let changed = Mutex::new(Vec::new());
         let manifest = &self.manifest;
         let rendered = memo::render(
-            &site,
-            &renderer,
-            &prepared,
+            &job,
             &units,
-            &inputs,
             &mut self.caches,
+            // The served tree holds what the memo says: only this sink
+            // writes it, and a failed write forgets the memo.
+            &|_| true,
             &|f: OutputFile, h: u64| {
                 if manifest.get(&f.path) != Some(&h) {
                     crate::site::lock(&changed).push((f, h));
@@ -166,6 +171,7 @@ impl Tree {
             units: rendered.rendered,
             full: rendered.rendered == units.len(),
         };
+        drop(job);
         drop(units);
         self.site = Some(site);
         Ok((stats, diags))

@@ -68,7 +68,7 @@ struct PageMemo {
     words: Vec<u64>,
 }
 
-#[derive(Clone)]
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
 struct UnitMemo {
     input: u64,
     /// Each file's path and the hash of its bytes.
@@ -319,6 +319,21 @@ fn unit_input(
     }
 }
 
+/// Takes a remembered unit's files where the sink already has them.
+pub(crate) type Reuse<'a> = dyn Fn(&[(String, u64)]) -> bool + Sync + 'a;
+
+/// Receives each rendered file with the hash of its bytes.
+pub(crate) type Sink<'a> =
+    dyn Fn(OutputFile, u64) -> std::result::Result<(), Diagnostic> + Sync + 'a;
+
+/// What [`render`] renders from.
+pub(crate) struct Job<'a> {
+    pub(crate) site: &'a Site,
+    pub(crate) renderer: &'a Renderer,
+    pub(crate) prepared: &'a Prepared,
+    pub(crate) inputs: Inputs,
+}
+
 /// What [`render`] did.
 #[derive(Debug, Default)]
 pub(crate) struct Rendered {
@@ -331,18 +346,24 @@ pub(crate) struct Rendered {
 
 /// Renders the units of `units` whose input changed since `caches` saw
 /// them, handing each new file to `sink` (from any thread) with the hash
-/// of its bytes; lists every file of every unit. The first error in unit
+/// of its bytes; lists every file of every unit. A remembered unit is
+/// offered to `reuse` first, which takes its files as they are where the
+/// sink already has them (true), or declines (false: it is rendered). The first error in unit
 /// order is the one returned. The memo is updated only on success, so it
 /// never names files the sink was not given.
 pub(crate) fn render(
-    site: &Site,
-    renderer: &Renderer,
-    prepared: &Prepared,
+    job: &Job<'_>,
     units: &[Unit<'_>],
-    inputs: &Inputs,
     caches: &mut Caches,
-    sink: &(dyn Fn(OutputFile, u64) -> std::result::Result<(), Diagnostic> + Sync),
+    reuse: &Reuse<'_>,
+    sink: &Sink<'_>,
 ) -> std::result::Result<Rendered, Vec<Diagnostic>> {
+    let Job {
+        site,
+        renderer,
+        prepared,
+        inputs,
+    } = job;
     use rayon::prelude::*;
     let memo = &caches.units;
     type Made = (Option<(String, u64)>, Vec<(String, u64)>, bool);
@@ -352,7 +373,9 @@ pub(crate) fn render(
             let input = unit_input(site, caches, inputs, unit);
             if let Some((key, hash)) = &input {
                 if let Some(m) = memo.get(key).filter(|m| m.input == *hash) {
-                    return Ok((None, m.files.clone(), false));
+                    if reuse(&m.files) {
+                        return Ok((None, m.files.clone(), false));
+                    }
                 }
             }
             let mut files = Vec::new();
@@ -403,4 +426,42 @@ pub(crate) fn retain_units(site: &Site, units: &[Unit<'_>], caches: &mut Caches)
 /// lost files the memo says it has).
 pub(crate) fn forget_units(caches: &mut Caches) {
     caches.units.clear();
+}
+
+/// The on-disk form of the render memo: kansoku's version first, so that
+/// another version's tables are never read.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Saved {
+    version: String,
+    units: HashMap<String, UnitMemo>,
+}
+
+impl Caches {
+    /// Takes the render memo a previous `kansoku build` saved at `path`;
+    /// an empty one if there is none, or it is unreadable, corrupt or another
+    /// version's (then the build is cold, never an error).
+    pub fn read_units(&mut self, path: &Path) {
+        self.units = std::fs::read(path)
+            .ok()
+            .and_then(|bytes| serde_json::from_slice::<Saved>(&bytes).ok())
+            .filter(|s| s.version == env!("CARGO_PKG_VERSION"))
+            .map(|s| s.units)
+            .unwrap_or_default();
+    }
+
+    /// Saves the render memo at `path`, through a temporary file renamed
+    /// into place so that a reader never sees half of one.
+    pub fn save_units(&self, path: &Path) -> std::io::Result<()> {
+        let saved = Saved {
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            units: self.units.clone(),
+        };
+        let bytes = serde_json::to_vec(&saved).map_err(std::io::Error::other)?;
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        let tmp = path.with_extension("json.tmp");
+        std::fs::write(&tmp, bytes)?;
+        std::fs::rename(&tmp, path)
+    }
 }

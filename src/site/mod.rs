@@ -212,6 +212,10 @@ pub struct BuildOptions {
     pub out: Option<PathBuf>,
     /// Publish under this URL instead of `site-url` (`build --base-url`).
     pub base_url: Option<String>,
+    /// Reuse what the previous build into the same directory rendered,
+    /// where its input is unchanged (off: `build --no-cache`, a cold
+    /// build).
+    pub cache: bool,
     /// Told how far the build is (`build`'s progress bar); rendering is
     /// then done in batches so that it can be told.
     pub progress: Option<std::sync::Arc<dyn Fn(Progress) + Send + Sync>>,
@@ -236,6 +240,7 @@ impl std::fmt::Debug for BuildOptions {
             .field("search", &self.search)
             .field("out", &self.out)
             .field("base_url", &self.base_url)
+            .field("cache", &self.cache)
             .field("progress", &self.progress.is_some())
             .finish()
     }
@@ -247,6 +252,7 @@ impl Default for BuildOptions {
             search: true,
             out: None,
             base_url: None,
+            cache: true,
             progress: None,
         }
     }
@@ -331,38 +337,65 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
             d
         })
     };
+    // A remembered unit's files are taken from the previous build only
+    // if every one of them is still the file the manifest recorded; pages
+    // taken so are read back for search, which indexes every page.
+    let reuse = |files: &[(String, u64)]| -> bool {
+        if !files.iter().all(|(p, h)| staging.reusable(p, *h)) {
+            return false;
+        }
+        for (path, hash) in files {
+            match staging.reuse(path, *hash) {
+                Ok(true) => {}
+                Ok(false) => return false,
+                Err(e) => {
+                    lock(&io_error).get_or_insert(e);
+                    return false;
+                }
+            }
+            if search && crate::search::indexed(path) {
+                match staging.read(path) {
+                    Ok(bytes) => {
+                        let f = crate::render::OutputFile {
+                            path: path.clone(),
+                            bytes,
+                        };
+                        if let Some(part) = crate::search::searchable(&f) {
+                            lock(&searchable).push(part);
+                        }
+                    }
+                    Err(e) => {
+                        lock(&io_error).get_or_insert(e);
+                    }
+                }
+            }
+        }
+        true
+    };
+    if options.cache {
+        caches.read_units(&output::memo_path(&out_dir));
+    }
     let units = renderer.units(&site);
-    let inputs = memo::Inputs::new(&site, &prepared, &caches);
+    let job = memo::Job {
+        site: &site,
+        renderer: &renderer,
+        prepared: &prepared,
+        inputs: memo::Inputs::new(&site, &prepared, &caches),
+    };
     let rendered = match &options.progress {
-        None => memo::render(
-            &site,
-            &renderer,
-            &prepared,
-            &units,
-            &inputs,
-            &mut caches,
-            &sink,
-        )
-        .map(drop),
+        None => memo::render(&job, &units, &mut caches, &reuse, &sink).map(drop),
         // In batches, to tell the progress between them; still in unit
         // order, so the first error reported is the same.
         Some(_) => {
             tell(Progress::Rendering(units.len()));
             units.chunks(256).try_for_each(|batch| {
-                memo::render(
-                    &site,
-                    &renderer,
-                    &prepared,
-                    batch,
-                    &inputs,
-                    &mut caches,
-                    &sink,
-                )?;
+                memo::render(&job, batch, &mut caches, &reuse, &sink)?;
                 tell(Progress::Rendered(batch.len()));
                 Ok(())
             })
         }
     };
+    drop(job);
     drop(prepared);
     if let Some(e) = lock(&io_error).take() {
         // Planned paths make this rare (a file where another output needs a
@@ -397,6 +430,10 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     let t = Instant::now();
     tell(Progress::Writing);
     let committed = staging.commit()?;
+    memo::retain_units(&site, &units, &mut caches);
+    // Only an optimisation for the next build: one that cannot be saved
+    // leaves the next build cold, and this one is done.
+    let _ = caches.save_units(&output::memo_path(&out_dir));
     lap("write", t);
     let out_shown = options
         .out
