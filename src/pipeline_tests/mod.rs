@@ -9,6 +9,8 @@
 //! one theme load per theme variant, which is a pure function of the
 //! same files.
 
+mod serve_tree;
+
 use crate::error::Error;
 use crate::render::Renderer;
 use crate::serve::tree::Tree;
@@ -216,7 +218,7 @@ impl Model {
             );
         }
         if self.theme == 1 {
-            let legend = include_str!("../templates/partials/legend.html");
+            let legend = include_str!("../../templates/partials/legend.html");
             files.insert(
                 "templates/partials/legend.html".to_owned(),
                 format!("{legend}<span hidden>edited</span>\n"),
