@@ -106,7 +106,8 @@ impl Tree {
         if !collisions.is_empty() {
             return Err(Error::Content(collisions));
         }
-        let prepared = renderer.prepare(&site).map_err(Error::Content)?;
+        let (prepared, inputs) =
+            memo::prepare(&site, &renderer, &mut self.caches).map_err(Error::Content)?;
         lap("prepare", t);
         let t = std::time::Instant::now();
         if sweep {
@@ -125,7 +126,7 @@ impl Tree {
             site: &site,
             renderer: &renderer,
             prepared: &prepared,
-            inputs: memo::Inputs::new(&site, &prepared, &self.caches),
+            inputs: &inputs,
         };
         // Only files whose bytes differ from the served ones are kept, and
         // written once everything rendered: a failed build writes nothing.
@@ -171,7 +172,6 @@ impl Tree {
             units: rendered.rendered,
             full: rendered.rendered == units.len(),
         };
-        drop(job);
         drop(units);
         self.site = Some(site);
         Ok((stats, diags))

@@ -42,6 +42,9 @@ pub struct Caches {
     theme: Option<(u64, Arc<Renderer>)>,
     /// Unit key → the input it was rendered from and the files it made.
     units: HashMap<String, UnitMemo>,
+    /// The render state and unit inputs, with the hash of what they were
+    /// made from (see [`prepare`]).
+    prepared: Option<(u64, Arc<Prepared>, Arc<Inputs>)>,
 }
 
 impl std::fmt::Debug for Caches {
@@ -50,6 +53,7 @@ impl std::fmt::Debug for Caches {
             .field("pages", &self.pages.len())
             .field("theme", &self.theme.as_ref().map(|(h, _)| h))
             .field("units", &self.units.len())
+            .field("prepared", &self.prepared.as_ref().map(|(h, _, _)| h))
             .finish()
     }
 }
@@ -63,6 +67,8 @@ struct PageMemo {
     /// Hash of what other outputs may read of the page besides its claims
     /// (whose views are hashed on their own): all of it but its body.
     visible: u64,
+    /// Hash of its claims as parsed (what claim views are made from).
+    claims: u64,
     /// Hashes of the words of its source that could be claim ids, sorted:
     /// the claims the page may show are among them.
     words: Vec<u64>,
@@ -106,11 +112,16 @@ pub(crate) fn load_sources(root: &Path, caches: &mut Caches) -> Result<super::So
                     Loaded::Page(page) => visible(page),
                     Loaded::Failed(f) => hash_of(format!("{f:?}")),
                 };
+                let claims = match &loaded {
+                    Loaded::Page(page) => hash_of(format!("{:?}", page.claims)),
+                    Loaded::Failed(_) => 0,
+                };
                 PageMemo {
                     bytes: hash,
                     loaded,
                     diags,
                     visible,
+                    claims,
                     words,
                 }
             }
@@ -234,23 +245,61 @@ pub(crate) struct Inputs {
     all_views: u64,
 }
 
+/// Hash of what every unit reads (see [`Inputs::shared`]).
+fn shared(site: &Site, caches: &Caches) -> u64 {
+    let mut h = hasher();
+    caches.theme.as_ref().map(|(t, _)| *t).hash(&mut h);
+    format!("{:?}", site.config).hash(&mut h);
+    format!("{:?}", site.review).hash(&mut h);
+    for page in &site.content.pages {
+        page.rel.hash(&mut h);
+        caches.pages.get(&page.rel).map(|m| m.visible).hash(&mut h);
+    }
+    for (path, file) in &site.evidence.files {
+        path.hash(&mut h);
+        format!("{:?}", file.header).hash(&mut h);
+    }
+    site.evidence.escaping.hash(&mut h);
+    site.evidence.broken.hash(&mut h);
+    h.finish()
+}
+
+/// The render state of `site` and the inputs its units share, made again
+/// only when what they are made from changed: what every unit reads and
+/// every page's claims (a prose edit leaves both alone).
+pub(crate) fn prepare(
+    site: &Site,
+    renderer: &Renderer,
+    caches: &mut Caches,
+) -> std::result::Result<(Arc<Prepared>, Arc<Inputs>), Vec<Diagnostic>> {
+    let shared = shared(site, caches);
+    let mut h = hasher();
+    shared.hash(&mut h);
+    for page in &site.content.pages {
+        caches.pages.get(&page.rel).map(|m| m.claims).hash(&mut h);
+    }
+    let key = h.finish();
+    if let Some((k, p, i)) = &caches.prepared {
+        if *k == key {
+            return Ok((p.clone(), i.clone()));
+        }
+    }
+    // The old state is dropped first: at scale it is large.
+    caches.prepared = None;
+    let prepared = Arc::new(renderer.prepare(site)?);
+    let inputs = Arc::new(Inputs::new(shared, &prepared));
+    caches.prepared = Some((key, prepared.clone(), inputs.clone()));
+    Ok((prepared, inputs))
+}
+
+/// Forgets the render state (a build drops it before indexing search).
+pub(crate) fn forget_prepared(caches: &mut Caches) {
+    caches.prepared = None;
+}
+
 impl Inputs {
-    /// The inputs of `site` rendered with `prepared`.
-    pub(crate) fn new(site: &Site, prepared: &Prepared, caches: &Caches) -> Inputs {
-        let mut h = hasher();
-        caches.theme.as_ref().map(|(t, _)| *t).hash(&mut h);
-        format!("{:?}", site.config).hash(&mut h);
-        format!("{:?}", site.review).hash(&mut h);
-        for page in &site.content.pages {
-            page.rel.hash(&mut h);
-            caches.pages.get(&page.rel).map(|m| m.visible).hash(&mut h);
-        }
-        for (path, file) in &site.evidence.files {
-            path.hash(&mut h);
-            format!("{:?}", file.header).hash(&mut h);
-        }
-        site.evidence.escaping.hash(&mut h);
-        site.evidence.broken.hash(&mut h);
+    /// The inputs of units rendered with `prepared`.
+    fn new(shared: u64, prepared: &Prepared) -> Inputs {
         let views: HashMap<u64, u64> = prepared
             .claim_views()
             .map(|(id, view)| (hash_of(id.as_str()), hash_of(format!("{view:?}"))))
@@ -258,7 +307,7 @@ impl Inputs {
         let mut all: Vec<(u64, u64)> = views.iter().map(|(&k, &v)| (k, v)).collect();
         all.sort_unstable();
         Inputs {
-            shared: h.finish(),
+            shared,
             views,
             all_views: hash_of(all),
         }
@@ -331,7 +380,7 @@ pub(crate) struct Job<'a> {
     pub(crate) site: &'a Site,
     pub(crate) renderer: &'a Renderer,
     pub(crate) prepared: &'a Prepared,
-    pub(crate) inputs: Inputs,
+    pub(crate) inputs: &'a Inputs,
 }
 
 /// What [`render`] did.

@@ -309,7 +309,8 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     if !collisions.is_empty() {
         return Err(Error::Content(collisions));
     }
-    let prepared = renderer.prepare(&site).map_err(Error::Content)?;
+    let (prepared, inputs) =
+        memo::prepare(&site, &renderer, &mut caches).map_err(Error::Content)?;
     lap("prepare", t);
     // Each file goes to the staging tree as soon as it is rendered, so the
     // output is never all in memory; search keeps only the part of each
@@ -380,7 +381,7 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
         site: &site,
         renderer: &renderer,
         prepared: &prepared,
-        inputs: memo::Inputs::new(&site, &prepared, &caches),
+        inputs: &inputs,
     };
     let rendered = match &options.progress {
         None => memo::render(&job, &units, &mut caches, &reuse, &sink).map(drop),
@@ -395,8 +396,8 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
             })
         }
     };
-    drop(job);
-    drop(prepared);
+    drop((prepared, inputs));
+    memo::forget_prepared(&mut caches);
     if let Some(e) = lock(&io_error).take() {
         // Planned paths make this rare (a file where another output needs a
         // directory), but it is the same mistake.
