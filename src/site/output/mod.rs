@@ -260,10 +260,9 @@ impl Staging {
     /// directories as needed. Safe to call from many threads at once. After
     /// an error, [`Staging::commit`] refuses.
     pub fn write(&self, path: &str, bytes: &[u8]) -> Result<()> {
-        let result = if guard::interrupted() {
-            Err(Error::Usage("the build was interrupted".into()))
-        } else {
-            self.store(path, bytes)
+        let result = match guard::write_op() {
+            None => Err(Error::Usage("the build was interrupted".into())),
+            Some(_op) => self.store(path, bytes),
         };
         if result.is_err() {
             self.failed.store(true, Ordering::Relaxed);
@@ -339,9 +338,12 @@ impl Staging {
         if !self.reusable(path, hash) {
             return Ok(false);
         }
-        if !self.can_link.load(Ordering::Relaxed) || guard::interrupted() {
+        if !self.can_link.load(Ordering::Relaxed) {
             return Ok(false);
         }
+        let Some(_op) = guard::write_op() else {
+            return Ok(false);
+        };
         if let Some((parent, _)) = path.rsplit_once('/') {
             if !lock(&self.made).contains(parent) {
                 fs::create_dir_all(self.dir.join(parent))
