@@ -383,14 +383,18 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
         prepared: &prepared,
         inputs: &inputs,
     };
+    let fresh = std::sync::atomic::AtomicUsize::new(0);
+    let count = |r: memo::Rendered| {
+        fresh.fetch_add(r.rendered, std::sync::atomic::Ordering::Relaxed);
+    };
     let rendered = match &options.progress {
-        None => memo::render(&job, &units, &mut caches, &reuse, &sink).map(drop),
+        None => memo::render(&job, &units, &mut caches, &reuse, &sink).map(count),
         // In batches, to tell the progress between them; still in unit
         // order, so the first error reported is the same.
         Some(_) => {
             tell(Progress::Rendering(units.len()));
             units.chunks(256).try_for_each(|batch| {
-                memo::render(&job, batch, &mut caches, &reuse, &sink)?;
+                count(memo::render(&job, batch, &mut caches, &reuse, &sink)?);
                 tell(Progress::Rendered(batch.len()));
                 Ok(())
             })
@@ -415,6 +419,13 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     }
     rendered.map_err(Error::Content)?;
     lap("render", t);
+    if timings {
+        eprintln!(
+            "timing: {} of {} units rendered, the rest taken from the last build",
+            fresh.into_inner(),
+            units.len()
+        );
+    }
     let t = Instant::now();
     // Search reads the rendered pages, so it runs after render; its bundle
     // is written with everything else, atomically.
