@@ -8,6 +8,7 @@ use std::process::Command;
 
 fn kansoku(root: &Path, args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_kansoku"))
+        .env("KANSOKU_TIMINGS", "1")
         .args(args)
         .arg("--root")
         .arg(root)
