@@ -45,6 +45,9 @@ pub struct Caches {
     /// The render state and unit inputs, with the hash of what they were
     /// made from (see [`prepare`]).
     prepared: Option<(u64, Arc<Prepared>, Arc<Inputs>)>,
+    /// Keep no parses (only their hashes): a build runs once, and a copy
+    /// of every page would double its memory.
+    once: bool,
 }
 
 impl std::fmt::Debug for Caches {
@@ -62,8 +65,8 @@ impl std::fmt::Debug for Caches {
 struct PageMemo {
     /// Hash of the file's bytes.
     bytes: u64,
-    loaded: Loaded,
-    diags: Vec<Diagnostic>,
+    /// The parse itself, unless forgotten ([`forget_parses`]).
+    parsed: Option<(Loaded, Vec<Diagnostic>)>,
     /// Hash of what other outputs may read of the page besides its claims
     /// (whose views are hashed on their own): all of it but its body.
     visible: u64,
@@ -95,13 +98,14 @@ fn hash_of(value: impl Hash) -> u64 {
 pub(crate) fn load_sources(root: &Path, caches: &mut Caches) -> Result<super::Sources> {
     let config = Config::load(root)?;
     let old = &caches.pages;
+    let once = caches.once;
     let fresh = Mutex::new(HashMap::with_capacity(old.len()));
     let load = |dir: &Path, path: &Path| -> Result<(Loaded, Vec<Diagnostic>)> {
         let rel = content::rel_path(dir, path);
         let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
         let hash = crate::site::output::content_hash(&bytes);
         let memo = match old.get(&rel) {
-            Some(m) if m.bytes == hash => m.clone(),
+            Some(m) if m.bytes == hash && m.parsed.is_some() => m.clone(),
             _ => {
                 let (loaded, diags) = content::parse_file(&rel, bytes);
                 let words = match &loaded {
@@ -118,17 +122,21 @@ pub(crate) fn load_sources(root: &Path, caches: &mut Caches) -> Result<super::So
                 };
                 PageMemo {
                     bytes: hash,
-                    loaded,
-                    diags,
+                    parsed: Some((loaded, diags)),
                     visible,
                     claims,
                     words,
                 }
             }
         };
-        let out = (memo.loaded.clone(), memo.diags.clone());
+        let mut memo = memo;
+        let out = if once {
+            memo.parsed.take()
+        } else {
+            memo.parsed.clone()
+        };
         super::lock(&fresh).insert(rel, memo);
-        Ok(out)
+        Ok(out.expect("parsed above"))
     };
     let (content, evidence) = rayon::join(
         || content::load_content_with(root, &load),
@@ -189,13 +197,26 @@ fn theme_fingerprint(root: &Path) -> Result<u64> {
 /// the byte offsets kept for messages (which move with any edit above
 /// them).
 fn visible(page: &content::Page) -> u64 {
+    // Built field by field rather than cloned: a page's body and source
+    // text are most of its bytes.
     let mut outside = content::Page {
-        segments: Vec::new(),
+        rel: page.rel.clone(),
+        url_path: page.url_path.clone(),
+        title: page.title.clone(),
+        lead: page.lead.clone(),
+        weight: page.weight,
+        updated: page.updated.clone(),
+        layout: page.layout,
+        entity: page.entity.clone(),
+        members: page.members.clone(),
+        views: page.views.clone(),
         claims: Vec::new(),
+        scope: page.scope.clone(),
+        columns: page.columns.clone(),
+        segments: Vec::new(),
         // The file's text holds the body and claims; its name is what
         // others read.
         src: crate::source::Source::new(page.source_path().to_owned(), String::new()),
-        ..page.clone()
     };
     for e in outside.entity.iter_mut().chain(&mut outside.members) {
         e.kind_span = 0..0;
@@ -215,12 +236,14 @@ fn visible(page: &content::Page) -> u64 {
     hash_of(format!("{outside:?}"))
 }
 
-/// Hashes of every word of `page` that could be a claim id (in its body,
-/// its claims and the rest of its front matter, as parsed): a superset of
+/// Hashes of every word of `page`'s source that could be a claim id (in
+/// its body, its claims and the rest of its front matter): a superset of
 /// the claims it shows.
 fn id_words(page: &content::Page) -> Vec<u64> {
-    let text = format!("{page:?}");
-    let mut words: Vec<u64> = text
+    // The source text holds the body and the front matter alike.
+    let mut words: Vec<u64> = page
+        .src
+        .text
         .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')))
         .filter(|w| !w.is_empty())
         .flat_map(|w| [w, w.trim_end_matches('.')])
@@ -290,6 +313,17 @@ pub(crate) fn prepare(
     let inputs = Arc::new(Inputs::new(shared, &prepared));
     caches.prepared = Some((key, prepared.clone(), inputs.clone()));
     Ok((prepared, inputs))
+}
+
+impl Caches {
+    /// Caches for one run that will not be repeated in this process (a
+    /// build): parsed pages are not kept, only their hashes.
+    pub fn once() -> Caches {
+        Caches {
+            once: true,
+            ..Caches::default()
+        }
+    }
 }
 
 /// Forgets the render state (a build drops it before indexing search).

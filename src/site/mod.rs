@@ -34,14 +34,14 @@ pub struct Sources {
 
 /// Reads `book.toml`, the pages and the evidence, without validating.
 pub fn load_sources(root: &Path) -> Result<Sources> {
-    memo::load_sources(root, &mut Caches::default())
+    memo::load_sources(root, &mut Caches::once())
 }
 
 /// Loads and validates a site, then compares it with its review lock
 /// (`kansoku.lock`, if any); fails with every error found. Warnings are
 /// returned alongside a usable site.
 pub fn load(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
-    load_with(root, mode, &mut Caches::default())
+    load_with(root, mode, &mut Caches::once())
 }
 
 /// [`load`], parsing only the pages `caches` has not seen as they are.
@@ -69,7 +69,7 @@ pub fn load_with(root: &Path, mode: Mode, caches: &mut Caches) -> Result<(Site, 
 
 /// [`load`] without the review lock: what `kansoku review` approves.
 pub fn load_unreviewed(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
-    let (site, diags) = load_all(root, mode, &mut Caches::default())?;
+    let (site, diags) = load_all(root, mode, &mut Caches::once())?;
     if diags.iter().any(Diagnostic::is_error) {
         return Err(Error::Content(diags));
     }
@@ -270,7 +270,7 @@ pub fn build(root: &Path) -> Result<BuildReport> {
 
 /// Builds with explicit options.
 pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
-    let mut caches = Caches::default();
+    let mut caches = Caches::once();
     let start = Instant::now();
     // KANSOKU_TIMINGS=1 prints each stage's time, for profiling.
     let timings = std::env::var_os("KANSOKU_TIMINGS").is_some();
