@@ -6,18 +6,21 @@
 //! the same whether it was computed now or remembered:
 //!
 //! - a page is parsed again only when its bytes change;
-//! - validation and the render state (`Prepared`) are computed whole on
-//!   every run, so findings about the whole site (E016, E022, E023) always
-//!   come from the current facts;
+//! - validation is computed whole on every run, so findings about the
+//!   whole site (E016, E022, E023) always come from the current facts;
+//! - the render state (`Prepared`) is made again only when what every
+//!   unit reads, a page's claims or an evidence file changes ([`prepare`]);
 //! - the theme is loaded again only when a file under `templates/` or
 //!   `static/` (or kansoku itself) changes;
 //! - a render unit is rendered again only when its input changes (see
 //!   [`Inputs`]): what every unit reads (kansoku's version, the theme,
 //!   `book.toml`, the review status, every page but its body and claims,
 //!   the evidence files' names and headers), its own source, and the
-//!   views of the claims it may show. A page's body is read by no other
-//!   output, so a prose edit renders one page, and a claim edit renders
-//!   the pages and evidence pages showing that claim.
+//!   views of the claims it may show; the site-wide files (claims export,
+//!   evidence index, sitemap, chooser, static files) are keyed as the
+//!   render state is. A page's body is read by no other output, so a
+//!   prose edit renders one page, and a claim edit renders the pages and
+//!   evidence pages showing that claim, and the site-wide files.
 //!
 //! The caller owns the sink the files go to: this module knows nothing
 //! about serving or about the build directory.
@@ -261,6 +264,9 @@ pub(crate) struct Inputs {
     /// the review status, every page as others see it (but its claims),
     /// the evidence files' names and headers.
     shared: u64,
+    /// What the site-wide files read: `shared`, every page's claims and
+    /// every evidence file (the key of [`prepare`]).
+    site: u64,
     /// Hash of a claim id (as [`id_words`] hashes it) → hash of its views
     /// in both languages.
     views: HashMap<u64, u64>,
@@ -301,6 +307,12 @@ pub(crate) fn prepare(
     for page in &site.content.pages {
         caches.pages.get(&page.rel).map(|m| m.claims).hash(&mut h);
     }
+    // Not read by `prepare`, but by the site-wide files keyed on this
+    // (the evidence index counts lines); an evidence edit is rare.
+    for (path, file) in &site.evidence.files {
+        path.hash(&mut h);
+        crate::site::output::content_hash(file.body().as_bytes()).hash(&mut h);
+    }
     let key = h.finish();
     if let Some((k, p, i)) = &caches.prepared {
         if *k == key {
@@ -310,7 +322,7 @@ pub(crate) fn prepare(
     // The old state is dropped first: at scale it is large.
     caches.prepared = None;
     let prepared = Arc::new(renderer.prepare(site)?);
-    let inputs = Arc::new(Inputs::new(shared, &prepared));
+    let inputs = Arc::new(Inputs::new(shared, key, &prepared));
     caches.prepared = Some((key, prepared.clone(), inputs.clone()));
     Ok((prepared, inputs))
 }
@@ -333,7 +345,7 @@ pub(crate) fn forget_prepared(caches: &mut Caches) {
 
 impl Inputs {
     /// The inputs of units rendered with `prepared`.
-    fn new(shared: u64, prepared: &Prepared) -> Inputs {
+    fn new(shared: u64, site: u64, prepared: &Prepared) -> Inputs {
         let views: HashMap<u64, u64> = prepared
             .claim_views()
             .map(|(id, view)| (hash_of(id.as_str()), hash_of(format!("{view:?}"))))
@@ -342,6 +354,7 @@ impl Inputs {
         all.sort_unstable();
         Inputs {
             shared,
+            site,
             views,
             all_views: hash_of(all),
         }
@@ -359,8 +372,7 @@ impl Inputs {
     }
 }
 
-/// A unit's memo key and the hash of its input, if it is memoised (the
-/// site-wide files are cheap and read everything: always rendered).
+/// A unit's memo key and the hash of its input.
 fn unit_input(
     site: &Site,
     caches: &Caches,
@@ -398,7 +410,10 @@ fn unit_input(
             ));
             Some((format!("evidence:{path}"), input))
         }
-        Unit::Site(_) => None,
+        Unit::Site(part) => Some((
+            format!("site:{part:?}"),
+            hash_of((inputs.site, format!("{part:?}"))),
+        )),
     }
 }
 
@@ -496,10 +511,10 @@ pub(crate) fn render(
 pub(crate) fn retain_units(site: &Site, units: &[Unit<'_>], caches: &mut Caches) {
     let keys: std::collections::HashSet<String> = units
         .iter()
-        .filter_map(|&u| match u {
-            Unit::Page(i) => Some(format!("page:{}", site.content.pages[i].rel)),
-            Unit::Evidence(path) => Some(format!("evidence:{path}")),
-            Unit::Site(_) => None,
+        .map(|&u| match u {
+            Unit::Page(i) => format!("page:{}", site.content.pages[i].rel),
+            Unit::Evidence(path) => format!("evidence:{path}"),
+            Unit::Site(part) => format!("site:{part:?}"),
         })
         .collect();
     caches.units.retain(|k, _| keys.contains(k));
