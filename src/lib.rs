@@ -5,11 +5,17 @@
 //! 1. [`config::Config::load`] reads `book.toml`.
 //! 2. [`content::load_content`] parses pages: front matter, claims, language blocks.
 //! 3. [`evidence::load_evidence`] indexes `evidence/` with headers and lines.
-//! 4. [`validate::validate`] resolves claims against evidence and each other.
-//! 5. [`render::Renderer`] turns the validated [`site::Site`] into output files.
-//! 6. [`site::output::write_atomic`] swaps the new tree in only when all succeeded.
+//! 4. [`validate::validate`] resolves claims against evidence and each other,
+//!    giving the [`validate::Site`] rendering consumes.
+//! 5. [`render::Renderer`] turns the site into output files, unit by unit.
+//! 6. [`search`] indexes the rendered pages (Pagefind) into search bundles.
+//! 7. [`site::output::Staging`] swaps the new tree in only when all succeeded.
 //!
-//! [`site::build`] runs them in order; `check` stops after step 4.
+//! [`site::build`] runs them in order and `check` stops after step 4; `serve`
+//! runs the same stages after each change. `site::memo` memoises them on
+//! content hashes ([`site::Caches`]): an unchanged page is not parsed again
+//! and a unit whose input is unchanged is not rendered again, in `serve`
+//! and, through a memo kept under `.kansoku/`, from one `build` to the next.
 
 pub mod accept;
 pub mod check;

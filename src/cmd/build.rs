@@ -23,6 +23,10 @@ pub(crate) struct Args {
     /// Write no search index (as `[search] enabled = false` in book.toml).
     #[arg(long)]
     no_search: bool,
+    /// Render everything again, ignoring what earlier builds remembered
+    /// (kept in .kansoku/ beside the build directory).
+    #[arg(long)]
+    no_cache: bool,
 }
 
 pub(crate) fn run(root: &Path, args: Args) -> ExitCode {
@@ -46,6 +50,7 @@ pub(crate) fn run(root: &Path, args: Args) -> ExitCode {
         base_url: args.base_url,
         progress,
         search: !args.no_search,
+        cache: !args.no_cache,
     };
     // An interrupted build removes its staging tree before it exits.
     let result = kansoku::site::output::exit_cleanly_on_signals()

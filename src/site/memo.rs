@@ -6,18 +6,21 @@
 //! the same whether it was computed now or remembered:
 //!
 //! - a page is parsed again only when its bytes change;
-//! - validation and the render state (`Prepared`) are computed whole on
-//!   every run, so findings about the whole site (E016, E022, E023) always
-//!   come from the current facts;
+//! - validation is computed whole on every run, so findings about the
+//!   whole site (E016, E022, E023) always come from the current facts;
+//! - the render state (`Prepared`) is made again only when what every
+//!   unit reads, a page's claims or an evidence file changes ([`prepare`]);
 //! - the theme is loaded again only when a file under `templates/` or
 //!   `static/` (or kansoku itself) changes;
 //! - a render unit is rendered again only when its input changes (see
 //!   [`Inputs`]): what every unit reads (kansoku's version, the theme,
 //!   `book.toml`, the review status, every page but its body and claims,
 //!   the evidence files' names and headers), its own source, and the
-//!   views of the claims it may show. A page's body is read by no other
-//!   output, so a prose edit renders one page, and a claim edit renders
-//!   the pages and evidence pages showing that claim.
+//!   views of the claims it may show; the site-wide files (claims export,
+//!   evidence index, sitemap, chooser, static files) are keyed as the
+//!   render state is. A page's body is read by no other output, so a
+//!   prose edit renders one page, and a claim edit renders the pages and
+//!   evidence pages showing that claim, and the site-wide files.
 //!
 //! The caller owns the sink the files go to: this module knows nothing
 //! about serving or about the build directory.
@@ -42,6 +45,12 @@ pub struct Caches {
     theme: Option<(u64, Arc<Renderer>)>,
     /// Unit key → the input it was rendered from and the files it made.
     units: HashMap<String, UnitMemo>,
+    /// The render state and unit inputs, with the hash of what they were
+    /// made from (see [`prepare`]).
+    prepared: Option<(u64, Arc<Prepared>, Arc<Inputs>)>,
+    /// Keep no parses (only their hashes): a build runs once, and a copy
+    /// of every page would double its memory.
+    once: bool,
 }
 
 impl std::fmt::Debug for Caches {
@@ -50,6 +59,7 @@ impl std::fmt::Debug for Caches {
             .field("pages", &self.pages.len())
             .field("theme", &self.theme.as_ref().map(|(h, _)| h))
             .field("units", &self.units.len())
+            .field("prepared", &self.prepared.as_ref().map(|(h, _, _)| h))
             .finish()
     }
 }
@@ -58,17 +68,19 @@ impl std::fmt::Debug for Caches {
 struct PageMemo {
     /// Hash of the file's bytes.
     bytes: u64,
-    loaded: Loaded,
-    diags: Vec<Diagnostic>,
+    /// The parse itself, unless forgotten ([`forget_parses`]).
+    parsed: Option<(Loaded, Vec<Diagnostic>)>,
     /// Hash of what other outputs may read of the page besides its claims
     /// (whose views are hashed on their own): all of it but its body.
     visible: u64,
+    /// Hash of its claims as parsed (what claim views are made from).
+    claims: u64,
     /// Hashes of the words of its source that could be claim ids, sorted:
     /// the claims the page may show are among them.
     words: Vec<u64>,
 }
 
-#[derive(Clone)]
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
 struct UnitMemo {
     input: u64,
     /// Each file's path and the hash of its bytes.
@@ -89,13 +101,14 @@ fn hash_of(value: impl Hash) -> u64 {
 pub(crate) fn load_sources(root: &Path, caches: &mut Caches) -> Result<super::Sources> {
     let config = Config::load(root)?;
     let old = &caches.pages;
+    let once = caches.once;
     let fresh = Mutex::new(HashMap::with_capacity(old.len()));
     let load = |dir: &Path, path: &Path| -> Result<(Loaded, Vec<Diagnostic>)> {
         let rel = content::rel_path(dir, path);
         let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
         let hash = crate::site::output::content_hash(&bytes);
         let memo = match old.get(&rel) {
-            Some(m) if m.bytes == hash => m.clone(),
+            Some(m) if m.bytes == hash && m.parsed.is_some() => m.clone(),
             _ => {
                 let (loaded, diags) = content::parse_file(&rel, bytes);
                 let words = match &loaded {
@@ -106,18 +119,27 @@ pub(crate) fn load_sources(root: &Path, caches: &mut Caches) -> Result<super::So
                     Loaded::Page(page) => visible(page),
                     Loaded::Failed(f) => hash_of(format!("{f:?}")),
                 };
+                let claims = match &loaded {
+                    Loaded::Page(page) => hash_of(format!("{:?}", page.claims)),
+                    Loaded::Failed(_) => 0,
+                };
                 PageMemo {
                     bytes: hash,
-                    loaded,
-                    diags,
+                    parsed: Some((loaded, diags)),
                     visible,
+                    claims,
                     words,
                 }
             }
         };
-        let out = (memo.loaded.clone(), memo.diags.clone());
+        let mut memo = memo;
+        let out = if once {
+            memo.parsed.take()
+        } else {
+            memo.parsed.clone()
+        };
         super::lock(&fresh).insert(rel, memo);
-        Ok(out)
+        Ok(out.expect("parsed above"))
     };
     let (content, evidence) = rayon::join(
         || content::load_content_with(root, &load),
@@ -178,13 +200,27 @@ fn theme_fingerprint(root: &Path) -> Result<u64> {
 /// the byte offsets kept for messages (which move with any edit above
 /// them).
 fn visible(page: &content::Page) -> u64 {
+    // Built field by field rather than cloned: a page's body and source
+    // text are most of its bytes.
     let mut outside = content::Page {
-        segments: Vec::new(),
+        rel: page.rel.clone(),
+        url_path: page.url_path.clone(),
+        title: page.title.clone(),
+        lead: page.lead.clone(),
+        weight: page.weight,
+        updated: page.updated.clone(),
+        layout: page.layout,
+        entity: page.entity.clone(),
+        members: page.members.clone(),
+        views: page.views.clone(),
         claims: Vec::new(),
+        scope: page.scope.clone(),
+        columns: page.columns.clone(),
+        segments: Vec::new(),
+        repeat_inline_claims: page.repeat_inline_claims,
         // The file's text holds the body and claims; its name is what
         // others read.
         src: crate::source::Source::new(page.source_path().to_owned(), String::new()),
-        ..page.clone()
     };
     for e in outside.entity.iter_mut().chain(&mut outside.members) {
         e.kind_span = 0..0;
@@ -204,12 +240,14 @@ fn visible(page: &content::Page) -> u64 {
     hash_of(format!("{outside:?}"))
 }
 
-/// Hashes of every word of `page` that could be a claim id (in its body,
-/// its claims and the rest of its front matter, as parsed): a superset of
+/// Hashes of every word of `page`'s source that could be a claim id (in
+/// its body, its claims and the rest of its front matter): a superset of
 /// the claims it shows.
 fn id_words(page: &content::Page) -> Vec<u64> {
-    let text = format!("{page:?}");
-    let mut words: Vec<u64> = text
+    // The source text holds the body and the front matter alike.
+    let mut words: Vec<u64> = page
+        .src
+        .text
         .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')))
         .filter(|w| !w.is_empty())
         .flat_map(|w| [w, w.trim_end_matches('.')])
@@ -227,6 +265,9 @@ pub(crate) struct Inputs {
     /// the review status, every page as others see it (but its claims),
     /// the evidence files' names and headers.
     shared: u64,
+    /// What the site-wide files read: `shared`, every page's claims and
+    /// every evidence file (the key of [`prepare`]).
+    site: u64,
     /// Hash of a claim id (as [`id_words`] hashes it) → hash of its views
     /// in both languages.
     views: HashMap<u64, u64>,
@@ -234,23 +275,78 @@ pub(crate) struct Inputs {
     all_views: u64,
 }
 
+/// Hash of what every unit reads (see [`Inputs::shared`]).
+fn shared(site: &Site, caches: &Caches) -> u64 {
+    let mut h = hasher();
+    caches.theme.as_ref().map(|(t, _)| *t).hash(&mut h);
+    format!("{:?}", site.config).hash(&mut h);
+    format!("{:?}", site.review).hash(&mut h);
+    for page in &site.content.pages {
+        page.rel.hash(&mut h);
+        caches.pages.get(&page.rel).map(|m| m.visible).hash(&mut h);
+    }
+    for (path, file) in &site.evidence.files {
+        path.hash(&mut h);
+        format!("{:?}", file.header).hash(&mut h);
+    }
+    site.evidence.escaping.hash(&mut h);
+    site.evidence.broken.hash(&mut h);
+    h.finish()
+}
+
+/// The render state of `site` and the inputs its units share, made again
+/// only when what they are made from changed: what every unit reads and
+/// every page's claims (a prose edit leaves both alone).
+pub(crate) fn prepare(
+    site: &Site,
+    renderer: &Renderer,
+    caches: &mut Caches,
+) -> std::result::Result<(Arc<Prepared>, Arc<Inputs>), Vec<Diagnostic>> {
+    let shared = shared(site, caches);
+    let mut h = hasher();
+    shared.hash(&mut h);
+    for page in &site.content.pages {
+        caches.pages.get(&page.rel).map(|m| m.claims).hash(&mut h);
+    }
+    // Not read by `prepare`, but by the site-wide files keyed on this
+    // (the evidence index counts lines); an evidence edit is rare.
+    for (path, file) in &site.evidence.files {
+        path.hash(&mut h);
+        crate::site::output::content_hash(file.body().as_bytes()).hash(&mut h);
+    }
+    let key = h.finish();
+    if let Some((k, p, i)) = &caches.prepared {
+        if *k == key {
+            return Ok((p.clone(), i.clone()));
+        }
+    }
+    // The old state is dropped first: at scale it is large.
+    caches.prepared = None;
+    let prepared = Arc::new(renderer.prepare(site)?);
+    let inputs = Arc::new(Inputs::new(shared, key, &prepared));
+    caches.prepared = Some((key, prepared.clone(), inputs.clone()));
+    Ok((prepared, inputs))
+}
+
+impl Caches {
+    /// Caches for one run that will not be repeated in this process (a
+    /// build): parsed pages are not kept, only their hashes.
+    pub fn once() -> Caches {
+        Caches {
+            once: true,
+            ..Caches::default()
+        }
+    }
+}
+
+/// Forgets the render state (a build drops it before indexing search).
+pub(crate) fn forget_prepared(caches: &mut Caches) {
+    caches.prepared = None;
+}
+
 impl Inputs {
-    /// The inputs of `site` rendered with `prepared`.
-    pub(crate) fn new(site: &Site, prepared: &Prepared, caches: &Caches) -> Inputs {
-        let mut h = hasher();
-        caches.theme.as_ref().map(|(t, _)| *t).hash(&mut h);
-        format!("{:?}", site.config).hash(&mut h);
-        format!("{:?}", site.review).hash(&mut h);
-        for page in &site.content.pages {
-            page.rel.hash(&mut h);
-            caches.pages.get(&page.rel).map(|m| m.visible).hash(&mut h);
-        }
-        for (path, file) in &site.evidence.files {
-            path.hash(&mut h);
-            format!("{:?}", file.header).hash(&mut h);
-        }
-        site.evidence.escaping.hash(&mut h);
-        site.evidence.broken.hash(&mut h);
+    /// The inputs of units rendered with `prepared`.
+    fn new(shared: u64, site: u64, prepared: &Prepared) -> Inputs {
         let views: HashMap<u64, u64> = prepared
             .claim_views()
             .map(|(id, view)| (hash_of(id.as_str()), hash_of(format!("{view:?}"))))
@@ -258,7 +354,8 @@ impl Inputs {
         let mut all: Vec<(u64, u64)> = views.iter().map(|(&k, &v)| (k, v)).collect();
         all.sort_unstable();
         Inputs {
-            shared: h.finish(),
+            shared,
+            site,
             views,
             all_views: hash_of(all),
         }
@@ -276,8 +373,7 @@ impl Inputs {
     }
 }
 
-/// A unit's memo key and the hash of its input, if it is memoised (the
-/// site-wide files are cheap and read everything: always rendered).
+/// A unit's memo key and the hash of its input.
 fn unit_input(
     site: &Site,
     caches: &Caches,
@@ -315,8 +411,26 @@ fn unit_input(
             ));
             Some((format!("evidence:{path}"), input))
         }
-        Unit::Site(_) => None,
+        Unit::Site(part) => Some((
+            format!("site:{part:?}"),
+            hash_of((inputs.site, format!("{part:?}"))),
+        )),
     }
+}
+
+/// Takes a remembered unit's files where the sink already has them.
+pub(crate) type Reuse<'a> = dyn Fn(&[(String, u64)]) -> bool + Sync + 'a;
+
+/// Receives each rendered file with the hash of its bytes.
+pub(crate) type Sink<'a> =
+    dyn Fn(OutputFile, u64) -> std::result::Result<(), Diagnostic> + Sync + 'a;
+
+/// What [`render`] renders from.
+pub(crate) struct Job<'a> {
+    pub(crate) site: &'a Site,
+    pub(crate) renderer: &'a Renderer,
+    pub(crate) prepared: &'a Prepared,
+    pub(crate) inputs: &'a Inputs,
 }
 
 /// What [`render`] did.
@@ -331,18 +445,24 @@ pub(crate) struct Rendered {
 
 /// Renders the units of `units` whose input changed since `caches` saw
 /// them, handing each new file to `sink` (from any thread) with the hash
-/// of its bytes; lists every file of every unit. The first error in unit
+/// of its bytes; lists every file of every unit. A remembered unit is
+/// offered to `reuse` first, which takes its files as they are where the
+/// sink already has them (true), or declines (false: it is rendered). The first error in unit
 /// order is the one returned. The memo is updated only on success, so it
 /// never names files the sink was not given.
 pub(crate) fn render(
-    site: &Site,
-    renderer: &Renderer,
-    prepared: &Prepared,
+    job: &Job<'_>,
     units: &[Unit<'_>],
-    inputs: &Inputs,
     caches: &mut Caches,
-    sink: &(dyn Fn(OutputFile, u64) -> std::result::Result<(), Diagnostic> + Sync),
+    reuse: &Reuse<'_>,
+    sink: &Sink<'_>,
 ) -> std::result::Result<Rendered, Vec<Diagnostic>> {
+    let Job {
+        site,
+        renderer,
+        prepared,
+        inputs,
+    } = job;
     use rayon::prelude::*;
     let memo = &caches.units;
     type Made = (Option<(String, u64)>, Vec<(String, u64)>, bool);
@@ -352,7 +472,9 @@ pub(crate) fn render(
             let input = unit_input(site, caches, inputs, unit);
             if let Some((key, hash)) = &input {
                 if let Some(m) = memo.get(key).filter(|m| m.input == *hash) {
-                    return Ok((None, m.files.clone(), false));
+                    if reuse(&m.files) {
+                        return Ok((None, m.files.clone(), false));
+                    }
                 }
             }
             let mut files = Vec::new();
@@ -390,10 +512,10 @@ pub(crate) fn render(
 pub(crate) fn retain_units(site: &Site, units: &[Unit<'_>], caches: &mut Caches) {
     let keys: std::collections::HashSet<String> = units
         .iter()
-        .filter_map(|&u| match u {
-            Unit::Page(i) => Some(format!("page:{}", site.content.pages[i].rel)),
-            Unit::Evidence(path) => Some(format!("evidence:{path}")),
-            Unit::Site(_) => None,
+        .map(|&u| match u {
+            Unit::Page(i) => format!("page:{}", site.content.pages[i].rel),
+            Unit::Evidence(path) => format!("evidence:{path}"),
+            Unit::Site(part) => format!("site:{part:?}"),
         })
         .collect();
     caches.units.retain(|k, _| keys.contains(k));
@@ -403,4 +525,42 @@ pub(crate) fn retain_units(site: &Site, units: &[Unit<'_>], caches: &mut Caches)
 /// lost files the memo says it has).
 pub(crate) fn forget_units(caches: &mut Caches) {
     caches.units.clear();
+}
+
+/// The on-disk form of the render memo: kansoku's version first, so that
+/// another version's tables are never read.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Saved {
+    version: String,
+    units: HashMap<String, UnitMemo>,
+}
+
+impl Caches {
+    /// Takes the render memo a previous `kansoku build` saved at `path`;
+    /// an empty one if there is none, or it is unreadable, corrupt or another
+    /// version's (then the build is cold, never an error).
+    pub fn read_units(&mut self, path: &Path) {
+        self.units = std::fs::read(path)
+            .ok()
+            .and_then(|bytes| serde_json::from_slice::<Saved>(&bytes).ok())
+            .filter(|s| s.version == env!("CARGO_PKG_VERSION"))
+            .map(|s| s.units)
+            .unwrap_or_default();
+    }
+
+    /// Saves the render memo at `path`, through a temporary file renamed
+    /// into place so that a reader never sees half of one.
+    pub fn save_units(&self, path: &Path) -> std::io::Result<()> {
+        let saved = Saved {
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            units: self.units.clone(),
+        };
+        let bytes = serde_json::to_vec(&saved).map_err(std::io::Error::other)?;
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        let tmp = path.with_extension("json.tmp");
+        std::fs::write(&tmp, bytes)?;
+        std::fs::rename(&tmp, path)
+    }
 }

@@ -34,14 +34,14 @@ pub struct Sources {
 
 /// Reads `book.toml`, the pages and the evidence, without validating.
 pub fn load_sources(root: &Path) -> Result<Sources> {
-    memo::load_sources(root, &mut Caches::default())
+    memo::load_sources(root, &mut Caches::once())
 }
 
 /// Loads and validates a site, then compares it with its review lock
 /// (`kansoku.lock`, if any); fails with every error found. Warnings are
 /// returned alongside a usable site.
 pub fn load(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
-    load_with(root, mode, &mut Caches::default())
+    load_with(root, mode, &mut Caches::once())
 }
 
 /// [`load`], parsing only the pages `caches` has not seen as they are.
@@ -69,7 +69,7 @@ pub fn load_with(root: &Path, mode: Mode, caches: &mut Caches) -> Result<(Site, 
 
 /// [`load`] without the review lock: what `kansoku review` approves.
 pub fn load_unreviewed(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
-    let (site, diags) = load_all(root, mode, &mut Caches::default())?;
+    let (site, diags) = load_all(root, mode, &mut Caches::once())?;
     if diags.iter().any(Diagnostic::is_error) {
         return Err(Error::Content(diags));
     }
@@ -212,6 +212,10 @@ pub struct BuildOptions {
     pub out: Option<PathBuf>,
     /// Publish under this URL instead of `site-url` (`build --base-url`).
     pub base_url: Option<String>,
+    /// Reuse what the previous build into the same directory rendered,
+    /// where its input is unchanged (off: `build --no-cache`, a cold
+    /// build).
+    pub cache: bool,
     /// Told how far the build is (`build`'s progress bar); rendering is
     /// then done in batches so that it can be told.
     pub progress: Option<std::sync::Arc<dyn Fn(Progress) + Send + Sync>>,
@@ -236,6 +240,7 @@ impl std::fmt::Debug for BuildOptions {
             .field("search", &self.search)
             .field("out", &self.out)
             .field("base_url", &self.base_url)
+            .field("cache", &self.cache)
             .field("progress", &self.progress.is_some())
             .finish()
     }
@@ -247,6 +252,7 @@ impl Default for BuildOptions {
             search: true,
             out: None,
             base_url: None,
+            cache: true,
             progress: None,
         }
     }
@@ -264,7 +270,7 @@ pub fn build(root: &Path) -> Result<BuildReport> {
 
 /// Builds with explicit options.
 pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
-    let mut caches = Caches::default();
+    let mut caches = Caches::once();
     let start = Instant::now();
     // KANSOKU_TIMINGS=1 prints each stage's time, for profiling.
     let timings = std::env::var_os("KANSOKU_TIMINGS").is_some();
@@ -303,7 +309,8 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     if !collisions.is_empty() {
         return Err(Error::Content(collisions));
     }
-    let prepared = renderer.prepare(&site).map_err(Error::Content)?;
+    let (prepared, inputs) =
+        memo::prepare(&site, &renderer, &mut caches).map_err(Error::Content)?;
     lap("prepare", t);
     // Each file goes to the staging tree as soon as it is rendered, so the
     // output is never all in memory; search keeps only the part of each
@@ -331,39 +338,70 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
             d
         })
     };
+    // A remembered unit's files are taken from the previous build only
+    // if every one of them is still the file the manifest recorded; pages
+    // taken so are read back for search, which indexes every page.
+    let reuse = |files: &[(String, u64)]| -> bool {
+        if !files.iter().all(|(p, h)| staging.reusable(p, *h)) {
+            return false;
+        }
+        for (path, hash) in files {
+            match staging.reuse(path, *hash) {
+                Ok(true) => {}
+                Ok(false) => return false,
+                Err(e) => {
+                    lock(&io_error).get_or_insert(e);
+                    return false;
+                }
+            }
+            if search && crate::search::indexed(path) {
+                match staging.read(path) {
+                    Ok(bytes) => {
+                        let f = crate::render::OutputFile {
+                            path: path.clone(),
+                            bytes,
+                        };
+                        if let Some(part) = crate::search::searchable(&f) {
+                            lock(&searchable).push(part);
+                        }
+                    }
+                    Err(e) => {
+                        lock(&io_error).get_or_insert(e);
+                    }
+                }
+            }
+        }
+        true
+    };
+    if options.cache {
+        caches.read_units(&output::memo_path(&out_dir));
+    }
     let units = renderer.units(&site);
-    let inputs = memo::Inputs::new(&site, &prepared, &caches);
+    let job = memo::Job {
+        site: &site,
+        renderer: &renderer,
+        prepared: &prepared,
+        inputs: &inputs,
+    };
+    let fresh = std::sync::atomic::AtomicUsize::new(0);
+    let count = |r: memo::Rendered| {
+        fresh.fetch_add(r.rendered, std::sync::atomic::Ordering::Relaxed);
+    };
     let rendered = match &options.progress {
-        None => memo::render(
-            &site,
-            &renderer,
-            &prepared,
-            &units,
-            &inputs,
-            &mut caches,
-            &sink,
-        )
-        .map(drop),
+        None => memo::render(&job, &units, &mut caches, &reuse, &sink).map(count),
         // In batches, to tell the progress between them; still in unit
         // order, so the first error reported is the same.
         Some(_) => {
             tell(Progress::Rendering(units.len()));
             units.chunks(256).try_for_each(|batch| {
-                memo::render(
-                    &site,
-                    &renderer,
-                    &prepared,
-                    batch,
-                    &inputs,
-                    &mut caches,
-                    &sink,
-                )?;
+                count(memo::render(&job, batch, &mut caches, &reuse, &sink)?);
                 tell(Progress::Rendered(batch.len()));
                 Ok(())
             })
         }
     };
-    drop(prepared);
+    drop((prepared, inputs));
+    memo::forget_prepared(&mut caches);
     if let Some(e) = lock(&io_error).take() {
         // Planned paths make this rare (a file where another output needs a
         // directory), but it is the same mistake.
@@ -381,6 +419,13 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     }
     rendered.map_err(Error::Content)?;
     lap("render", t);
+    if timings {
+        eprintln!(
+            "timing: {} of {} units rendered, the rest taken from the last build",
+            fresh.into_inner(),
+            units.len()
+        );
+    }
     let t = Instant::now();
     // Search reads the rendered pages, so it runs after render; its bundle
     // is written with everything else, atomically.
@@ -397,6 +442,10 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     let t = Instant::now();
     tell(Progress::Writing);
     let committed = staging.commit()?;
+    memo::retain_units(&site, &units, &mut caches);
+    // Only an optimisation for the next build: one that cannot be saved
+    // leaves the next build cold, and this one is done.
+    let _ = caches.save_units(&output::memo_path(&out_dir));
     lap("write", t);
     let out_shown = options
         .out

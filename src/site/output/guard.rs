@@ -6,7 +6,7 @@ use super::tree::remove_tree;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 /// An exclusive lock on one build directory, held for a whole build and
@@ -116,15 +116,18 @@ pub(crate) fn active() -> MutexGuard<'static, Vec<PathBuf>> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-pub(crate) fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::Relaxed)
-}
-
 /// Removes this process's staging trees after an interruption: waits for
 /// a commit in progress, stops further writes, then removes each tree
 /// (again if a write still in flight re-created part of it).
 pub fn clean_up_after_interrupt() {
-    INTERRUPTED.store(true, Ordering::Relaxed);
+    INTERRUPTED.store(true, Ordering::SeqCst);
+    // A write that began before the flag was set may still make a
+    // directory or a file: wait for those (they are short) so that none
+    // re-creates part of a tree after it is removed.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    while IN_FLIGHT.load(Ordering::SeqCst) > 0 && std::time::Instant::now() < deadline {
+        std::thread::yield_now();
+    }
     let mut dirs = active();
     for dir in dirs.drain(..) {
         for _ in 0..50 {
@@ -135,6 +138,26 @@ pub fn clean_up_after_interrupt() {
             }
         }
     }
+}
+
+/// Writes into a staging tree under way (see [`write_op`]).
+static IN_FLIGHT: AtomicUsize = AtomicUsize::new(0);
+
+/// Held while one file is written into a staging tree.
+pub(crate) struct WriteOp(());
+
+impl Drop for WriteOp {
+    fn drop(&mut self) {
+        IN_FLIGHT.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Starts a write into a staging tree, unless the process is being
+/// interrupted (then `None`: write nothing).
+pub(crate) fn write_op() -> Option<WriteOp> {
+    IN_FLIGHT.fetch_add(1, Ordering::SeqCst);
+    let op = WriteOp(());
+    (!INTERRUPTED.load(Ordering::SeqCst)).then_some(op)
 }
 
 /// Installs handlers for SIGINT, SIGTERM and SIGHUP that remove this

@@ -205,6 +205,14 @@ impl Manifest {
         (e.size == size && e.hash == hash).then_some((e.size, id))
     }
 
+    /// The previous file at `path` if its recorded hash is this one and
+    /// its identity is known (what a remembered render unit relies on).
+    pub(super) fn reusable(&self, path: &str, hash: u64) -> Option<(u64, Id)> {
+        let e = self.files.get(path)?;
+        let id = e.id?;
+        (e.hash == hash).then_some((e.size, id))
+    }
+
     /// Whether kansoku wrote `path` (by any record that still applies).
     pub(super) fn owns(&self, path: &str) -> bool {
         self.files.contains_key(path)

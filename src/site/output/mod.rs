@@ -139,6 +139,12 @@ fn state_dir(out: &Path) -> PathBuf {
     out.with_file_name(STATE_DIR)
 }
 
+/// Where the memo tables of builds into `out` are kept (see
+/// `site::memo`): beside its manifest, removed by `kansoku clean`.
+pub(crate) fn memo_path(out: &Path) -> PathBuf {
+    state_dir(out).join(format!("{}.memo.json", name(out)))
+}
+
 fn manifest_paths(out: &Path) -> manifest::Paths {
     manifest::Paths::new(&state_dir(out), out, &name(out))
 }
@@ -234,9 +240,9 @@ impl Staging {
         // made: never between the two, which left a staging tree behind.
         {
             let mut active = guard::active();
-            if guard::interrupted() {
+            let Some(_op) = guard::write_op() else {
                 return Err(Error::Usage("the build was interrupted".into()));
-            }
+            };
             fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
             active.push(dir.clone());
         }
@@ -263,10 +269,9 @@ impl Staging {
     /// directories as needed. Safe to call from many threads at once. After
     /// an error, [`Staging::commit`] refuses.
     pub fn write(&self, path: &str, bytes: &[u8]) -> Result<()> {
-        let result = if guard::interrupted() {
-            Err(Error::Usage("the build was interrupted".into()))
-        } else {
-            self.store(path, bytes)
+        let result = match guard::write_op() {
+            None => Err(Error::Usage("the build was interrupted".into())),
+            Some(_op) => self.store(path, bytes),
         };
         if result.is_err() {
             self.failed.store(true, Ordering::Relaxed);
@@ -328,6 +333,80 @@ impl Staging {
         file.write_all(bytes).map_err(|e| Error::io(&target, e))?;
         lock(&self.written).push((path.to_owned(), size, hash));
         Ok(())
+    }
+
+    /// Takes the previous build's file at `path` into the staging tree
+    /// without its bytes, if the manifest recorded it with `hash` and it
+    /// is still that file (hard-linked, as [`Staging::write`] does for
+    /// equal bytes). `Ok(false)`: it is not, so the caller must render it.
+    pub fn reuse(&self, path: &str, hash: u64) -> Result<bool> {
+        check_path(path)?;
+        let Some(old) = self.previous.reusable(path, hash) else {
+            return Ok(false);
+        };
+        if !self.reusable(path, hash) {
+            return Ok(false);
+        }
+        if !self.can_link.load(Ordering::Relaxed) {
+            return Ok(false);
+        }
+        let Some(_op) = guard::write_op() else {
+            return Ok(false);
+        };
+        if let Some((parent, _)) = path.rsplit_once('/') {
+            if !lock(&self.made).contains(parent) {
+                fs::create_dir_all(self.dir.join(parent))
+                    .map_err(|e| Error::io(self.dir.join(parent), e))?;
+                lock(&self.made).insert(parent.to_owned());
+            }
+        }
+        match self.link(path, old, &self.dir.join(path)) {
+            Ok(true) => {
+                lock(&self.written).push((path.to_owned(), old.0, hash));
+                lock(&self.linked_paths).insert(path.to_owned());
+                self.linked.fetch_add(1, Ordering::Relaxed);
+                Ok(true)
+            }
+            Ok(false) => Ok(false),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                self.failed.store(true, Ordering::Relaxed);
+                Err(Error::io(
+                    self.out.join(path),
+                    io::Error::new(
+                        io::ErrorKind::AlreadyExists,
+                        Collision {
+                            path: path.to_owned(),
+                        },
+                    ),
+                ))
+            }
+            Err(_) => {
+                self.can_link.store(false, Ordering::Relaxed);
+                Ok(false)
+            }
+        }
+    }
+
+    /// The bytes of a file already in the staging tree.
+    pub fn read(&self, path: &str) -> Result<Vec<u8>> {
+        check_path(path)?;
+        let abs = self.dir.join(path);
+        fs::read(&abs).map_err(|e| Error::io(&abs, e))
+    }
+
+    /// Whether [`Staging::reuse`] would find the previous build's file at
+    /// `path` recorded with `hash` and unchanged since: checked for every
+    /// file of a unit before any is taken, so a unit is taken whole or
+    /// rendered whole.
+    pub fn reusable(&self, path: &str, hash: u64) -> bool {
+        let Some((size, id)) = self.previous.reusable(path, hash) else {
+            return false;
+        };
+        matches!(
+            fs::symlink_metadata(self.target.join(path)),
+            Ok(meta) if meta.is_file() && meta.len() == size && manifest::identity(&meta) == Some(id)
+        )
     }
 
     /// Hard-links the previous build's file at `path` into the staging tree

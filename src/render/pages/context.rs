@@ -1,0 +1,450 @@
+//! Render state shared by every output of a site: [`Prepared`] (URLs,
+//! navigation, claim views, legends) and the [`Ctx`] pages render with.
+
+use super::claims::*;
+use super::nav::*;
+use crate::content::{Class, Page};
+use crate::error::Diagnostic;
+use crate::lang::Lang;
+use crate::render::views::*;
+use crate::render::Renderer;
+use crate::validate::{ClaimAt, Site};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+
+/// Render state computed once per site and shared by every output.
+#[derive(Debug, Clone, Default)]
+pub struct Prepared {
+    /// Content-relative path → URL path.
+    pub(in crate::render) urls: BTreeMap<String, String>,
+    /// Claim views per language (index 0 = ja, 1 = en).
+    pub(in crate::render) claims: [BTreeMap<String, ClaimView>; 2],
+    /// Page indices in navigation order.
+    pub(in crate::render) order: Vec<usize>,
+    /// Navigation tree: parent URL path → positions in `order`.
+    pub(in crate::render) nav_children: BTreeMap<String, Vec<usize>>,
+    /// Each page's URL path → its index among its parent's children, and
+    /// per parent the indices of children that are sections: a page's
+    /// navigation finds its window without scanning a long section.
+    pub(in crate::render) nav_at: std::collections::HashMap<String, usize>,
+    pub(in crate::render) nav_subs: BTreeMap<String, Vec<usize>>,
+    /// Rendered `partials/nav_item.html` per tree (ja, en, ja-en) and
+    /// position in `order`: (not current, current).
+    pub(in crate::render) nav_items: [Vec<(String, String)>; 3],
+    /// Position in `order` of each page (by index in `Content::pages`).
+    pub(in crate::render) pos_of: Vec<usize>,
+    /// For each section whose entries are windowed (see [`NAV_MAX`]), per
+    /// tree: parent URL path → its rendered `gap` and `all` entries.
+    pub(in crate::render) nav_more: [BTreeMap<String, (String, String)>; 3],
+    /// Rendered `partials/legend.html` per language.
+    pub(in crate::render) legend: [String; 2],
+    /// Rendered `partials/meanings.html`.
+    pub(in crate::render) meanings: String,
+    /// (about, aspect) → the claim filling that cell.
+    pub(in crate::render) cells: BTreeMap<(String, String), ClaimAt>,
+}
+
+pub(in crate::render) struct Ctx<'a> {
+    pub(in crate::render) r: &'a Renderer,
+    pub(in crate::render) site: &'a Site,
+    pub(in crate::render) base: &'a str,
+    pub(in crate::render) p: &'a Prepared,
+}
+
+impl Prepared {
+    /// Every claim's views (ja, en) by id: what a page showing the claim
+    /// reads of it.
+    pub fn claim_views(&self) -> impl Iterator<Item = (&String, (&ClaimView, Option<&ClaimView>))> {
+        self.claims[0]
+            .iter()
+            .map(|(id, ja)| (id, (ja, self.claims[1].get(id))))
+    }
+}
+
+impl std::ops::Deref for Ctx<'_> {
+    type Target = Prepared;
+    fn deref(&self) -> &Prepared {
+        self.p
+    }
+}
+
+/// A navigation tree: one per language and the parallel view's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::render) enum NavTree {
+    Lang(Lang),
+    Parallel,
+}
+
+impl NavTree {
+    fn index(self) -> usize {
+        match self {
+            NavTree::Lang(l) => li(l),
+            NavTree::Parallel => 2,
+        }
+    }
+}
+
+pub(in crate::render) fn li(lang: Lang) -> usize {
+    match lang {
+        Lang::Ja => 0,
+        Lang::En => 1,
+    }
+}
+
+impl Ctx<'_> {
+    pub(in crate::render) fn page_href(&self, tree: &str, page: &Page) -> String {
+        format!("{}{tree}/{}", self.base, page.url_path)
+    }
+
+    pub(in crate::render) fn evidence_href(&self, lang: Lang, path: &str) -> String {
+        format!("{}{lang}/evidence/{path}/", self.base)
+    }
+
+    pub(in crate::render) fn absolute(&self, href: &str) -> String {
+        match &self.site.config.origin {
+            Some(o) => format!("{o}{href}"),
+            None => href.to_owned(),
+        }
+    }
+
+    /// The variables every template gets. `nav` is the navigation to
+    /// show, with `current` (a URL path) marked and its sections opened.
+    pub(in crate::render) fn common(
+        &self,
+        lang: Lang,
+        view: &str,
+        canonical: &str,
+        nav: NavTree,
+        current: Option<&str>,
+    ) -> tera::Context {
+        let c = &self.site.config;
+        let mut cx = tera::Context::new();
+        cx.insert("lang", lang.code());
+        cx.insert("base", self.base);
+        cx.insert(
+            "site",
+            &SiteView {
+                title: c.title.get(lang).clone(),
+                description: c.description.get(lang).clone(),
+                authors: c.authors.clone(),
+                repo_url: c.repo_url.clone(),
+            },
+        );
+        cx.insert("view", view);
+        // The search box only where an index is written.
+        cx.insert("search", &c.search);
+        cx.insert(
+            "classes",
+            &Class::ALL.iter().map(|c| c.name()).collect::<Vec<_>>(),
+        );
+        cx.insert("canonical", canonical);
+        cx.insert("home_href", &format!("{}{lang}/", self.base));
+        cx.insert("evidence_href", &format!("{}{lang}/evidence/", self.base));
+        cx.insert("nav_html", &self.nav_html(nav, current));
+        cx.insert("legend_html", &self.legend[li(lang)]);
+        cx.insert("meanings_html", &self.meanings);
+        cx
+    }
+
+    /// The navigation shown on a page: top-level entries, and the entries
+    /// of each section on the way to `current` (a URL path). A long section
+    /// shows only a window of its pages around the one on the way (its
+    /// subsections always), a `gap` entry where pages are left out and an
+    /// `all` entry linking to its listing, so a page's size does not grow
+    /// with its section. Entries were rendered once each; a page only joins
+    /// them.
+    pub(in crate::render) fn nav_html(&self, tree: NavTree, current: Option<&str>) -> String {
+        fn walk(cx: &Ctx<'_>, tree: usize, parent: &str, current: Option<&str>, out: &mut String) {
+            let Some(children) = cx.nav_children.get(parent) else {
+                return;
+            };
+            let page_at = |pos: usize| &cx.site.content.pages[cx.order[pos]];
+            let on_path = |url: &str| {
+                current == Some(url)
+                    || (!url.is_empty() && current.is_some_and(|c| c.starts_with(url)))
+            };
+            let more = cx.nav_more[tree].get(parent);
+            let emit = |i: usize, out: &mut String| {
+                let pos = children[i];
+                let url = page_at(pos).url_path.as_str();
+                let (plain, marked) = &cx.nav_items[tree][pos];
+                out.push('\n');
+                out.push_str(if current == Some(url) { marked } else { plain });
+                if !url.is_empty() && on_path(url) {
+                    walk(cx, tree, url, current, out);
+                }
+            };
+            if children.len() <= NAV_MAX {
+                for i in 0..children.len() {
+                    emit(i, out);
+                }
+                return;
+            }
+            // A long section: the child on the way to `current` is the one
+            // whose URL is `current` or one of its `/`-ended prefixes (the
+            // first in order if several), found by lookup, not by a scan of
+            // every sibling on every page (quadratic in a section's size).
+            let focus = current.and_then(|c| {
+                let prefixes = c.match_indices('/').map(|(i, _)| &c[..=i]);
+                std::iter::once(c)
+                    .chain(prefixes)
+                    .filter_map(|u| {
+                        let i = *cx.nav_at.get(u)?;
+                        let here = children.get(i).map(|&pos| page_at(pos).url_path == u);
+                        (here == Some(true) && on_path(u)).then_some(i)
+                    })
+                    .min()
+            });
+            let shown = nav_window(children.len(), focus);
+            // The window and, wherever they are, the subsections; a `gap`
+            // entry stands for each run of pages left out.
+            let subs = cx.nav_subs.get(parent).map_or(&[][..], Vec::as_slice);
+            let mut visit: Vec<usize> = shown.clone().collect();
+            visit.extend(subs.iter().filter(|i| !shown.contains(i)));
+            visit.sort_unstable();
+            let mut any_gap = false;
+            let mut next = 0;
+            for i in visit {
+                if i > next {
+                    if let Some((gap, _)) = more {
+                        out.push('\n');
+                        out.push_str(gap);
+                    }
+                    any_gap = true;
+                }
+                emit(i, out);
+                next = i + 1;
+            }
+            if next < children.len() {
+                if let Some((gap, _)) = more {
+                    out.push('\n');
+                    out.push_str(gap);
+                }
+                any_gap = true;
+            }
+            if let Some((_, all)) = more.filter(|(_, all)| any_gap && !all.is_empty()) {
+                out.push('\n');
+                out.push_str(all);
+            }
+        }
+        let mut out = String::new();
+        walk(self, tree.index(), "", current, &mut out);
+        out
+    }
+
+    /// The pages before and after `page` in navigation order (depth first,
+    /// as in mdBook), linked in `tree` with titles in `lang`.
+    pub(in crate::render) fn neighbours(&self, tree: &str, lang: Lang, page: &Page) -> Neighbours {
+        let link = |pos: Option<usize>| {
+            let p = &self.site.content.pages[*self.order.get(pos?)?];
+            Some(PageLink {
+                title: p.title.get(lang).clone(),
+                href: self.page_href(tree, p),
+            })
+        };
+        let pos = self
+            .site
+            .index
+            .pages
+            .get(&page.rel)
+            .map(|&i| self.pos_of[i]);
+        Neighbours {
+            prev: link(pos.and_then(|p| p.checked_sub(1))),
+            next: link(pos.map(|p| p + 1)),
+        }
+    }
+
+    /// The `number`th page (from 1) of `page`'s listing of its section's
+    /// pages, linked in `tree` with titles in `lang`; `None` if `page` does
+    /// not list its section.
+    pub(in crate::render) fn listing(
+        &self,
+        tree: &str,
+        lang: Lang,
+        page: &Page,
+        number: usize,
+    ) -> Option<Listing> {
+        let children = self
+            .nav_children
+            .get(&page.url_path)
+            .filter(|_| lists(page))?;
+        let per = per_listing_page(self.site, children.len());
+        let pages = listing_pages(self.site, children.len());
+        let href = |n: usize| {
+            (1..=pages)
+                .contains(&n)
+                .then(|| listing_href(self, tree, page, n))
+        };
+        Some(Listing {
+            items: children
+                .iter()
+                .skip((number - 1) * per)
+                .take(per)
+                .map(|&pos| {
+                    let p = &self.site.content.pages[self.order[pos]];
+                    PageLink {
+                        title: p.title.get(lang).clone(),
+                        href: self.page_href(tree, p),
+                    }
+                })
+                .collect(),
+            number,
+            pages,
+            total: children.len(),
+            prev: href(number - 1),
+            next: href(number + 1),
+        })
+    }
+
+    /// How many listing pages `page` has: 1 unless it lists a section
+    /// longer than `paginate-by`.
+    pub(in crate::render) fn listing_count(&self, page: &Page) -> usize {
+        match self.nav_children.get(&page.url_path) {
+            Some(children) if lists(page) => listing_pages(self.site, children.len()),
+            _ => 1,
+        }
+    }
+
+    pub(in crate::render) fn render(
+        &self,
+        name: &str,
+        cx: &tera::Context,
+    ) -> Result<String, Diagnostic> {
+        self.r.templates.render(name, cx)
+    }
+}
+
+/// Computes the state every output needs: URLs, navigation (rendered once
+/// per entry), the legend, and each claim's view with its inline HTML.
+pub(in crate::render) fn prepare(r: &Renderer, site: &Site) -> Result<Prepared, Vec<Diagnostic>> {
+    let base = site.config.base_path.as_str();
+    let order = nav_order(site);
+    let mut pos_of = vec![0; order.len()];
+    for (pos, &i) in order.iter().enumerate() {
+        pos_of[i] = pos;
+    }
+    let mut p = Prepared {
+        pos_of,
+        urls: site
+            .content
+            .pages
+            .iter()
+            .map(|p| (p.rel.clone(), p.url_path.clone()))
+            .collect(),
+        nav_children: nav_children(site, &order),
+        order,
+        cells: cells(site),
+        ..Prepared::default()
+    };
+    for (parent, children) in &p.nav_children {
+        let mut subs = Vec::new();
+        for (i, &pos) in children.iter().enumerate() {
+            let page = &site.content.pages[p.order[pos]];
+            p.nav_at.insert(page.url_path.clone(), i);
+            if page.is_section_index() {
+                subs.push(i);
+            }
+        }
+        p.nav_subs.insert(parent.clone(), subs);
+    }
+    let depths = nav_depths(&p, site);
+    let default = site.config.default_lang();
+    for tree in [
+        NavTree::Lang(Lang::Ja),
+        NavTree::Lang(Lang::En),
+        NavTree::Parallel,
+    ] {
+        let (lang, code) = match tree {
+            NavTree::Lang(l) => (l, l.code()),
+            NavTree::Parallel => (default, "ja-en"),
+        };
+        let items: Result<Vec<(String, String)>, Diagnostic> = p
+            .order
+            .par_iter()
+            .zip(&depths)
+            .map(|(&i, &depth)| {
+                let page = &site.content.pages[i];
+                let mut item = NavItem {
+                    title: page.title.get(lang).clone(),
+                    href: format!("{base}{code}/{}", page.url_path),
+                    depth,
+                    current: false,
+                    kind: "page",
+                    count: 0,
+                };
+                let mut t = tera::Context::new();
+                t.insert("lang", lang.code());
+                t.insert("item", &item);
+                let plain = r
+                    .templates
+                    .render("partials/nav_item.html", &t)?
+                    .trim()
+                    .to_owned();
+                item.current = true;
+                t.insert("item", &item);
+                let marked = r
+                    .templates
+                    .render("partials/nav_item.html", &t)?
+                    .trim()
+                    .to_owned();
+                Ok((plain, marked))
+            })
+            .collect();
+        p.nav_items[tree.index()] = items.map_err(|d| vec![d])?;
+        let mut more = BTreeMap::new();
+        for (parent, children) in p.nav_children.iter().filter(|(_, c)| c.len() > NAV_MAX) {
+            let entry = |kind: &'static str| -> Result<String, Diagnostic> {
+                let mut t = tera::Context::new();
+                t.insert("lang", lang.code());
+                let item = NavItem {
+                    title: String::new(),
+                    href: format!("{base}{code}/{parent}"),
+                    depth: depths[children[0]],
+                    current: false,
+                    kind,
+                    count: children.len(),
+                };
+                t.insert("item", &item);
+                Ok(r.templates
+                    .render("partials/nav_item.html", &t)?
+                    .trim()
+                    .to_owned())
+            };
+            let gap = entry("gap").map_err(|d| vec![d])?;
+            // The home page lists nothing: the top level has no `all`.
+            let all = if parent.is_empty() {
+                String::new()
+            } else {
+                entry("all").map_err(|d| vec![d])?
+            };
+            more.insert(parent.clone(), (gap, all));
+        }
+        p.nav_more[tree.index()] = more;
+    }
+    let classes: Vec<&str> = Class::ALL.iter().map(|c| c.name()).collect();
+    for lang in Lang::ALL {
+        let mut t = tera::Context::new();
+        t.insert("lang", lang.code());
+        t.insert("classes", &classes);
+        p.legend[li(lang)] = r
+            .templates
+            .render("partials/legend.html", &t)
+            .map_err(|d| vec![d])?
+            .trim()
+            .to_owned();
+    }
+    let mut t = tera::Context::new();
+    t.insert("classes", &classes);
+    p.meanings = r
+        .templates
+        .render("partials/meanings.html", &t)
+        .map_err(|d| vec![d])?
+        .trim()
+        .to_owned();
+    let ids: Vec<&String> = site.index.claims.keys().collect();
+    for lang in Lang::ALL {
+        let views = claim_views(r, site, &p, &ids, lang).map_err(|d| vec![d])?;
+        p.claims[li(lang)] = views.into_iter().collect();
+    }
+    Ok(p)
+}
