@@ -316,6 +316,7 @@ fn cold(root: &Path, renderers: &mut BTreeMap<u8, Renderer>, theme: u8) -> Cold 
     }
 }
 
+/// Everything in the served directory.
 fn served(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     walkdir::WalkDir::new(dir)
         .into_iter()

@@ -3,7 +3,7 @@
 //! bundle included, equals a cold build (moved from serve/tree.rs, whose
 //! code it tests through the pipeline).
 
-use crate::content;
+use super::served;
 use crate::error::Error;
 use crate::render::Renderer;
 use crate::serve::tree::{Stats, Tree};
@@ -41,19 +41,6 @@ fn full_build(root: &Path) -> BTreeMap<String, Vec<u8>> {
     let mut files = renderer.render(&site).expect("renders");
     files.extend(crate::search::index(&site, &files).expect("indexes"));
     files.into_iter().map(|f| (f.path, f.bytes)).collect()
-}
-
-/// Everything in the served directory.
-fn served(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    walkdir::WalkDir::new(dir)
-        .into_iter()
-        .map(|e| e.expect("walk"))
-        .filter(|e| e.file_type().is_file())
-        .map(|e| {
-            let rel = content::rel_path(dir, e.path());
-            (rel, std::fs::read(e.path()).expect("read"))
-        })
-        .collect()
 }
 
 fn assert_same(root: &Path, b: &mut Builder) {
