@@ -142,10 +142,11 @@ fn issue_11_files_kept_in_public_survive_and_stale_pages_still_go() {
 }
 
 /// Starts a build and waits until its staging tree exists, so a signal
-/// lands in the middle of it.
+/// lands in the middle of it. Cold: a build that takes the previous
+/// build's files from its memo can finish before the signal arrives.
 fn start_build_midway(root: &Path) -> Child {
     let child = kansoku()
-        .args(["build", "--root"])
+        .args(["build", "--no-cache", "--root"])
         .arg(root)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

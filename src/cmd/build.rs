@@ -59,6 +59,15 @@ pub(crate) fn run(root: &Path, args: Args) -> ExitCode {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
+    if result.is_err() && kansoku::site::output::interrupted() {
+        // The build stopped because a signal arrived: the signal thread is
+        // removing the staging tree and exits with 128 + the signal's
+        // number, the status a shell expects; this thread must not exit
+        // first with a build error's.
+        loop {
+            std::thread::park();
+        }
+    }
     match result {
         Ok(report) => {
             if !args.quiet {

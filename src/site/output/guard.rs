@@ -116,6 +116,12 @@ pub(crate) fn active() -> MutexGuard<'static, Vec<PathBuf>> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// Whether a signal has interrupted this process (see
+/// [`exit_cleanly_on_signals`]).
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
 /// Removes this process's staging trees after an interruption: waits for
 /// a commit in progress, stops further writes, then removes each tree
 /// (again if a write still in flight re-created part of it).

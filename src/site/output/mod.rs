@@ -33,7 +33,7 @@ mod manifest;
 mod place;
 mod tree;
 
-pub use guard::{clean_up_after_interrupt, exit_cleanly_on_signals};
+pub use guard::{clean_up_after_interrupt, exit_cleanly_on_signals, interrupted};
 pub use tree::Keep;
 
 use crate::error::{Error, Result};
