@@ -89,3 +89,62 @@ fn a_cached_build_after_an_edit_equals_a_cold_one() {
     kansoku(&root, &["clean"]);
     assert!(!memo.exists(), "clean removes the memo");
 }
+
+#[test]
+fn a_cached_build_indexes_again_only_the_search_shards_of_edited_pages() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("site");
+    copy_fixture(&root);
+    let shards = |out: &str, lang: &str| -> String {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(&format!("timing: search {lang} ")))
+            .unwrap_or_else(|| panic!("no search timing for {lang} in {out}"));
+        line.split_once('(')
+            .map(|(_, r)| r.trim_end_matches(')').to_owned())
+            .expect("counts")
+    };
+    let cold = kansoku(&root, &["build", "-q"]);
+    assert_eq!(shards(&cold, "ja"), "5 pages, 1 of 1 shards indexed");
+    let memo = root.join(".kansoku/public.search.json");
+    assert!(
+        memo.is_file(),
+        "the search memo is kept beside the manifest"
+    );
+
+    let again = kansoku(&root, &["build", "-q"]);
+    assert_eq!(shards(&again, "ja"), "5 pages, 0 of 1 shards indexed");
+    assert_eq!(shards(&again, "en"), "5 pages, 0 of 1 shards indexed");
+
+    // The Japanese text alone changes: only the Japanese index is rebuilt,
+    // and the result is a cold build's.
+    let page = root.join("content/notes/page.md");
+    let text = std::fs::read_to_string(&page).expect("read");
+    std::fs::write(&page, text.replacen("## 概要", "## 概要\n\n索引語。", 1)).expect("edit");
+    let edited = kansoku(&root, &["build", "-q"]);
+    assert_eq!(shards(&edited, "ja"), "5 pages, 1 of 1 shards indexed");
+    assert_eq!(shards(&edited, "en"), "5 pages, 0 of 1 shards indexed");
+    let cold = dir.path().join("cold");
+    kansoku(
+        &root,
+        &[
+            "build",
+            "-q",
+            "--no-cache",
+            "--out",
+            cold.to_str().expect("utf-8"),
+        ],
+    );
+    assert_eq!(tree(&root.join("public")), tree(&cold));
+
+    // A bundle file changed by hand is not the recorded one: its shard is
+    // indexed again rather than taken.
+    let entry = root.join("public/en/pagefind/pagefind-entry.json");
+    std::fs::write(&entry, "{}").expect("tamper");
+    let repaired = kansoku(&root, &["build", "-q"]);
+    assert_eq!(shards(&repaired, "en"), "5 pages, 1 of 1 shards indexed");
+    assert_eq!(tree(&root.join("public")), tree(&cold));
+
+    kansoku(&root, &["clean"]);
+    assert!(!memo.exists(), "clean removes the search memo");
+}

@@ -66,6 +66,7 @@ struct Builder {
     root: PathBuf,
     state: Tree,
     search_files: BTreeSet<String>,
+    search_memo: crate::search::Memo,
     _work: tempfile::TempDir,
 }
 
@@ -76,6 +77,7 @@ impl Builder {
             root: root.to_path_buf(),
             state: Tree::new(root.to_path_buf(), work.path().join("site")),
             search_files: BTreeSet::new(),
+            search_memo: crate::search::Memo::default(),
             _work: work,
         }
     }
@@ -95,7 +97,11 @@ impl Builder {
     }
     fn index_search(&mut self) -> Result<(), Error> {
         let job = self.state.search_job().expect("built");
-        job.run(&Mutex::new(false), &mut self.search_files)
+        job.run(
+            &Mutex::new(false),
+            &mut self.search_files,
+            &mut self.search_memo,
+        )
     }
 }
 

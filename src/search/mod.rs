@@ -26,18 +26,21 @@
 
 //!
 //! The stage in files: `select` (which pages, and which part of each),
-//! `reduce` (that part cut down to what Pagefind reads), `pagefind` (the
-//! shards and their bundle files) and `profile` (`KANSOKU_TIMINGS`).
+//! `reduce` (that part cut down to what Pagefind reads), `memo` (which
+//! shards must be indexed again, and which keep their files), `pagefind`
+//! (a shard's bundle files) and `profile` (`KANSOKU_TIMINGS`).
 
+mod memo;
 mod pagefind;
 mod profile;
 mod reduce;
 mod select;
 
+pub use memo::{Indexed, Load, Memo, Reuse};
 pub use reduce::compact;
-pub use select::{indexable_pages, indexed, searchable_part};
+pub use select::{indexed, language_pages, searchable_part};
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::render::OutputFile;
 use crate::validate::Site;
 use profile::{proc_status_kb, process_cpu_ms};
@@ -110,45 +113,38 @@ pub fn index_searchable(site: &Site, pages: &[OutputFile]) -> Result<Vec<OutputF
 /// [`claim_classes`]. For a caller (the dev server's indexing thread) that
 /// no longer holds the site.
 pub fn index_parts(base: &str, classes: &str, pages: &[OutputFile]) -> Result<Vec<OutputFile>> {
-    let files = pages;
+    let hashes: Vec<(String, u64)> = pages
+        .iter()
+        .map(|f| (f.path.clone(), crate::site::output::content_hash(&f.bytes)))
+        .collect();
+    let by_path: std::collections::HashMap<&str, &[u8]> = pages
+        .iter()
+        .map(|f| (f.path.as_str(), f.bytes.as_slice()))
+        .collect();
+    let load = |p: &str| by_path.get(p).map(|b| b.to_vec());
+    let indexed = index_memoised(base, classes, &hashes, &mut Memo::default(), &load, &|_| {
+        false
+    })?;
+    Ok(indexed.files)
+}
+
+/// The search stage, memoised across runs (see [`memo`]): `pages` are the
+/// output paths of the pages to index with their content hashes, `load`
+/// gives a page reduced by [`searchable`], `reuse` takes an unchanged
+/// shard's files from the last run. Prints the stage's CPU time and memory
+/// with `KANSOKU_TIMINGS`.
+pub fn index_memoised(
+    base: &str,
+    classes: &str,
+    pages: &[(String, u64)],
+    memo: &mut Memo,
+    load: &Load<'_>,
+    reuse: &Reuse<'_>,
+) -> Result<Indexed> {
     pagefind::release_freed_memory();
     let cpu_before = process_cpu_ms();
     let rss_before = proc_status_kb("VmRSS");
-    // One thread per language: the indexes are independent, Pagefind indexes
-    // one page at a time, and a thread of our own also keeps its runtime
-    // clear of any the caller may be running (a server rebuilding).
-    let built: Vec<anyhow::Result<Vec<OutputFile>>> = std::thread::scope(|s| {
-        let jobs: Vec<_> = LANGS
-            .iter()
-            .map(|lang| {
-                let pages = indexable_pages(files, lang, base);
-                s.spawn(move || pagefind::bundle(lang, &pages))
-            })
-            .collect();
-        jobs.into_iter()
-            .map(|j| {
-                j.join()
-                    .unwrap_or_else(|_| Err(anyhow::anyhow!("the indexing thread panicked")))
-            })
-            .collect()
-    });
-    let mut out = Vec::new();
-    for (lang, result) in LANGS.iter().zip(built) {
-        // Not a content problem and not a diagnostic code: Pagefind failing
-        // is the build failing to produce these files.
-        let files = result.map_err(|e| {
-            Error::io(
-                format!("{lang}/{BUNDLE_DIR}"),
-                std::io::Error::other(format!("the search index could not be built: {e:#}")),
-            )
-        })?;
-        out.extend(files);
-        out.push(OutputFile {
-            path: format!("{lang}/{BUNDLE_DIR}/{CLAIMS_FILE}"),
-            bytes: classes.as_bytes().to_vec(),
-        });
-    }
-    out.sort_by(|a, b| a.path.cmp(&b.path));
+    let indexed = memo::index(base, classes, pages, memo, load, reuse)?;
     if let (Some(before), Some(after), Some(_)) = (
         cpu_before,
         process_cpu_ms(),
@@ -168,5 +164,11 @@ pub fn index_parts(base: &str, classes: &str, pages: &[OutputFile]) -> Result<Ve
             );
         }
     }
-    Ok(out)
+    Ok(indexed)
+}
+
+fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // Each insert under the lock is whole, so a panic elsewhere leaves a
+    // valid map.
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }

@@ -2,7 +2,7 @@
 //! bundle, in shards indexed one after the other. Returns files; never
 //! touches the disk.
 
-use super::{BUNDLE_DIR, SHARDS_FILE, SHARD_PAGES};
+use super::BUNDLE_DIR;
 use crate::render::OutputFile;
 use pagefind::api::PagefindIndex;
 use pagefind::options::PagefindServiceConfig;
@@ -37,7 +37,7 @@ pub(super) fn release_freed_memory() {
 
 /// The directory of shard `k` inside the bundle: the bundle itself for
 /// the first.
-fn shard_dir(k: usize) -> String {
+pub(super) fn shard_dir(k: usize) -> String {
     if k == 0 {
         String::new()
     } else {
@@ -51,55 +51,36 @@ fn shard_needs(name: &str) -> bool {
     !(name.ends_with(".js") || name.ends_with(".css") || name.starts_with("wasm."))
 }
 
-/// One language's bundle, in shards of [`SHARD_PAGES`] pages. Pagefind's
-/// API is async but only needs `spawn_blocking`, so a current-thread
-/// runtime on this thread is enough.
-pub(super) fn bundle(lang: &str, pages: &[(String, &[u8])]) -> anyhow::Result<Vec<OutputFile>> {
-    let start = std::time::Instant::now();
-    let rt = tokio::runtime::Builder::new_current_thread().build()?;
-    let out = rt.block_on(async {
-        let mut out = Vec::new();
-        let mut shards = Vec::new();
-        // An empty tree still gets a bundle, so the search box loads.
-        let chunks: Vec<&[(String, &[u8])]> = if pages.is_empty() {
-            vec![&[]]
-        } else {
-            pages.chunks(SHARD_PAGES).collect()
-        };
-        for (k, chunk) in chunks.into_iter().enumerate() {
-            let config = PagefindServiceConfig::builder().build();
-            let mut index = PagefindIndex::new(Some(config))?;
-            for (url, html) in chunk {
-                let html = String::from_utf8_lossy(html).into_owned();
-                index.add_html_file(None, Some(url.clone()), html).await?;
-            }
-            let dir = shard_dir(k);
-            out.extend(index.get_files().await?.into_iter().filter_map(|f| {
-                let name = f.filename.to_string_lossy().replace('\\', "/");
-                let keep = !UNUSED.contains(&name.as_str()) && (k == 0 || shard_needs(&name));
-                keep.then(|| OutputFile {
-                    path: format!("{lang}/{BUNDLE_DIR}/{dir}{name}"),
-                    bytes: f.contents,
-                })
-            }));
-            if k > 0 {
-                shards.push(dir);
-            }
-            drop(index);
-            release_freed_memory();
-        }
-        out.push(OutputFile {
-            path: format!("{lang}/{BUNDLE_DIR}/{SHARDS_FILE}"),
-            bytes: serde_json::to_vec(&shards).expect("a list of strings serializes"),
-        });
-        Ok(out)
-    });
-    if std::env::var_os("KANSOKU_TIMINGS").is_some() {
-        eprintln!(
-            "timing: search {lang} {:>6} ms ({} pages)",
-            start.elapsed().as_millis(),
-            pages.len()
-        );
+/// Shard `k` of one language's bundle: its pages (`(url, reduced html)`)
+/// indexed by Pagefind, as the files under `<lang>/pagefind/[shard-k/]`.
+/// Pagefind's API is async but only needs `spawn_blocking`, so the caller's
+/// current-thread runtime is enough.
+pub(super) async fn shard(
+    lang: &str,
+    k: usize,
+    pages: &[(String, Vec<u8>)],
+) -> anyhow::Result<Vec<OutputFile>> {
+    let config = PagefindServiceConfig::builder().build();
+    let mut index = PagefindIndex::new(Some(config))?;
+    for (url, html) in pages {
+        let html = String::from_utf8_lossy(html).into_owned();
+        index.add_html_file(None, Some(url.clone()), html).await?;
     }
-    out
+    let dir = shard_dir(k);
+    let out = index
+        .get_files()
+        .await?
+        .into_iter()
+        .filter_map(|f| {
+            let name = f.filename.to_string_lossy().replace('\\', "/");
+            let keep = !UNUSED.contains(&name.as_str()) && (k == 0 || shard_needs(&name));
+            keep.then(|| OutputFile {
+                path: format!("{lang}/{BUNDLE_DIR}/{dir}{name}"),
+                bytes: f.contents,
+            })
+        })
+        .collect();
+    drop(index);
+    release_freed_memory();
+    Ok(out)
 }

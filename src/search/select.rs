@@ -3,26 +3,26 @@
 //! nothing.
 
 use super::{BUNDLE_DIR, LANGS};
-use crate::render::OutputFile;
 
-/// The rendered pages of one language tree that go into its index:
-/// `(url, html)` for every `<lang>/…/index.html`, in path order.
-pub fn indexable_pages<'a>(
-    files: &'a [OutputFile],
+/// The rendered pages of one language tree that go into its index, from
+/// the output paths of the site's pages and their content hashes:
+/// `(url, path, hash)` for every `<lang>/…/index.html`, in URL order.
+pub fn language_pages<'a>(
+    pages: &'a [(String, u64)],
     lang: &str,
     base: &str,
-) -> Vec<(String, &'a [u8])> {
+) -> Vec<(String, &'a str, u64)> {
     let prefix = format!("{lang}/");
-    let mut pages: Vec<(String, &[u8])> = files
+    let mut mine: Vec<(String, &str, u64)> = pages
         .iter()
-        .filter(|f| f.path.starts_with(&prefix) && f.path.ends_with("/index.html"))
-        .map(|f| {
-            let dir = f.path.strip_suffix("index.html").unwrap_or(&f.path);
-            (format!("{base}{dir}"), f.bytes.as_slice())
+        .filter(|(p, _)| p.starts_with(&prefix) && p.ends_with("/index.html"))
+        .map(|(p, h)| {
+            let dir = p.strip_suffix("index.html").unwrap_or(p);
+            (format!("{base}{dir}"), p.as_str(), *h)
         })
         .collect();
-    pages.sort_by(|a, b| a.0.cmp(&b.0));
-    pages
+    mine.sort_by(|a, b| a.0.cmp(&b.0));
+    mine
 }
 
 /// What Pagefind needs of a page: its `<html>` tag (the language) and the
@@ -65,13 +65,6 @@ pub fn indexed(path: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn file(path: &str) -> OutputFile {
-        OutputFile {
-            path: path.to_owned(),
-            bytes: path.as_bytes().to_vec(),
-        }
-    }
-
     #[test]
     fn only_the_marked_body_is_handed_to_pagefind() {
         let page = r#"<!DOCTYPE html>
@@ -88,22 +81,25 @@ mod tests {
 
     #[test]
     fn each_language_indexes_its_own_tree_only() {
-        let files = [
-            file("index.html"),
-            file("404.html"),
-            file("ja-en/index.html"),
-            file("ja-en/notes/index.html"),
-            file("en/notes/index.html"),
-            file("ja/index.html"),
-            file("ja/evidence/logs/run.log/index.html"),
-            file("evidence/logs/run.log"),
-            file("static/kansoku.css"),
-            file("claims.json"),
-        ];
+        let files: Vec<(String, u64)> = [
+            "index.html",
+            "404.html",
+            "ja-en/index.html",
+            "ja-en/notes/index.html",
+            "en/notes/index.html",
+            "ja/index.html",
+            "ja/evidence/logs/run.log/index.html",
+            "evidence/logs/run.log",
+            "static/kansoku.css",
+            "claims.json",
+        ]
+        .iter()
+        .map(|p| (p.to_string(), 0))
+        .collect();
         let urls = |lang| -> Vec<String> {
-            indexable_pages(&files, lang, "/base/")
+            language_pages(&files, lang, "/base/")
                 .into_iter()
-                .map(|(u, _)| u)
+                .map(|(u, _, _)| u)
                 .collect()
         };
         assert_eq!(urls("ja"), ["/base/ja/", "/base/ja/evidence/logs/run.log/"]);

@@ -84,12 +84,13 @@ impl SearchThread {
             .name("kansoku-search".into())
             .spawn(move || {
                 let mut written = std::collections::BTreeSet::new();
+                let mut memo = crate::search::Memo::default();
                 while let Ok(mut job) = rx.recv() {
                     while let Ok(newer) = rx.try_recv() {
                         job = newer;
                     }
                     let start = Instant::now();
-                    let result = job.run(&gate, &mut written);
+                    let result = job.run(&gate, &mut written, &mut memo);
                     let stopped = *gate
                         .lock()
                         .unwrap_or_else(std::sync::PoisonError::into_inner);

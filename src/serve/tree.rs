@@ -211,11 +211,11 @@ impl Tree {
     /// build has succeeded.
     pub(crate) fn search_job(&self) -> Option<SearchJob> {
         let site = self.site.as_ref().filter(|s| s.config.search)?;
-        let mut pages: Vec<String> = self
+        let mut pages: Vec<(String, u64)> = self
             .manifest
-            .keys()
-            .filter(|p| crate::search::indexed(p))
-            .cloned()
+            .iter()
+            .filter(|(p, _)| crate::search::indexed(p))
+            .map(|(p, h)| (p.clone(), *h))
             .collect();
         pages.sort();
         Some(SearchJob {
@@ -236,35 +236,51 @@ pub(crate) struct SearchJob {
     out: PathBuf,
     base: String,
     classes: String,
-    /// Served paths of the pages to index, sorted.
-    pages: Vec<String>,
+    /// Served paths of the pages to index, sorted, with their content
+    /// hashes.
+    pages: Vec<(String, u64)>,
     served: Arc<Served>,
 }
 
 impl SearchJob {
     /// Builds the bundle and writes it into the served tree, removing the
-    /// files of the bundle before (`written`, updated here).
+    /// files of the bundle before (`written`, updated here). Shards whose
+    /// pages are unchanged since the last job keep their files (`memo`,
+    /// updated here), so an edit re-indexes one shard a language.
     /// Nothing is written if `stopped` holds true once the bundle is built;
     /// it is held while writing.
     pub(crate) fn run(
         self,
         stopped: &Mutex<bool>,
         written: &mut BTreeSet<String>,
+        memo: &mut crate::search::Memo,
     ) -> Result<(), Error> {
-        let pages: Vec<OutputFile> = self
-            .pages
-            .par_iter()
-            .filter_map(|p| {
-                let abs = self.out.join(p);
-                // A page removed by a build since this job was made.
-                let bytes = std::fs::read(&abs).ok()?;
-                crate::search::searchable(&OutputFile {
-                    path: p.clone(),
-                    bytes,
-                })
+        let load = |p: &str| -> Option<Vec<u8>> {
+            // A page removed by a build since this job was made.
+            let bytes = std::fs::read(self.out.join(p)).ok()?;
+            crate::search::searchable(&OutputFile {
+                path: p.to_owned(),
+                bytes,
             })
-            .collect();
-        let files = crate::search::index_parts(&self.base, &self.classes, &pages)?;
+            .map(|f| f.bytes)
+        };
+        // This thread alone writes the bundles, so its files are the last
+        // job's while they are still there.
+        let reuse = |files: &[(String, u64)]| -> bool {
+            files
+                .iter()
+                .all(|(p, _)| written.contains(p) && self.out.join(p).is_file())
+        };
+        let mut next = memo.clone();
+        let indexed = crate::search::index_memoised(
+            &self.base,
+            &self.classes,
+            &self.pages,
+            &mut next,
+            &load,
+            &reuse,
+        )?;
+        let files = indexed.files;
         let stopped = stopped
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -273,7 +289,11 @@ impl SearchJob {
         }
         write_all(&self.out, files.iter())?;
         self.served.insert(files.iter().map(|f| f.path.as_str()));
-        let now: BTreeSet<String> = files.into_iter().map(|f| f.path).collect();
+        let now: BTreeSet<String> = files
+            .into_iter()
+            .map(|f| f.path)
+            .chain(indexed.kept)
+            .collect();
         for stale in written.difference(&now) {
             self.served.remove(stale);
             let abs = self.out.join(stale);
@@ -285,6 +305,7 @@ impl SearchJob {
             }
         }
         *written = now;
+        *memo = next;
         Ok(())
     }
 }

@@ -318,12 +318,17 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     // succeeds: an error drops the staging tree.
     let t = Instant::now();
     let staging = output::Staging::begin_keeping(&out_dir, site.config.keep.clone())?;
-    let searchable = std::sync::Mutex::new(Vec::new());
+    // The pages search indexes, with their content hashes; and the reduced
+    // part of those rendered in this run (a page taken from the last build
+    // is read back only if its search shard must be indexed again).
+    let indexed_pages = std::sync::Mutex::new(Vec::new());
+    let searchable = std::sync::Mutex::new(std::collections::HashMap::new());
     let io_error = std::sync::Mutex::new(None);
-    let sink = |f: crate::render::OutputFile, _: u64| -> std::result::Result<(), Diagnostic> {
+    let sink = |f: crate::render::OutputFile, hash: u64| -> std::result::Result<(), Diagnostic> {
         if search {
             if let Some(part) = crate::search::searchable(&f) {
-                lock(&searchable).push(part);
+                lock(&indexed_pages).push((f.path.clone(), hash));
+                lock(&searchable).insert(part.path, part.bytes);
             }
         }
         staging.write(&f.path, &f.bytes).map_err(|e| {
@@ -339,8 +344,8 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
         })
     };
     // A remembered unit's files are taken from the previous build only
-    // if every one of them is still the file the manifest recorded; pages
-    // taken so are read back for search, which indexes every page.
+    // if every one of them is still the file the manifest recorded. Also
+    // the search stage's, for a shard whose pages are all unchanged.
     let reuse = |files: &[(String, u64)]| -> bool {
         if !files.iter().all(|(p, h)| staging.reusable(p, *h)) {
             return false;
@@ -354,22 +359,21 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
                     return false;
                 }
             }
-            if search && crate::search::indexed(path) {
-                match staging.read(path) {
-                    Ok(bytes) => {
-                        let f = crate::render::OutputFile {
-                            path: path.clone(),
-                            bytes,
-                        };
-                        if let Some(part) = crate::search::searchable(&f) {
-                            lock(&searchable).push(part);
-                        }
-                    }
-                    Err(e) => {
-                        lock(&io_error).get_or_insert(e);
-                    }
-                }
-            }
+        }
+        true
+    };
+    let reuse_unit = |files: &[(String, u64)]| -> bool {
+        if !reuse(files) {
+            return false;
+        }
+        if search {
+            let mut pages = lock(&indexed_pages);
+            pages.extend(
+                files
+                    .iter()
+                    .filter(|(p, _)| crate::search::indexed(p))
+                    .cloned(),
+            );
         }
         true
     };
@@ -388,13 +392,13 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
         fresh.fetch_add(r.rendered, std::sync::atomic::Ordering::Relaxed);
     };
     let rendered = match &options.progress {
-        None => memo::render(&job, &units, &mut caches, &reuse, &sink).map(count),
+        None => memo::render(&job, &units, &mut caches, &reuse_unit, &sink).map(count),
         // In batches, to tell the progress between them; still in unit
         // order, so the first error reported is the same.
         Some(_) => {
             tell(Progress::Rendering(units.len()));
             units.chunks(256).try_for_each(|batch| {
-                count(memo::render(&job, batch, &mut caches, &reuse, &sink)?);
+                count(memo::render(&job, batch, &mut caches, &reuse_unit, &sink)?);
                 tell(Progress::Rendered(batch.len()));
                 Ok(())
             })
@@ -429,12 +433,47 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     let t = Instant::now();
     // Search reads the rendered pages, so it runs after render; its bundle
     // is written with everything else, atomically.
+    let search_memo_path = output::search_memo_path(&out_dir);
+    let mut search_memo = crate::search::Memo::default();
     if search {
         tell(Progress::Indexing);
-        let pages = searchable
+        if options.cache {
+            search_memo = crate::search::Memo::read(&search_memo_path);
+        }
+        let pages = indexed_pages
             .into_inner()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        for f in crate::search::index_searchable(&site, &pages)? {
+        let fresh = searchable
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let load = |path: &str| -> Option<Vec<u8>> {
+            if let Some(part) = fresh.get(path) {
+                return Some(part.clone());
+            }
+            match staging.read(path) {
+                Ok(bytes) => crate::search::searchable(&crate::render::OutputFile {
+                    path: path.to_owned(),
+                    bytes,
+                })
+                .map(|f| f.bytes),
+                Err(e) => {
+                    lock(&io_error).get_or_insert(e);
+                    None
+                }
+            }
+        };
+        let indexed = crate::search::index_memoised(
+            &site.config.base_path,
+            &crate::search::claim_classes(&site),
+            &pages,
+            &mut search_memo,
+            &load,
+            &reuse,
+        )?;
+        if let Some(e) = lock(&io_error).take() {
+            return Err(e);
+        }
+        for f in indexed.files {
             staging.write(&f.path, &f.bytes)?;
         }
     }
@@ -446,6 +485,7 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     // Only an optimisation for the next build: one that cannot be saved
     // leaves the next build cold, and this one is done.
     let _ = caches.save_units(&output::memo_path(&out_dir));
+    let _ = search_memo.save(&search_memo_path);
     lap("write", t);
     let out_shown = options
         .out

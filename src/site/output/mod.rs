@@ -145,6 +145,12 @@ pub(crate) fn memo_path(out: &Path) -> PathBuf {
     state_dir(out).join(format!("{}.memo.json", name(out)))
 }
 
+/// Where the search stage's memo of builds into `out` is kept (see
+/// `search::Memo`): beside the other memo tables.
+pub(crate) fn search_memo_path(out: &Path) -> PathBuf {
+    state_dir(out).join(format!("{}.search.json", name(out)))
+}
+
 fn manifest_paths(out: &Path) -> manifest::Paths {
     manifest::Paths::new(&state_dir(out), out, &name(out))
 }

@@ -1,0 +1,385 @@
+//! Search stage, memoised: a shard whose pages have not changed since the
+//! last run keeps the files it had, and only the shards holding an edited,
+//! added or removed page are indexed again.
+//!
+//! A shard's files are a pure function of its language, its place in the
+//! bundle and its pages (URL and bytes): Pagefind indexes each shard on its
+//! own, and `tests/threads.rs` holds the output byte-identical across runs.
+//! So a shard is keyed by a hash of exactly those, with each page's bytes
+//! standing in as the content hash the output writer already computed for
+//! them, and pages are only read (and reduced) for the shards indexed again.
+//! What the memo stores is hashes; the files themselves stay where the last
+//! run put them, and the caller decides whether they can be taken from there
+//! (a build: only if its manifest still describes them).
+
+use super::{pagefind, BUNDLE_DIR, CLAIMS_FILE, LANGS, SHARDS_FILE, SHARD_PAGES};
+use crate::error::{Error, Result};
+use crate::render::OutputFile;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::hash::{BuildHasher, Hash, Hasher};
+use std::sync::Mutex;
+
+/// What the last run indexed: for each shard (`<lang>/<k>`), its key and
+/// the files it produced with their content hashes.
+#[derive(Debug, Default, Clone, Serialize, Deserialize)]
+pub struct Memo {
+    /// kansoku's version: Pagefind and the page reduction come with it.
+    version: String,
+    shards: BTreeMap<String, Shard>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Shard {
+    key: u64,
+    files: Vec<(String, u64)>,
+}
+
+impl Memo {
+    /// The memo saved at `path`, or an empty one when there is none, it is
+    /// unreadable, or another kansoku version wrote it: it only ever saves
+    /// work, so a bad one costs a full index, never an error.
+    pub fn read(path: &std::path::Path) -> Memo {
+        std::fs::read(path)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<Memo>(&b).ok())
+            .filter(|m| m.version == env!("CARGO_PKG_VERSION"))
+            .unwrap_or_default()
+    }
+
+    /// Saves the memo at `path` (its directory is made if missing), by a
+    /// rename, so a reader never sees half of it.
+    pub fn save(&self, path: &std::path::Path) -> std::io::Result<()> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        let tmp = path.with_extension("json.tmp");
+        std::fs::write(
+            &tmp,
+            serde_json::to_vec(self).map_err(std::io::Error::other)?,
+        )?;
+        std::fs::rename(&tmp, path)
+    }
+}
+
+/// Gives a page reduced for Pagefind by its output path (see
+/// [`super::index_memoised`]).
+pub type Load<'a> = dyn Fn(&str) -> Option<Vec<u8>> + Sync + 'a;
+
+/// Takes an unchanged shard's files from the last run, all or none.
+pub type Reuse<'a> = dyn Fn(&[(String, u64)]) -> bool + Sync + 'a;
+
+/// A run of the search stage: the files to write, and the paths of those
+/// taken unchanged from the last run (already in place through `reuse`).
+#[derive(Debug, Default)]
+pub struct Indexed {
+    /// The files to write: the shards indexed in this run, and each
+    /// language's shard list and claim classes.
+    pub files: Vec<OutputFile>,
+    /// The files of the shards taken from the last run.
+    pub kept: Vec<String>,
+    /// Shards in all.
+    pub shards: usize,
+    /// Shards indexed in this run.
+    pub indexed: usize,
+}
+
+/// The search bundles of every language for the indexed pages `pages`
+/// (output path of each `<lang>/…/index.html` and the content hash of its
+/// bytes), memoised in `memo`, which is replaced by this run's.
+///
+/// - `load(path)`: the page at `path` reduced for Pagefind (see
+///   [`super::searchable`]); `None` leaves it out (gone meanwhile, or an
+///   error the caller keeps for itself).
+/// - `reuse(files)`: takes the last run's files of an unchanged shard into
+///   this run's output, all of them or none (`false`: index it again).
+pub(super) fn index(
+    base: &str,
+    classes: &str,
+    pages: &[(String, u64)],
+    memo: &mut Memo,
+    load: &Load<'_>,
+    reuse: &Reuse<'_>,
+) -> Result<Indexed> {
+    let before = std::mem::take(memo);
+    let after = Mutex::new(Memo {
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        shards: BTreeMap::new(),
+    });
+    // One thread per language: the indexes are independent, Pagefind indexes
+    // one page at a time, and a thread of our own also keeps its runtime
+    // clear of any the caller may be running (a server rebuilding).
+    let built: Vec<anyhow::Result<Indexed>> = std::thread::scope(|s| {
+        let jobs: Vec<_> = LANGS
+            .iter()
+            .map(|lang| {
+                let (before, after) = (&before, &after);
+                s.spawn(move || language(lang, base, pages, before, after, load, reuse))
+            })
+            .collect();
+        jobs.into_iter()
+            .map(|j| {
+                j.join()
+                    .unwrap_or_else(|_| Err(anyhow::anyhow!("the indexing thread panicked")))
+            })
+            .collect()
+    });
+    let mut out = Indexed::default();
+    for (lang, result) in LANGS.iter().zip(built) {
+        // Not a content problem and not a diagnostic code: Pagefind failing
+        // is the build failing to produce these files.
+        let part = result.map_err(|e| {
+            Error::io(
+                format!("{lang}/{BUNDLE_DIR}"),
+                std::io::Error::other(format!("the search index could not be built: {e:#}")),
+            )
+        })?;
+        out.files.extend(part.files);
+        out.kept.extend(part.kept);
+        out.shards += part.shards;
+        out.indexed += part.indexed;
+        out.files.push(OutputFile {
+            path: format!("{lang}/{BUNDLE_DIR}/{CLAIMS_FILE}"),
+            bytes: classes.as_bytes().to_vec(),
+        });
+    }
+    out.files.sort_by(|a, b| a.path.cmp(&b.path));
+    out.kept.sort();
+    *memo = after
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    Ok(out)
+}
+
+/// One language's bundle: its pages in URL order, in shards of
+/// [`SHARD_PAGES`], each taken from the last run or indexed.
+fn language(
+    lang: &str,
+    base: &str,
+    pages: &[(String, u64)],
+    before: &Memo,
+    after: &Mutex<Memo>,
+    load: &Load<'_>,
+    reuse: &Reuse<'_>,
+) -> anyhow::Result<Indexed> {
+    let start = std::time::Instant::now();
+    let mine = super::select::language_pages(pages, lang, base);
+    // An empty tree still gets a bundle, so the search box loads.
+    let chunks: Vec<&[(String, &str, u64)]> = if mine.is_empty() {
+        vec![&[]]
+    } else {
+        mine.chunks(SHARD_PAGES).collect()
+    };
+    let mut out = Indexed {
+        shards: chunks.len(),
+        ..Indexed::default()
+    };
+    let mut dirs = Vec::new();
+    let rt = tokio::runtime::Builder::new_current_thread().build()?;
+    for (k, chunk) in chunks.into_iter().enumerate() {
+        let name = format!("{lang}/{k}");
+        let key = shard_key(lang, k, chunk);
+        let last = before.shards.get(&name).filter(|s| s.key == key);
+        let files = match last {
+            Some(shard) if reuse(&shard.files) => {
+                out.kept.extend(shard.files.iter().map(|(p, _)| p.clone()));
+                shard.files.clone()
+            }
+            _ => {
+                let loaded: Vec<(String, Vec<u8>)> = chunk
+                    .iter()
+                    .filter_map(|(url, path, _)| Some((url.clone(), load(path)?)))
+                    .collect();
+                let files = rt.block_on(pagefind::shard(lang, k, &loaded))?;
+                out.indexed += 1;
+                let hashes = files
+                    .iter()
+                    .map(|f| (f.path.clone(), crate::site::output::content_hash(&f.bytes)))
+                    .collect();
+                out.files.extend(files);
+                hashes
+            }
+        };
+        if k > 0 {
+            dirs.push(pagefind::shard_dir(k));
+        }
+        crate::search::lock(after)
+            .shards
+            .insert(name, Shard { key, files });
+    }
+    out.files.push(OutputFile {
+        path: format!("{lang}/{BUNDLE_DIR}/{SHARDS_FILE}"),
+        bytes: serde_json::to_vec(&dirs).expect("a list of strings serializes"),
+    });
+    if std::env::var_os("KANSOKU_TIMINGS").is_some() {
+        eprintln!(
+            "timing: search {lang} {:>6} ms ({} pages, {} of {} shards indexed)",
+            start.elapsed().as_millis(),
+            mine.len(),
+            out.indexed,
+            out.shards
+        );
+    }
+    Ok(out)
+}
+
+/// Everything a shard's files are made from: kansoku's version (Pagefind's
+/// and the reduction's), the language, the shard's place, and each page's
+/// URL and content hash, in order.
+fn shard_key(lang: &str, k: usize, pages: &[(String, &str, u64)]) -> u64 {
+    let mut h = foldhash::quality::FixedState::with_seed(0x6b61_6e73_6f6b_7532).build_hasher();
+    env!("CARGO_PKG_VERSION").hash(&mut h);
+    SHARD_PAGES.hash(&mut h);
+    lang.hash(&mut h);
+    k.hash(&mut h);
+    for (url, _, hash) in pages {
+        url.hash(&mut h);
+        hash.hash(&mut h);
+    }
+    h.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(path: &str, text: &str) -> OutputFile {
+        let lang = path.split('/').next().unwrap_or("en");
+        OutputFile {
+            path: path.to_owned(),
+            bytes: format!(
+                "<!DOCTYPE html><html lang=\"{lang}\"><body><main data-pagefind-body><h1>{text}</h1><p>{text} body</p></main></body></html>"
+            )
+            .into_bytes(),
+        }
+    }
+
+    fn run(files: &[OutputFile], memo: &mut Memo) -> Indexed {
+        let hashes: Vec<(String, u64)> = files
+            .iter()
+            .map(|f| (f.path.clone(), crate::site::output::content_hash(&f.bytes)))
+            .collect();
+        let load = |p: &str| {
+            files
+                .iter()
+                .find(|f| f.path == p)
+                .and_then(crate::search::searchable)
+                .map(|f| f.bytes)
+        };
+        index("/", "{}", &hashes, memo, &load, &|_| true).expect("indexes")
+    }
+
+    #[test]
+    fn only_the_shard_of_an_edited_page_is_indexed_again() {
+        let mut files: Vec<OutputFile> = (0..SHARD_PAGES + 3)
+            .flat_map(|i| {
+                [
+                    page(&format!("en/p{i:04}/index.html"), &format!("page {i}")),
+                    page(&format!("ja/p{i:04}/index.html"), &format!("頁 {i}")),
+                ]
+            })
+            .collect();
+        let mut memo = Memo::default();
+        let cold = run(&files, &mut memo);
+        assert_eq!((cold.shards, cold.indexed), (4, 4));
+        assert!(cold.kept.is_empty());
+
+        let again = run(&files, &mut memo);
+        assert_eq!((again.shards, again.indexed), (4, 0));
+        // Only the files every run writes afresh: the shard lists and the
+        // claim classes.
+        let fresh: Vec<&str> = again.files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(
+            fresh,
+            [
+                "en/pagefind/kansoku-claims.json",
+                "en/pagefind/kansoku-shards.json",
+                "ja/pagefind/kansoku-claims.json",
+                "ja/pagefind/kansoku-shards.json",
+            ]
+        );
+
+        // An edit in the second English shard: that shard alone, and its
+        // files are those of a cold run of the edited pages.
+        let at = files
+            .iter()
+            .position(|f| f.path == format!("en/p{:04}/index.html", SHARD_PAGES + 1))
+            .expect("page");
+        files[at] = page(&files[at].path.clone(), "edited words");
+        let edited = run(&files, &mut memo);
+        assert_eq!(edited.indexed, 1);
+        assert!(edited
+            .files
+            .iter()
+            .any(|f| f.path.starts_with("en/pagefind/shard-1/")));
+        for f in edited.files.iter().filter(|f| f.path.starts_with("en/")) {
+            assert!(
+                f.path.starts_with("en/pagefind/shard-1/") || f.path.ends_with(".json"),
+                "{} written again",
+                f.path
+            );
+        }
+        let cold_edited = run(&files, &mut Memo::default());
+        let of = |i: &Indexed| -> Vec<(String, Vec<u8>)> {
+            i.files
+                .iter()
+                .filter(|f| f.path.starts_with("en/pagefind/shard-1/"))
+                .map(|f| (f.path.clone(), f.bytes.clone()))
+                .collect()
+        };
+        assert_eq!(of(&edited), of(&cold_edited));
+    }
+
+    #[test]
+    fn a_shard_that_cannot_be_reused_is_indexed_again() {
+        let files = vec![
+            page("en/a/index.html", "alpha"),
+            page("ja/a/index.html", "甲"),
+        ];
+        let mut memo = Memo::default();
+        let cold = run(&files, &mut memo);
+        let hashes: Vec<(String, u64)> = files
+            .iter()
+            .map(|f| (f.path.clone(), crate::site::output::content_hash(&f.bytes)))
+            .collect();
+        let load = |p: &str| {
+            files
+                .iter()
+                .find(|f| f.path == p)
+                .and_then(crate::search::searchable)
+                .map(|f| f.bytes)
+        };
+        let refused = index("/", "{}", &hashes, &mut memo, &load, &|_| false).expect("indexes");
+        assert_eq!(refused.indexed, 2);
+        assert!(refused.kept.is_empty());
+        let paths =
+            |i: &Indexed| -> Vec<String> { i.files.iter().map(|f| f.path.clone()).collect() };
+        assert_eq!(paths(&refused), paths(&cold));
+    }
+
+    #[test]
+    fn a_memo_of_another_version_or_unreadable_is_empty() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("m.json");
+        std::fs::write(&path, "{not json").expect("write");
+        assert!(Memo::read(&path).shards.is_empty());
+        let old = Memo {
+            version: "0.0.0-other".into(),
+            shards: BTreeMap::from([(
+                "en/0".into(),
+                Shard {
+                    key: 1,
+                    files: vec![],
+                },
+            )]),
+        };
+        old.save(&path).expect("save");
+        assert!(Memo::read(&path).shards.is_empty());
+        let mine = Memo {
+            version: env!("CARGO_PKG_VERSION").into(),
+            ..old
+        };
+        mine.save(&path).expect("save");
+        assert_eq!(Memo::read(&path).shards.len(), 1);
+    }
+}
