@@ -19,22 +19,6 @@ const UNUSED: &[&str] = &[
     "pagefind-highlight.js",
 ];
 
-/// Hands the memory freed so far back to the system. Rendering frees most
-/// of what it allocated, but glibc keeps the freed pages of each thread's
-/// arena resident, and Pagefind then allocates its shards on other threads
-/// (other arenas): without this the stage's peak is rendering's peak plus
-/// the shards. Measured at N = 10,000 in benches/README.md. A no-op where
-/// the allocator is not glibc's.
-pub(super) fn release_freed_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: `malloc_trim` takes no pointers and only walks glibc's own
-    // arenas under their locks; it may be called from any thread at any
-    // time.
-    unsafe {
-        libc::malloc_trim(0);
-    }
-}
-
 /// The directory of shard `k` inside the bundle: the bundle itself for
 /// the first.
 pub(super) fn shard_dir(k: usize) -> String {
@@ -80,7 +64,5 @@ pub(super) async fn shard(
             })
         })
         .collect();
-    drop(index);
-    release_freed_memory();
     Ok(out)
 }

@@ -318,18 +318,14 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     // succeeds: an error drops the staging tree.
     let t = Instant::now();
     let staging = output::Staging::begin_keeping(&out_dir, site.config.keep.clone())?;
-    // The pages search indexes, with their content hashes; and the reduced
-    // part of those rendered in this run (a page taken from the last build
-    // is read back only if its search shard must be indexed again).
+    // The pages search indexes, with their content hashes. Their bytes
+    // are read back from the staging tree for the shards indexed again,
+    // so no page is held in memory until the search stage.
     let indexed_pages = std::sync::Mutex::new(Vec::new());
-    let searchable = std::sync::Mutex::new(std::collections::HashMap::new());
     let io_error = std::sync::Mutex::new(None);
     let sink = |f: crate::render::OutputFile, hash: u64| -> std::result::Result<(), Diagnostic> {
-        if search {
-            if let Some(part) = crate::search::searchable(&f) {
-                lock(&indexed_pages).push((f.path.clone(), hash));
-                lock(&searchable).insert(part.path, part.bytes);
-            }
+        if search && crate::search::indexed(&f.path) {
+            lock(&indexed_pages).push((f.path.clone(), hash));
         }
         staging.write(&f.path, &f.bytes).map_err(|e| {
             // Only stops rendering: the I/O error itself is what the build
@@ -443,13 +439,7 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
         let pages = indexed_pages
             .into_inner()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let fresh = searchable
-            .into_inner()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let load = |path: &str| -> Option<Vec<u8>> {
-            if let Some(part) = fresh.get(path) {
-                return Some(part.clone());
-            }
             match staging.read(path) {
                 Ok(bytes) => crate::search::searchable(&crate::render::OutputFile {
                     path: path.to_owned(),
