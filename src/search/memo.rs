@@ -18,6 +18,7 @@ use crate::render::OutputFile;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::hash::{BuildHasher, Hash, Hasher};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// What the last run indexed: for each shard (`<lang>/<k>`), its key and
@@ -101,132 +102,221 @@ pub(super) fn index(
     load: &Load<'_>,
     reuse: &Reuse<'_>,
 ) -> Result<Indexed> {
-    let before = std::mem::take(memo);
-    let after = Mutex::new(Memo {
+    let langs: Vec<(&str, Vec<PageRef<'_>>)> = LANGS
+        .iter()
+        .map(|lang| (*lang, super::select::language_pages(pages, lang, base)))
+        .collect();
+    let mut jobs = Vec::new();
+    for (lang, mine) in &langs {
+        // An empty tree still gets a bundle, so the search box loads.
+        if mine.is_empty() {
+            jobs.push(Job {
+                lang,
+                k: 0,
+                pages: &[],
+            });
+        }
+        for (k, chunk) in mine.chunks(SHARD_PAGES).enumerate() {
+            jobs.push(Job {
+                lang,
+                k,
+                pages: chunk,
+            });
+        }
+    }
+    let mut done: Vec<Option<anyhow::Result<Done>>> = run_jobs(&jobs, memo, load, reuse)
+        .into_iter()
+        .map(Some)
+        .collect();
+    let mut out = Indexed::default();
+    let mut next = Memo {
         version: env!("CARGO_PKG_VERSION").to_owned(),
         shards: BTreeMap::new(),
-    });
-    // One thread per language: the indexes are independent, Pagefind indexes
-    // one page at a time, and a thread of our own also keeps its runtime
-    // clear of any the caller may be running (a server rebuilding).
-    let built: Vec<anyhow::Result<Indexed>> = std::thread::scope(|s| {
-        let jobs: Vec<_> = LANGS
-            .iter()
-            .map(|lang| {
-                let (before, after) = (&before, &after);
-                s.spawn(move || language(lang, base, pages, before, after, load, reuse))
-            })
-            .collect();
-        jobs.into_iter()
-            .map(|j| {
-                j.join()
-                    .unwrap_or_else(|_| Err(anyhow::anyhow!("the indexing thread panicked")))
-            })
-            .collect()
-    });
-    let mut out = Indexed::default();
-    for (lang, result) in LANGS.iter().zip(built) {
-        // Not a content problem and not a diagnostic code: Pagefind failing
-        // is the build failing to produce these files.
-        let part = result.map_err(|e| {
-            Error::io(
-                format!("{lang}/{BUNDLE_DIR}"),
-                std::io::Error::other(format!("the search index could not be built: {e:#}")),
-            )
-        })?;
-        out.files.extend(part.files);
-        out.kept.extend(part.kept);
-        out.shards += part.shards;
-        out.indexed += part.indexed;
+    };
+    for (lang, mine) in &langs {
+        let mut dirs = Vec::new();
+        let (mut shards, mut indexed, mut time) = (0, 0, std::time::Duration::ZERO);
+        for (i, job) in jobs.iter().enumerate().filter(|(_, j)| j.lang == *lang) {
+            let result = done[i].take().expect("each job is read once");
+            // Not a content problem and not a diagnostic code: Pagefind
+            // failing is the build failing to produce these files.
+            let shard = result.map_err(|e| {
+                Error::io(
+                    format!("{lang}/{BUNDLE_DIR}"),
+                    std::io::Error::other(format!("the search index could not be built: {e:#}")),
+                )
+            })?;
+            shards += 1;
+            time += shard.time;
+            match shard.fresh {
+                None => out.kept.extend(shard.files.iter().map(|(p, _)| p.clone())),
+                Some(fresh) => {
+                    indexed += 1;
+                    out.files.extend(fresh);
+                }
+            }
+            if job.k > 0 {
+                dirs.push(pagefind::shard_dir(job.k));
+            }
+            next.shards.insert(
+                job.name(),
+                Shard {
+                    key: shard.key,
+                    files: shard.files,
+                },
+            );
+        }
+        out.shards += shards;
+        out.indexed += indexed;
+        out.files.push(OutputFile {
+            path: format!("{lang}/{BUNDLE_DIR}/{SHARDS_FILE}"),
+            bytes: serde_json::to_vec(&dirs).expect("a list of strings serializes"),
+        });
         out.files.push(OutputFile {
             path: format!("{lang}/{BUNDLE_DIR}/{CLAIMS_FILE}"),
             bytes: classes.as_bytes().to_vec(),
         });
+        if std::env::var_os("KANSOKU_TIMINGS").is_some() {
+            eprintln!(
+                "timing: search {lang} {:>6} ms ({} pages, {indexed} of {shards} shards indexed)",
+                time.as_millis(),
+                mine.len(),
+            );
+        }
     }
     out.files.sort_by(|a, b| a.path.cmp(&b.path));
     out.kept.sort();
-    *memo = after
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    *memo = next;
     Ok(out)
 }
 
-/// One language's bundle: its pages in URL order, in shards of
-/// [`SHARD_PAGES`], each taken from the last run or indexed.
-fn language(
-    lang: &str,
-    base: &str,
-    pages: &[(String, u64)],
+/// A page as a shard sees it: `(url, output path, content hash)`.
+type PageRef<'a> = (String, &'a str, u64);
+
+/// Shard `k` of a language's bundle, and its pages.
+struct Job<'a> {
+    lang: &'a str,
+    k: usize,
+    pages: &'a [PageRef<'a>],
+}
+
+impl Job<'_> {
+    fn name(&self) -> String {
+        format!("{}/{}", self.lang, self.k)
+    }
+}
+
+/// A shard after its job: its key and files, with their bytes if it was
+/// indexed in this run (`None`: kept from the last), and the time it took.
+struct Done {
+    key: u64,
+    files: Vec<(String, u64)>,
+    fresh: Option<Vec<OutputFile>>,
+    time: std::time::Duration,
+}
+
+/// Threads indexing shards side by side: each holds one shard's words
+/// until its files are built, so this bounds the stage's memory.
+const WORKERS: usize = 2;
+
+/// Runs every job on [`WORKERS`] threads of our own, each taking the next
+/// job in the list when it is done with one: Japanese shards take longer
+/// than English ones, so one thread per language left a core idle for the
+/// last third of the stage. Threads of our own also keep Pagefind's
+/// runtime and its long jobs clear of the caller's rayon pool (a server
+/// rebuilding while it indexes). Each shard is a pure function of its job,
+/// so the order jobs finish in changes nothing. Results are in job order.
+fn run_jobs(
+    jobs: &[Job<'_>],
     before: &Memo,
-    after: &Mutex<Memo>,
     load: &Load<'_>,
     reuse: &Reuse<'_>,
-) -> anyhow::Result<Indexed> {
-    let start = std::time::Instant::now();
-    let mine = super::select::language_pages(pages, lang, base);
-    // An empty tree still gets a bundle, so the search box loads.
-    let chunks: Vec<&[(String, &str, u64)]> = if mine.is_empty() {
-        vec![&[]]
-    } else {
-        mine.chunks(SHARD_PAGES).collect()
-    };
-    let mut out = Indexed {
-        shards: chunks.len(),
-        ..Indexed::default()
-    };
-    let mut dirs = Vec::new();
-    let rt = tokio::runtime::Builder::new_current_thread().build()?;
-    for (k, chunk) in chunks.into_iter().enumerate() {
-        let name = format!("{lang}/{k}");
-        let key = shard_key(lang, k, chunk);
-        let last = before.shards.get(&name).filter(|s| s.key == key);
-        let files = match last {
-            Some(shard) if reuse(&shard.files) => {
-                out.kept.extend(shard.files.iter().map(|(p, _)| p.clone()));
-                shard.files.clone()
+) -> Vec<anyhow::Result<Done>> {
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let slots: Vec<Mutex<Option<anyhow::Result<Done>>>> =
+        jobs.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|s| {
+        let workers: Vec<_> = (0..WORKERS.min(jobs.len()))
+            .map(|_| {
+                s.spawn(|| -> anyhow::Result<()> {
+                    let rt = tokio::runtime::Builder::new_current_thread().build()?;
+                    while !failed.load(Ordering::Relaxed) {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(job) = jobs.get(i) else { break };
+                        let result = run_job(job, before, load, reuse, &rt);
+                        failed.fetch_or(result.is_err(), Ordering::Relaxed);
+                        *crate::search::lock(&slots[i]) = Some(result);
+                    }
+                    Ok(())
+                })
+            })
+            .collect();
+        for w in workers {
+            let outcome = w
+                .join()
+                .unwrap_or_else(|_| Err(anyhow::anyhow!("the indexing thread panicked")));
+            if let Err(e) = outcome {
+                failed.store(true, Ordering::Relaxed);
+                // Reported in the first job that has no result.
+                if let Some(slot) = slots.iter().find(|s| crate::search::lock(s).is_none()) {
+                    *crate::search::lock(slot) = Some(Err(e));
+                }
             }
-            _ => {
-                let loaded: Vec<(String, Vec<u8>)> = chunk
-                    .iter()
-                    .filter_map(|(url, path, _)| Some((url.clone(), load(path)?)))
-                    .collect();
-                let files = rt.block_on(pagefind::shard(lang, k, &loaded))?;
-                out.indexed += 1;
-                let hashes = files
-                    .iter()
-                    .map(|f| (f.path.clone(), crate::site::output::content_hash(&f.bytes)))
-                    .collect();
-                out.files.extend(files);
-                hashes
-            }
-        };
-        if k > 0 {
-            dirs.push(pagefind::shard_dir(k));
         }
-        crate::search::lock(after)
-            .shards
-            .insert(name, Shard { key, files });
-    }
-    out.files.push(OutputFile {
-        path: format!("{lang}/{BUNDLE_DIR}/{SHARDS_FILE}"),
-        bytes: serde_json::to_vec(&dirs).expect("a list of strings serializes"),
     });
-    if std::env::var_os("KANSOKU_TIMINGS").is_some() {
-        eprintln!(
-            "timing: search {lang} {:>6} ms ({} pages, {} of {} shards indexed)",
-            start.elapsed().as_millis(),
-            mine.len(),
-            out.indexed,
-            out.shards
-        );
+    slots
+        .into_iter()
+        .map(|s| {
+            s.into_inner()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .unwrap_or_else(|| Err(anyhow::anyhow!("stopped after another shard failed")))
+        })
+        .collect()
+}
+
+/// One shard: taken from the last run if its key is the same and `reuse`
+/// takes its files, indexed otherwise.
+fn run_job(
+    job: &Job<'_>,
+    before: &Memo,
+    load: &Load<'_>,
+    reuse: &Reuse<'_>,
+    rt: &tokio::runtime::Runtime,
+) -> anyhow::Result<Done> {
+    let start = std::time::Instant::now();
+    let key = shard_key(job.lang, job.k, job.pages);
+    if let Some(last) = before.shards.get(&job.name()).filter(|s| s.key == key) {
+        if reuse(&last.files) {
+            return Ok(Done {
+                key,
+                files: last.files.clone(),
+                fresh: None,
+                time: start.elapsed(),
+            });
+        }
     }
-    Ok(out)
+    let loaded: Vec<(String, Vec<u8>)> = job
+        .pages
+        .iter()
+        .filter_map(|(url, path, _)| Some((url.clone(), load(path)?)))
+        .collect();
+    let fresh = rt.block_on(pagefind::shard(job.lang, job.k, &loaded))?;
+    Ok(Done {
+        key,
+        files: fresh
+            .iter()
+            .map(|f| (f.path.clone(), crate::site::output::content_hash(&f.bytes)))
+            .collect(),
+        fresh: Some(fresh),
+        time: start.elapsed(),
+    })
 }
 
 /// Everything a shard's files are made from: kansoku's version (Pagefind's
 /// and the reduction's), the language, the shard's place, and each page's
 /// URL and content hash, in order.
-fn shard_key(lang: &str, k: usize, pages: &[(String, &str, u64)]) -> u64 {
+fn shard_key(lang: &str, k: usize, pages: &[PageRef<'_>]) -> u64 {
     let mut h = foldhash::quality::FixedState::with_seed(0x6b61_6e73_6f6b_7532).build_hasher();
     env!("CARGO_PKG_VERSION").hash(&mut h);
     SHARD_PAGES.hash(&mut h);
