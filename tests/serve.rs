@@ -771,3 +771,58 @@ async fn a_connection_that_never_finishes_its_headers_is_closed_issue_11() {
     assert_eq!(status, 200);
     handle.shutdown().await.expect("stops cleanly");
 }
+
+/// The nice value of each thread of this process named `name` (Linux's
+/// `/proc/self/task/<tid>/stat`, field 19).
+#[cfg(target_os = "linux")]
+fn thread_nice(name: &str) -> Vec<i32> {
+    let mut nice = Vec::new();
+    for task in std::fs::read_dir("/proc/self/task").expect("/proc") {
+        let dir = task.expect("task").path();
+        let comm = std::fs::read_to_string(dir.join("comm")).unwrap_or_default();
+        if comm.trim_end() != name {
+            continue;
+        }
+        let Ok(stat) = std::fs::read_to_string(dir.join("stat")) else {
+            continue;
+        };
+        // Fields after the command (which may hold spaces), from field 3.
+        let fields: Vec<&str> = stat
+            .rsplit_once(')')
+            .expect("stat")
+            .1
+            .split_whitespace()
+            .collect();
+        nice.push(fields[16].parse().expect("nice"));
+    }
+    nice
+}
+
+/// Issue 13: search re-indexing must not compete with the next edit's
+/// rebuild, so the indexing thread runs at the lowest priority.
+#[cfg(target_os = "linux")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_search_index_is_built_at_the_lowest_priority() {
+    let site = site();
+    let handle = start(&site).await;
+    let deadline = std::time::Instant::now() + WAIT;
+    let nice = loop {
+        let nice = thread_nice("kansoku-search");
+        if !nice.is_empty() || std::time::Instant::now() > deadline {
+            break nice;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert!(!nice.is_empty(), "no indexing thread started");
+    assert!(nice.iter().all(|n| *n == 19), "{nice:?}");
+    // The builder is not lowered (its name, cut to Linux's 15 bytes).
+    let builder = thread_nice("kansoku-serve-b");
+    assert!(
+        !builder.is_empty() && builder.iter().all(|n| *n == 0),
+        "{builder:?}"
+    );
+    timeout(WAIT, handle.shutdown())
+        .await
+        .expect("stops in time")
+        .expect("stops cleanly");
+}

@@ -64,6 +64,17 @@ pub(crate) struct Builder {
     quiet: bool,
 }
 
+/// Puts the calling thread, and the threads it starts from now on, at the
+/// lowest scheduling priority (nice 19): indexing is the preview's
+/// background work, so the builder's threads, rebuilding after the next
+/// save, take the cores first. Linux gives each thread its own nice value;
+/// on other systems this would lower the whole server, so it does nothing
+/// there. Failing to lower it only costs speed.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    let _ = rustix::process::setpriority_process(Some(rustix::thread::gettid()), 19);
+}
+
 /// Indexes the served tree for search on its own thread, so the builder
 /// can take the next edit at once; when jobs pile up only the newest runs.
 struct SearchThread {
@@ -83,6 +94,7 @@ impl SearchThread {
         let thread = std::thread::Builder::new()
             .name("kansoku-search".into())
             .spawn(move || {
+                lower_priority();
                 let mut written = std::collections::BTreeSet::new();
                 let mut memo = crate::search::Memo::default();
                 while let Ok(mut job) = rx.recv() {
