@@ -28,6 +28,7 @@ pub mod error;
 pub mod evidence;
 pub mod init;
 pub mod lang;
+pub(crate) mod memory;
 #[cfg(test)]
 mod pipeline_tests;
 pub mod render;

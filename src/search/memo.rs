@@ -302,6 +302,11 @@ fn run_job(
         .filter_map(|(url, path, _)| Some((url.clone(), load(path)?)))
         .collect();
     let fresh = rt.block_on(pagefind::shard(job.lang, job.k, &loaded))?;
+    drop(loaded);
+    // Pagefind's index of the shard is gone: hand its pages back before
+    // this thread takes the next shard, so two shards' worth is the most
+    // the stage holds.
+    crate::memory::collect();
     Ok(Done {
         key,
         files: fresh

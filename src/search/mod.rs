@@ -141,6 +141,7 @@ pub fn index_memoised(
     load: &Load<'_>,
     reuse: &Reuse<'_>,
 ) -> Result<Indexed> {
+    crate::memory::release_freed_memory();
     let cpu_before = process_cpu_ms();
     let rss_before = proc_status_kb("VmRSS");
     let indexed = memo::index(base, classes, pages, memo, load, reuse)?;
