@@ -156,7 +156,10 @@ function initBadgeTips() {
   const add = (e) => {
     const badge = e.target instanceof Element ? e.target.closest(".badge[aria-describedby]") : null;
     if (!badge || badge.querySelector(":scope > .badge__tip")) return;
-    const meaning = document.getElementById(badge.getAttribute("aria-describedby"));
+    // The first id is the class meaning (in the legend, or the hidden
+    // block for the other language); a linked badge's second is the
+    // evidence hint, which is for screen readers only.
+    const meaning = document.getElementById(badge.getAttribute("aria-describedby").split(" ")[0]);
     if (!meaning) return;
     const tip = document.createElement("span");
     tip.className = "badge__tip";
@@ -184,7 +187,7 @@ function rememberClaimOrigin() {
     const inline = a.closest(".claim[data-claim]");
     let anchor = item?.id ?? null;
     if (!anchor && inline) {
-      const id = inline.dataset.claim;
+      const id = `claim-${inline.dataset.claim}`;
       anchor = document.getElementById(id) ? id : null;
     }
     const from = `${location.pathname}${anchor ? `#${anchor}` : ""}`;
@@ -532,8 +535,8 @@ async function fillClaimTexts(items) {
         }
         const doc = await pageCache.get(g.url);
         for (const c of g.claims) {
-          const el = doc?.getElementById(`claim-${c.id}`)?.querySelector(".claim__text");
-          if (el) c.text = el.textContent.trim();
+          const el = doc?.getElementById(`claim-${c.id}`)?.querySelector(".claim");
+          if (el) c.text = claimText(el);
         }
       }),
   );
@@ -571,6 +574,15 @@ function matchedClaims(d, classes, q) {
 function viewUrl(url) {
   if (!document.body.classList.contains("view-parallel")) return url;
   return url.replace(/^(.*?\/)ja\//, "$1ja-en/");
+}
+
+/** An inline claim's text: what follows its badge. */
+function claimText(claim) {
+  let text = "";
+  for (const n of claim.childNodes) {
+    if (!(n instanceof Element && n.classList.contains("badge"))) text += n.textContent;
+  }
+  return text.trim();
 }
 
 function badgeFor(cls) {

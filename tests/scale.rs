@@ -115,7 +115,7 @@ fn issue_12_section_pages_list_their_pages_paginated() {
     assert!(
         first.contains("<li class=\"listing__item\"><a href=\"/en/b/p00099/\">Page 00099</a></li>")
     );
-    assert!(!first.contains("href=\"/en/b/p00100/\">Page 00100</a></li>"));
+    assert!(!first.contains("href=\"/en/b/p00100/\""));
     assert!(first.contains("<link rel=\"next\" href=\"/en/b/page/2/\">"));
     assert!(first.contains("<span class=\"listing__number\">Page 1 of 3</span>"));
     assert!(!first.contains("rel=\"prev\" href=\"/en/b/page"));

@@ -53,7 +53,7 @@ test("from a claim to its range and back: the line clears the header and the bac
   const { context, page } = await open("/en/components/rocblas/");
   const badge = page.locator('.claim-item a.ev-link[href$="rocblas-library.txt/#L1-L2"]').first();
   await badge.scrollIntoViewIfNeeded();
-  const claim = await badge.evaluate((a) => a.closest(".claim-item[id]")?.id ?? a.closest(".claim[data-claim]")?.dataset.claim);
+  const claim = await badge.evaluate((a) => a.closest(".claim-item[id]")?.id ?? `claim-${a.closest(".claim[data-claim]")?.dataset.claim}`);
   await Promise.all([page.waitForURL("**/rocblas-library.txt/**"), badge.click()]);
   const back = page.locator(".evidence__back a");
   await back.waitFor({ state: "visible" });
@@ -252,7 +252,9 @@ test("search: an exact title first, every counted result reachable, claims by te
     const text = await page.locator('.search-result__claim[data-claim="quant-matmul-split"] .search-result__claim-text').first().textContent();
     const own = await page.evaluate(async () => {
       const doc = new DOMParser().parseFromString(await (await fetch("/" + document.documentElement.lang + "/observers/")).text(), "text/html");
-      return doc.querySelector("#claim-quant-matmul-split .claim__text").textContent.trim();
+      // The claim's text is the inline claim's, after its badge.
+      const claim = doc.querySelector("#claim-quant-matmul-split .claim");
+      return [...claim.childNodes].filter((n) => !n.classList?.contains("badge")).map((n) => n.textContent).join("").trim();
     });
     assert.equal(text, own, `${lang}: a matched claim shows its own text, not its id`);
     await context.close();
@@ -267,7 +269,9 @@ test("status chain: full labels, a box sized to the drawing, nodes that link, al
     assert.ok(!texts.some((t) => t.includes("…")), `${lang}: no label is cut`);
     const join = (s) => s.replace(/\s+/g, "");
     const drawn = join(texts.join(""));
-    for (const status of await page.$$eval(".observer-card__status .claim__text", (els) => els.map((e) => e.textContent))) {
+    for (const status of await page.$$eval(".observer-card__status .claim", (els) =>
+      els.map((e) => [...e.childNodes].filter((n) => !n.classList?.contains("badge")).map((n) => n.textContent).join("").trim()),
+    )) {
       assert.ok(drawn.includes(join(status)), `${lang}: the chain says "${status}" in full`);
     }
     const [box, drawnBox] = await svg.evaluate((s) => {

@@ -34,7 +34,7 @@ async function searchFrom(path, query) {
         id: a.dataset.claim,
         href: new URL(a.href).pathname + new URL(a.href).hash,
         cls: [...a.querySelector(".badge").classList].find((c) => c.startsWith("badge--"))?.slice(7),
-        label: a.querySelector(".badge__label")?.textContent,
+        label: a.querySelector(".badge")?.firstChild?.textContent.trim(),
       })),
     })),
   );

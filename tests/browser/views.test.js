@@ -148,8 +148,11 @@ test("every claim has a permalink and a copy-link button", async () => {
   await page.goto(`${server.origin}/ja/observers/`);
   const item = page.locator("#claim-quant-matmul-split");
   const anchor = item.locator("a.claim-link__anchor");
-  assert.equal(await anchor.getAttribute("href"), "/ja/observers/#claim-quant-matmul-split");
-  assert.equal(await anchor.locator("code").textContent(), "quant-matmul-split");
+  assert.equal(await anchor.getAttribute("href"), "#claim-quant-matmul-split");
+  const label = await anchor.evaluate((el) => document.getElementById(el.getAttribute("aria-describedby"))?.textContent);
+  assert.equal(label, "この主張へのリンク", "the permalink says what it is to screen readers");
+  assert.equal(await anchor.textContent(), "quant-matmul-split");
+  assert.match(await anchor.evaluate((el) => getComputedStyle(el).fontFamily), /mono/i, "the id reads as code");
   const button = item.locator("button.claim-link__copy");
   assert.ok(await button.isVisible());
   await button.click();
@@ -192,9 +195,12 @@ test("a badge shows its class meaning on hover and keyboard focus, in the reader
     await page.keyboard.press("Tab");
     assert.ok(await tip.isVisible(), "shown on keyboard focus");
     // Screen readers get the meaning as the badge's description, label as text.
-    const described = await badge.evaluate((el) => document.getElementById(el.getAttribute("aria-describedby"))?.textContent);
-    assert.equal(described, meaning);
-    assert.equal(await badge.locator(".badge__label").textContent(), lang === "ja" ? "確認済み" : "Confirmed");
+    // Its description is the meaning, then the hint that it opens the log.
+    const described = await badge.evaluate((el) =>
+      el.getAttribute("aria-describedby").split(" ").map((id) => document.getElementById(id)?.textContent),
+    );
+    assert.deepEqual(described, [meaning, lang === "ja" ? "(根拠のログを開く)" : "(open the evidence log)"]);
+    assert.equal(await badge.evaluate((el) => el.firstChild.textContent.trim()), lang === "ja" ? "確認済み" : "Confirmed");
     assert.deepEqual(page.problems(), []);
     await context.close();
   }

@@ -38,8 +38,8 @@ pub struct Prepared {
     pub(in crate::render) nav_more: [BTreeMap<String, (String, String)>; 3],
     /// Rendered `partials/legend.html` per language.
     pub(in crate::render) legend: [String; 2],
-    /// Rendered `partials/meanings.html`.
-    pub(in crate::render) meanings: String,
+    /// Rendered `partials/meanings.html` per language.
+    pub(in crate::render) meanings: [String; 2],
     /// (about, aspect) → the claim filling that cell.
     pub(in crate::render) cells: BTreeMap<(String, String), ClaimAt>,
 }
@@ -142,7 +142,7 @@ impl Ctx<'_> {
         cx.insert("evidence_href", &format!("{}{lang}/evidence/", self.base));
         cx.insert("nav_html", &self.nav_html(nav, current));
         cx.insert("legend_html", &self.legend[li(lang)]);
-        cx.insert("meanings_html", &self.meanings);
+        cx.insert("meanings_html", &self.meanings[li(lang)]);
         cx
     }
 
@@ -152,7 +152,8 @@ impl Ctx<'_> {
     /// subsections always), a `gap` entry where pages are left out and an
     /// `all` entry linking to its listing, so a page's size does not grow
     /// with its section. Entries were rendered once each; a page only joins
-    /// them.
+    /// them, with nothing between (a sectioned site repeats its top level on
+    /// every page).
     pub(in crate::render) fn nav_html(&self, tree: NavTree, current: Option<&str>) -> String {
         fn walk(cx: &Ctx<'_>, tree: usize, parent: &str, current: Option<&str>, out: &mut String) {
             let Some(children) = cx.nav_children.get(parent) else {
@@ -168,7 +169,6 @@ impl Ctx<'_> {
                 let pos = children[i];
                 let url = page_at(pos).url_path.as_str();
                 let (plain, marked) = &cx.nav_items[tree][pos];
-                out.push('\n');
                 out.push_str(if current == Some(url) { marked } else { plain });
                 if !url.is_empty() && on_path(url) {
                     walk(cx, tree, url, current, out);
@@ -207,7 +207,6 @@ impl Ctx<'_> {
             for i in visit {
                 if i > next {
                     if let Some((gap, _)) = more {
-                        out.push('\n');
                         out.push_str(gap);
                     }
                     any_gap = true;
@@ -217,13 +216,11 @@ impl Ctx<'_> {
             }
             if next < children.len() {
                 if let Some((gap, _)) = more {
-                    out.push('\n');
                     out.push_str(gap);
                 }
                 any_gap = true;
             }
             if let Some((_, all)) = more.filter(|(_, all)| any_gap && !all.is_empty()) {
-                out.push('\n');
                 out.push_str(all);
             }
         }
@@ -433,14 +430,17 @@ pub(in crate::render) fn prepare(r: &Renderer, site: &Site) -> Result<Prepared, 
             .trim()
             .to_owned();
     }
-    let mut t = tera::Context::new();
-    t.insert("classes", &classes);
-    p.meanings = r
-        .templates
-        .render("partials/meanings.html", &t)
-        .map_err(|d| vec![d])?
-        .trim()
-        .to_owned();
+    for lang in Lang::ALL {
+        let mut t = tera::Context::new();
+        t.insert("lang", lang.code());
+        t.insert("classes", &classes);
+        p.meanings[li(lang)] = r
+            .templates
+            .render("partials/meanings.html", &t)
+            .map_err(|d| vec![d])?
+            .trim()
+            .to_owned();
+    }
     let ids: Vec<&String> = site.index.claims.keys().collect();
     for lang in Lang::ALL {
         let views = claim_views(r, site, &p, &ids, lang).map_err(|d| vec![d])?;

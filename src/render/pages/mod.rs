@@ -243,11 +243,19 @@ fn page_view(
     }
 }
 
-/// Ids a heading may not take on this page: the theme's own and the
-/// claim anchors.
+/// Ids a heading may not take on this page: the theme's own, the claim
+/// anchors, and the descriptions the badges and permalinks point at (the
+/// legend's and `partials/meanings.html`'s `<lang>-<class>`, `<lang>-to-log`,
+/// `<lang>-permalink`), which the theme writes with computed ids.
 fn reserved(cx: &Ctx<'_>, page: &Page) -> IdSet {
     let mut ids: IdSet = cx.r.templates.reserved_ids().iter().cloned().collect();
     ids.extend(page.claims.iter().map(|c| format!("claim-{}", c.id)));
+    for l in Lang::ALL {
+        let named = crate::content::Class::ALL.iter().map(|c| c.name());
+        for name in named.chain(["to-log", "permalink"]) {
+            ids.insert(format!("{l}-{name}"));
+        }
+    }
     ids
 }
 
