@@ -38,5 +38,6 @@ pub mod serve;
 pub mod site;
 pub(crate) mod source;
 pub mod validate;
+pub(crate) mod version;
 
 pub use error::{Diagnostic, Error, Location, Result, Severity};

@@ -25,7 +25,8 @@ use std::sync::Mutex;
 /// the files it produced with their content hashes.
 #[derive(Debug, Default, Clone, Serialize, Deserialize)]
 pub struct Memo {
-    /// kansoku's version: Pagefind and the page reduction come with it.
+    /// Which kansoku wrote it ([`crate::version::build_id`]): Pagefind and
+    /// the page reduction come with it.
     version: String,
     shards: BTreeMap<String, Shard>,
 }
@@ -44,7 +45,7 @@ impl Memo {
         std::fs::read(path)
             .ok()
             .and_then(|b| serde_json::from_slice::<Memo>(&b).ok())
-            .filter(|m| m.version == env!("CARGO_PKG_VERSION"))
+            .filter(|m| m.version == crate::version::build_id())
             .unwrap_or_default()
     }
 
@@ -130,7 +131,7 @@ pub(super) fn index(
         .collect();
     let mut out = Indexed::default();
     let mut next = Memo {
-        version: env!("CARGO_PKG_VERSION").to_owned(),
+        version: crate::version::build_id().to_owned(),
         shards: BTreeMap::new(),
     };
     for (lang, mine) in &langs {
@@ -318,12 +319,12 @@ fn run_job(
     })
 }
 
-/// Everything a shard's files are made from: kansoku's version (Pagefind's
+/// Everything a shard's files are made from: which kansoku built them (Pagefind's
 /// and the reduction's), the language, the shard's place, and each page's
 /// URL and content hash, in order.
 fn shard_key(lang: &str, k: usize, pages: &[PageRef<'_>]) -> u64 {
     let mut h = foldhash::quality::FixedState::with_seed(0x6b61_6e73_6f6b_7532).build_hasher();
-    env!("CARGO_PKG_VERSION").hash(&mut h);
+    crate::version::build_id().hash(&mut h);
     SHARD_PAGES.hash(&mut h);
     lang.hash(&mut h);
     k.hash(&mut h);
@@ -471,7 +472,7 @@ mod tests {
         old.save(&path).expect("save");
         assert!(Memo::read(&path).shards.is_empty());
         let mine = Memo {
-            version: env!("CARGO_PKG_VERSION").into(),
+            version: crate::version::build_id().into(),
             ..old
         };
         mine.save(&path).expect("save");
