@@ -6,8 +6,12 @@
 //! the same whether it was computed now or remembered:
 //!
 //! - a page is parsed again only when its bytes change;
-//! - validation is computed whole on every run, so findings about the
-//!   whole site (E016, E022, E023) always come from the current facts;
+//! - a page is checked again only when its bytes or the site facts its
+//!   check reads change (ids, classes, entity keys, heading ids of every
+//!   page, the evidence, the configuration: `validate::site_facts`); the
+//!   findings about the whole site and those naming another page's
+//!   location (E016, E022, E023) are computed from the current facts on
+//!   every run;
 //! - the render state (`Prepared`) is made again only when what every
 //!   unit reads, a page's claims or an evidence file changes ([`prepare`]);
 //! - the theme is loaded again only when a file under `templates/` or
@@ -48,6 +52,9 @@ pub struct Caches {
     /// The render state and unit inputs, with the hash of what they were
     /// made from (see [`prepare`]).
     prepared: Option<(u64, Arc<Prepared>, Arc<Inputs>)>,
+    /// Each page's own findings, under the key it was checked with
+    /// (see [`validate`]).
+    checks: crate::validate::Checks,
     /// Keep no parses (only their hashes): a build runs once, and a copy
     /// of every page would double its memory.
     once: bool,
@@ -78,6 +85,9 @@ struct PageMemo {
     /// Hashes of the words of its source that could be claim ids, sorted:
     /// the claims the page may show are among them.
     words: Vec<u64>,
+    /// What other pages' checks read of it (`validate::page_facts`); 0
+    /// in a run that is not repeated.
+    facts: u64,
 }
 
 #[derive(Clone, serde::Serialize, serde::Deserialize)]
@@ -123,12 +133,17 @@ pub(crate) fn load_sources(root: &Path, caches: &mut Caches) -> Result<super::So
                     Loaded::Page(page) => hash_of(format!("{:?}", page.claims)),
                     Loaded::Failed(_) => 0,
                 };
+                let facts = match &loaded {
+                    Loaded::Page(page) if !once => crate::validate::page_facts(page),
+                    _ => 0,
+                };
                 PageMemo {
                     bytes: hash,
                     parsed: Some((loaded, diags)),
                     visible,
                     claims,
                     words,
+                    facts,
                 }
             }
         };
@@ -158,6 +173,37 @@ pub(crate) fn load_sources(root: &Path, caches: &mut Caches) -> Result<super::So
         evidence,
         evidence_diags,
     })
+}
+
+/// Validates the site, checking again only the pages whose bytes or
+/// whose site facts (`validate::site_facts`) changed since the last run;
+/// a run that is not repeated checks every page and remembers nothing.
+pub(crate) fn validate(
+    sources: &super::Sources,
+    mode: crate::validate::Mode,
+    caches: &mut Caches,
+) -> (crate::validate::Index, Vec<Diagnostic>) {
+    let super::Sources {
+        config,
+        content,
+        evidence,
+        ..
+    } = sources;
+    if caches.once {
+        return crate::validate::validate(config, content, evidence, mode);
+    }
+    let memos: Vec<Option<&PageMemo>> = content
+        .pages
+        .iter()
+        .map(|p| caches.pages.get(&p.rel))
+        .collect();
+    let facts: Vec<u64> = memos.iter().map(|m| m.map_or(0, |m| m.facts)).collect();
+    let site = crate::validate::site_facts(config, content, evidence, mode, &facts);
+    let keys: Vec<Option<u64>> = memos
+        .iter()
+        .map(|m| m.map(|m| crate::validate::check_key(m.bytes, site)))
+        .collect();
+    crate::validate::validate_memo(config, content, evidence, mode, &keys, &mut caches.checks)
 }
 
 /// The theme of the site at `root`, loaded again only if its files

@@ -13,7 +13,7 @@ use crate::config::Config;
 use crate::content::{Class, Content};
 use crate::error::{Diagnostic, Error, Result};
 use crate::evidence::EvidenceIndex;
-use crate::validate::{self, sort, Mode, Site};
+use crate::validate::{sort, Mode, Site};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -79,10 +79,10 @@ pub fn load_unreviewed(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>
 /// Loads and validates, returning the site whatever was found.
 fn load_all(root: &Path, mode: Mode, caches: &mut Caches) -> Result<(Site, Vec<Diagnostic>)> {
     let sources = memo::load_sources(root, caches)?;
+    let (index, vdiags) = memo::validate(&sources, mode, caches);
     let (config, content, evidence) = (sources.config, sources.content, sources.evidence);
     let mut diags = sources.content_diags;
     diags.extend(sources.evidence_diags);
-    let (index, vdiags) = validate::validate(&config, &content, &evidence, mode);
     diags.extend(vdiags);
     sort(&mut diags);
     Ok((

@@ -295,7 +295,10 @@ impl<'a> Checker<'a> {
         })
     }
 
-    /// Every finding about page `pi`, in rule order.
+    /// Every finding about page `pi`, in rule order, but those naming
+    /// another page's location ([`Checker::located`]): a function of the
+    /// page and of the site facts [`super::site_facts`] hashes, so that it
+    /// may be remembered under those two.
     pub(crate) fn page(&self, pi: usize) -> Vec<Diagnostic> {
         let mut diags = Vec::new();
         let page = &self.content.pages[pi];
@@ -310,6 +313,67 @@ impl<'a> Checker<'a> {
         }
         self.entity_and_scope(pi, &mut diags);
         self.body(pi, &mut diags);
+        diags
+    }
+
+    /// The findings about page `pi` that name another page's location
+    /// (E023, E022), in rule order: they are not remembered with the
+    /// page's other findings, since a line added above a claim or key
+    /// elsewhere moves what they say, and computing them is a few
+    /// lookups.
+    pub(crate) fn located(&self, pi: usize) -> Vec<Diagnostic> {
+        let mut diags = Vec::new();
+        let content = self.content;
+        let page = &content.pages[pi];
+        let src = &page.src;
+        for (ci, claim) in page.claims.iter().enumerate() {
+            let at = ClaimAt {
+                page: pi,
+                claim: ci,
+            };
+            let current = claim.life.state == crate::content::State::Current;
+            if let (Some(about), Some(aspect), true) = (&claim.about, &claim.aspect, current) {
+                let first = self.cells.get(&(about.as_str(), aspect.as_str()));
+                if let Some(&first) = first.filter(|&&first| first != at) {
+                    let other = &content.pages[first.page];
+                    let oloc = other.src.location(other.claims[first.claim].id_span.start);
+                    diags.push(
+                        src.error(
+                            "E023",
+                            claim.id_span.clone(),
+                            format!(
+                                "claims `{}` and `{}` both fill the cell {about} × {aspect}",
+                                other.claims[first.claim].id, claim.id
+                            ),
+                        )
+                        .with_hint(format!(
+                            "one claim per cell: change `about` or `aspect` here or at {oloc}"
+                        )),
+                    );
+                }
+            }
+        }
+        for entity in page.entity.iter().chain(&page.members) {
+            let key = (entity.kind.as_str(), entity.key.as_str());
+            if let Some(&(first, at)) = self
+                .entities
+                .get(&key)
+                .filter(|&&(first, at)| (first, at) != (pi, entity.key_span.start))
+            {
+                let oloc = self.content.pages[first].src.location(at);
+                diags.push(
+                    src.error(
+                        "E022",
+                        entity.key_span.clone(),
+                        format!(
+                            "duplicate {} key `{}` (also at {oloc})",
+                            entity.kind, entity.key
+                        ),
+                    )
+                    .with_hint("entity keys are unique within their kind"),
+                );
+            }
+        }
         diags
     }
 
@@ -432,27 +496,6 @@ impl<'a> Checker<'a> {
                 diags.extend(self.unknown(at.page, "`superseded-by`", id, span.clone()));
             }
         }
-        let current = claim.life.state == crate::content::State::Current;
-        if let (Some(about), Some(aspect), true) = (&claim.about, &claim.aspect, current) {
-            let first = self.cells.get(&(about.as_str(), aspect.as_str()));
-            if let Some(&first) = first.filter(|&&first| first != at) {
-                let other = &content.pages[first.page];
-                let oloc = other.src.location(other.claims[first.claim].id_span.start);
-                diags.push(
-                    src.error(
-                        "E023",
-                        claim.id_span.clone(),
-                        format!(
-                            "claims `{}` and `{}` both fill the cell {about} × {aspect}",
-                            other.claims[first.claim].id, claim.id
-                        ),
-                    )
-                    .with_hint(format!(
-                        "one claim per cell: change `about` or `aspect` here or at {oloc}"
-                    )),
-                );
-            }
-        }
     }
 
     fn entity_and_scope(&self, pi: usize, diags: &mut Vec<Diagnostic>) {
@@ -486,30 +529,12 @@ impl<'a> Checker<'a> {
             .with_hint(hint)
     }
 
-    /// An entity's kind, key, status and `depends-on` relation.
+    /// An entity's kind, status and `depends-on` relation (its key's
+    /// uniqueness is in [`Checker::located`]).
     fn entity(&self, pi: usize, entity: &crate::content::Entity, diags: &mut Vec<Diagnostic>) {
         let src = &self.content.pages[pi].src;
         if !self.config.kinds.contains_key(&entity.kind) {
             diags.push(self.unknown_kind(pi, &entity.kind, entity.kind_span.clone()));
-        }
-        let key = (entity.kind.as_str(), entity.key.as_str());
-        if let Some(&(first, at)) = self
-            .entities
-            .get(&key)
-            .filter(|&&(first, at)| (first, at) != (pi, entity.key_span.start))
-        {
-            let oloc = self.content.pages[first].src.location(at);
-            diags.push(
-                src.error(
-                    "E022",
-                    entity.key_span.clone(),
-                    format!(
-                        "duplicate {} key `{}` (also at {oloc})",
-                        entity.kind, entity.key
-                    ),
-                )
-                .with_hint("entity keys are unique within their kind"),
-            );
         }
         if let Some((id, span)) = &entity.status {
             if !self.known(id) {
