@@ -143,6 +143,20 @@ pub struct EvidenceIndex {
 /// Files are read in parallel and merged in path order, so the index and
 /// findings do not depend on the number of threads.
 pub fn load_evidence(root: &Path, dir: &Path) -> Result<(EvidenceIndex, Vec<Diagnostic>)> {
+    load_evidence_with(root, dir, &|_| None)
+}
+
+/// Gives the file at an evidence-relative path as it was last read, if
+/// it is known not to have changed since: it is then not read again.
+pub(crate) type Known<'a> = dyn Fn(&str) -> Option<EvidenceFile> + Sync + 'a;
+
+/// [`load_evidence`], taking from `known` the regular files it has
+/// (symlinks are always followed again: their targets may have moved).
+pub(crate) fn load_evidence_with(
+    root: &Path,
+    dir: &Path,
+    known: &Known<'_>,
+) -> Result<(EvidenceIndex, Vec<Diagnostic>)> {
     let abs = root.join(dir);
     let dir_name = rel_path(root, &abs);
     let mut index = EvidenceIndex {
@@ -159,7 +173,15 @@ pub fn load_evidence(root: &Path, dir: &Path) -> Result<(EvidenceIndex, Vec<Diag
         ft.is_file() || ft.is_symlink()
     })
     .into_par_iter()
-    .map(|entry| load_file(&abs, &canon_dir, &dir_name, &entry?))
+    .map(|entry| {
+        let entry = entry?;
+        if entry.file_type().is_file() {
+            if let Some(file) = known(&rel_path(&abs, entry.path())) {
+                return Ok(Loaded::File(Box::new(file)));
+            }
+        }
+        load_file(&abs, &canon_dir, &dir_name, &entry)
+    })
     .collect();
     for result in loaded {
         match result? {

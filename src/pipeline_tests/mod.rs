@@ -378,13 +378,27 @@ fn run(ops: &[Op], renderers: &mut BTreeMap<u8, Renderer>) -> Result<(), TestCas
         .chain(ops.iter().map(Some))
         .enumerate()
     {
+        // What serve's watcher would report: the files written or removed;
+        // a change to the theme or book.toml is a full one.
+        let mut full = step == 0;
         if let Some(op) = op {
             model.apply(op);
             let now = model.files();
             write(&root, &files, &now);
+            let touched: Vec<std::path::PathBuf> = files
+                .keys()
+                .chain(now.keys())
+                .filter(|p| files.get(*p) != now.get(*p))
+                .map(|p| root.join(p))
+                .collect();
+            full |= touched.iter().any(|p| {
+                let rel = p.strip_prefix(&root).expect("under the root");
+                rel.starts_with("templates") || rel == Path::new("book.toml")
+            });
+            tree.changed((!full).then_some(&touched));
             files = now;
         }
-        let got = tree.build(step == 0);
+        let got = tree.build(full);
         let (want, want_files) = cold(&root, renderers, model.theme);
         match (&got, &want) {
             (Ok((_, a)), Ok(b)) => prop_assert_eq!(a, b, "warnings at step {}", step),

@@ -32,12 +32,13 @@
 use crate::config::Config;
 use crate::content::{self, Loaded};
 use crate::error::{Diagnostic, Error, Result};
-use crate::evidence::load_evidence;
+use crate::evidence::{load_evidence_with, EvidenceIndex};
 use crate::render::{OutputFile, Prepared, Renderer, Unit};
 use crate::validate::Site;
+use std::collections::BTreeSet;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hash, Hasher};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 /// What one run remembers for the next. Empty: a cold run.
@@ -52,6 +53,13 @@ pub struct Caches {
     /// The render state and unit inputs, with the hash of what they were
     /// made from (see [`prepare`]).
     prepared: Option<(u64, Arc<Prepared>, Arc<Inputs>)>,
+    /// The evidence as last read, in a run that is repeated.
+    evidence: Option<EvidenceIndex>,
+    /// The paths (relative to the root) that may have changed since the
+    /// last load, when the caller knows them ([`Caches::changed`]): a
+    /// page or evidence file under none of them is taken from the memo
+    /// without being read. `None`: every file is read.
+    changed: Option<BTreeSet<PathBuf>>,
     /// Each page's own findings, under the key it was checked with
     /// (see [`validate`]).
     checks: crate::validate::Checks,
@@ -112,40 +120,23 @@ pub(crate) fn load_sources(root: &Path, caches: &mut Caches) -> Result<super::So
     let config = Config::load(root)?;
     let old = &caches.pages;
     let once = caches.once;
+    // Whether the file at this root-relative path is known unchanged
+    // since the memo was made: no path changed at or above it.
+    let unchanged = |path: &Path| {
+        caches
+            .changed
+            .as_ref()
+            .is_some_and(|changed| !path.ancestors().any(|a| changed.contains(a)))
+    };
     let fresh = Mutex::new(HashMap::with_capacity(old.len()));
     let load = |dir: &Path, path: &Path| -> Result<(Loaded, Vec<Diagnostic>)> {
         let rel = content::rel_path(dir, path);
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-        let hash = crate::site::output::content_hash(&bytes);
-        let memo = match old.get(&rel) {
-            Some(m) if m.bytes == hash && m.parsed.is_some() => m.clone(),
-            _ => {
-                let (loaded, diags) = content::parse_file(&rel, bytes);
-                let words = match &loaded {
-                    Loaded::Page(page) => id_words(page),
-                    Loaded::Failed(_) => Vec::new(),
-                };
-                let visible = match &loaded {
-                    Loaded::Page(page) => visible(page),
-                    Loaded::Failed(f) => hash_of(format!("{f:?}")),
-                };
-                let claims = match &loaded {
-                    Loaded::Page(page) => hash_of(format!("{:?}", page.claims)),
-                    Loaded::Failed(_) => 0,
-                };
-                let facts = match &loaded {
-                    Loaded::Page(page) if !once => crate::validate::page_facts(page),
-                    _ => 0,
-                };
-                PageMemo {
-                    bytes: hash,
-                    parsed: Some((loaded, diags)),
-                    visible,
-                    claims,
-                    words,
-                    facts,
-                }
-            }
+        let known = old
+            .get(&rel)
+            .filter(|m| m.parsed.is_some() && unchanged(&Path::new("content").join(&rel)));
+        let memo = match known {
+            Some(m) => m.clone(),
+            None => read_page(&rel, path, old.get(&rel), once)?,
         };
         let mut memo = memo;
         let out = if once {
@@ -156,9 +147,14 @@ pub(crate) fn load_sources(root: &Path, caches: &mut Caches) -> Result<super::So
         super::lock(&fresh).insert(rel, memo);
         Ok(out.expect("parsed above"))
     };
+    let old_evidence = caches.evidence.as_ref().filter(|_| !once);
+    let known_evidence = |rel: &str| {
+        let file = old_evidence?.files.get(rel)?;
+        unchanged(&config.evidence_dir.join(rel)).then(|| file.clone())
+    };
     let (content, evidence) = rayon::join(
         || content::load_content_with(root, &load),
-        || load_evidence(root, &config.evidence_dir),
+        || load_evidence_with(root, &config.evidence_dir, &known_evidence),
     );
     let (content, content_diags) = content?;
     let (evidence, evidence_diags) = evidence?;
@@ -166,12 +162,53 @@ pub(crate) fn load_sources(root: &Path, caches: &mut Caches) -> Result<super::So
     caches.pages = fresh
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !once {
+        caches.evidence = Some(evidence.clone());
+        caches.changed = Some(BTreeSet::new());
+    }
     Ok(super::Sources {
         config,
         content,
         content_diags,
         evidence,
         evidence_diags,
+    })
+}
+
+/// Reads the page at `path` (`rel` under `content/`), parsing it unless
+/// its bytes are those `old` was parsed from.
+fn read_page(rel: &str, path: &Path, old: Option<&PageMemo>, once: bool) -> Result<PageMemo> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let hash = crate::site::output::content_hash(&bytes);
+    Ok(match old {
+        Some(m) if m.bytes == hash && m.parsed.is_some() => m.clone(),
+        _ => {
+            let (loaded, diags) = content::parse_file(rel, bytes);
+            let words = match &loaded {
+                Loaded::Page(page) => id_words(page),
+                Loaded::Failed(_) => Vec::new(),
+            };
+            let visible = match &loaded {
+                Loaded::Page(page) => visible(page),
+                Loaded::Failed(f) => hash_of(format!("{f:?}")),
+            };
+            let claims = match &loaded {
+                Loaded::Page(page) => hash_of(format!("{:?}", page.claims)),
+                Loaded::Failed(_) => 0,
+            };
+            let facts = match &loaded {
+                Loaded::Page(page) if !once => crate::validate::page_facts(page),
+                _ => 0,
+            };
+            PageMemo {
+                bytes: hash,
+                parsed: Some((loaded, diags)),
+                visible,
+                claims,
+                words,
+                facts,
+            }
+        }
     })
 }
 
@@ -375,6 +412,17 @@ pub(crate) fn prepare(
 }
 
 impl Caches {
+    /// Tells the next load which paths (relative to the root) changed
+    /// since the last one, added to those it was already told; `None`
+    /// (not known: a watcher that lost track) makes it read every file.
+    /// Until a load succeeds, every file is read.
+    pub(crate) fn changed(&mut self, paths: Option<&[PathBuf]>) {
+        match (paths, &mut self.changed) {
+            (Some(paths), Some(changed)) => changed.extend(paths.iter().cloned()),
+            _ => self.changed = None,
+        }
+    }
+
     /// Caches for one run that will not be repeated in this process (a
     /// build): parsed pages are not kept, only their hashes.
     pub fn once() -> Caches {
