@@ -16,6 +16,11 @@ use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasher, Hash, Hasher};
 
+/// The validator's lookups: hundreds of thousands of short keys on a
+/// large site, where SipHash was a sixth of `check` (a fixed state, so
+/// nothing depends on a random seed; no key comes from outside the site).
+type Map<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
+
 /// Which command is asking: decides the severity of untranslated segments.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {

@@ -4,7 +4,7 @@
 //! checks one page and reads nothing else, so the caller may check pages in
 //! any order, in parallel, or only some of them. Nothing here reads files.
 
-use super::{ClaimAt, Index, Mode, FAILED_PAGE};
+use super::{ClaimAt, Index, Map, Mode, FAILED_PAGE};
 use crate::config::{Config, RawHtmlPolicy};
 use crate::content::body::{heading_ids, scan, ChunkScan, IdSet, Langs, Reference};
 use crate::content::claims::nearest;
@@ -13,7 +13,6 @@ use crate::error::{Diagnostic, Location};
 use crate::evidence::{EvidenceFile, EvidenceIndex, EvidenceKind};
 use crate::lang::Lang;
 use std::collections::hash_map::Entry;
-use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -29,20 +28,20 @@ pub(crate) struct Checker<'a> {
     evidence: &'a EvidenceIndex,
     mode: Mode,
     /// Where each claim id is first defined, in page order.
-    claims: HashMap<&'a str, ClaimAt>,
+    claims: Map<&'a str, ClaimAt>,
     /// Claims whose id was defined before them, in page order.
     duplicates: Vec<ClaimAt>,
     /// Content-relative page path → page index.
-    pages: HashMap<&'a str, usize>,
+    pages: Map<&'a str, usize>,
     /// Evidence path → the claims citing it, in page then claim order.
-    cited_by: HashMap<&'a str, Vec<ClaimAt>>,
+    cited_by: Map<&'a str, Vec<ClaimAt>>,
     /// Evidence files by path.
-    files: HashMap<&'a str, &'a EvidenceFile>,
+    files: Map<&'a str, &'a EvidenceFile>,
     /// The first claim in each matrix cell (about × aspect), in page order.
-    cells: HashMap<(&'a str, &'a str), ClaimAt>,
+    cells: Map<(&'a str, &'a str), ClaimAt>,
     /// The first page with each entity (kind, key), in page order, and
     /// the offset of its key there.
-    entities: HashMap<(&'a str, &'a str), (usize, usize)>,
+    entities: Map<(&'a str, &'a str), (usize, usize)>,
     /// Each page's chunks scanned once, in segment order.
     /// Each page's chunks scanned for references and heading ids, on
     /// first use: a check of a few pages (`serve`) scans only those and the
@@ -53,7 +52,7 @@ pub(crate) struct Checker<'a> {
     anchors: Vec<[OnceLock<IdSet>; 2]>,
     /// Claim ids defined on pages that failed to load: the page, and
     /// whether its front matter parsed (then the id surely exists).
-    failed_claims: HashMap<&'a str, (&'a str, bool)>,
+    failed_claims: Map<&'a str, (&'a str, bool)>,
 }
 
 impl<'a> Checker<'a> {
@@ -70,17 +69,17 @@ impl<'a> Checker<'a> {
             content,
             evidence,
             mode,
-            claims: HashMap::new(),
+            claims: Map::default(),
             duplicates: Vec::new(),
-            pages: HashMap::new(),
-            cited_by: HashMap::new(),
+            pages: Map::default(),
+            cited_by: Map::default(),
             files: evidence
                 .files
                 .iter()
                 .map(|(k, v)| (k.as_str(), v))
                 .collect(),
-            cells: HashMap::new(),
-            entities: HashMap::new(),
+            cells: Map::default(),
+            entities: Map::default(),
             scans: content.pages.iter().map(|_| OnceLock::new()).collect(),
             anchors: content.pages.iter().map(|_| Default::default()).collect(),
             failed_claims: content
