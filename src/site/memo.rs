@@ -66,6 +66,10 @@ pub struct Caches {
     /// Keep no parses (only their hashes): a build runs once, and a copy
     /// of every page would double its memory.
     once: bool,
+    /// Make no render keys (a page's `visible`, `claims` and `words`):
+    /// a load that renders nothing (`check`) would spend a sixth of its
+    /// time on them.
+    unrendered: bool,
 }
 
 impl std::fmt::Debug for Caches {
@@ -119,7 +123,7 @@ fn hash_of(value: impl Hash) -> u64 {
 pub(crate) fn load_sources(root: &Path, caches: &mut Caches) -> Result<super::Sources> {
     let config = Config::load(root)?;
     let old = &caches.pages;
-    let once = caches.once;
+    let (once, unrendered) = (caches.once, caches.unrendered);
     // Whether the file at this root-relative path is known unchanged
     // since the memo was made: no path changed at or above it.
     let unchanged = |path: &Path| {
@@ -136,7 +140,7 @@ pub(crate) fn load_sources(root: &Path, caches: &mut Caches) -> Result<super::So
             .filter(|m| m.parsed.is_some() && unchanged(&Path::new("content").join(&rel)));
         let memo = match known {
             Some(m) => m.clone(),
-            None => read_page(&rel, path, old.get(&rel), once)?,
+            None => read_page(&rel, path, old.get(&rel), once, unrendered)?,
         };
         let mut memo = memo;
         let out = if once {
@@ -177,24 +181,27 @@ pub(crate) fn load_sources(root: &Path, caches: &mut Caches) -> Result<super::So
 
 /// Reads the page at `path` (`rel` under `content/`), parsing it unless
 /// its bytes are those `old` was parsed from.
-fn read_page(rel: &str, path: &Path, old: Option<&PageMemo>, once: bool) -> Result<PageMemo> {
+fn read_page(
+    rel: &str,
+    path: &Path,
+    old: Option<&PageMemo>,
+    once: bool,
+    unrendered: bool,
+) -> Result<PageMemo> {
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     let hash = crate::site::output::content_hash(&bytes);
     Ok(match old {
         Some(m) if m.bytes == hash && m.parsed.is_some() => m.clone(),
         _ => {
             let (loaded, diags) = content::parse_file(rel, bytes);
-            let words = match &loaded {
-                Loaded::Page(page) => id_words(page),
-                Loaded::Failed(_) => Vec::new(),
-            };
-            let visible = match &loaded {
-                Loaded::Page(page) => visible(page),
-                Loaded::Failed(f) => hash_of(format!("{f:?}")),
-            };
-            let claims = match &loaded {
-                Loaded::Page(page) => hash_of(format!("{:?}", page.claims)),
-                Loaded::Failed(_) => 0,
+            let (visible, claims, words) = match &loaded {
+                _ if unrendered => (0, 0, Vec::new()),
+                Loaded::Page(page) => (
+                    visible(page),
+                    hash_of(format!("{:?}", page.claims)),
+                    id_words(page),
+                ),
+                Loaded::Failed(f) => (hash_of(format!("{f:?}")), 0, Vec::new()),
             };
             let facts = match &loaded {
                 Loaded::Page(page) if !once => crate::validate::page_facts(page),
@@ -429,6 +436,15 @@ impl Caches {
         Caches {
             once: true,
             ..Caches::default()
+        }
+    }
+
+    /// Caches for one run that renders nothing (`check`, `review`): no
+    /// parses kept and no render keys made.
+    pub(crate) fn unrendered() -> Caches {
+        Caches {
+            unrendered: true,
+            ..Caches::once()
         }
     }
 }

@@ -34,14 +34,14 @@ pub struct Sources {
 
 /// Reads `book.toml`, the pages and the evidence, without validating.
 pub fn load_sources(root: &Path) -> Result<Sources> {
-    memo::load_sources(root, &mut Caches::once())
+    memo::load_sources(root, &mut Caches::unrendered())
 }
 
 /// Loads and validates a site, then compares it with its review lock
 /// (`kansoku.lock`, if any); fails with every error found. Warnings are
 /// returned alongside a usable site.
 pub fn load(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
-    load_with(root, mode, &mut Caches::once())
+    load_with(root, mode, &mut Caches::unrendered())
 }
 
 /// [`load`], parsing only the pages `caches` has not seen as they are.
@@ -69,7 +69,7 @@ pub fn load_with(root: &Path, mode: Mode, caches: &mut Caches) -> Result<(Site, 
 
 /// [`load`] without the review lock: what `kansoku review` approves.
 pub fn load_unreviewed(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
-    let (site, diags) = load_all(root, mode, &mut Caches::once())?;
+    let (site, diags) = load_all(root, mode, &mut Caches::unrendered())?;
     if diags.iter().any(Diagnostic::is_error) {
         return Err(Error::Content(diags));
     }
