@@ -77,9 +77,10 @@ pub struct EvidenceFile {
     pub disk_path: PathBuf,
     /// Its header, if it has one.
     pub header: Option<Header>,
-    /// Text after the header.
-    body: String,
-    index: LineIndex,
+    /// Text after the header; shared, so that the dev server's memo of
+    /// what it read last holds the same text as the site.
+    body: std::sync::Arc<str>,
+    index: std::sync::Arc<LineIndex>,
     line_count: usize,
 }
 
@@ -277,12 +278,12 @@ fn load_file(
             .count()
             + 1
     };
-    let index = LineIndex::new(&body);
+    let index = LineIndex::new(&body).into();
     Ok(Loaded::File(Box::new(EvidenceFile {
         path: rel,
         disk_path: entry.path().to_path_buf(),
         header,
-        body,
+        body: body.into(),
         index,
         line_count,
     })))

@@ -45,7 +45,8 @@ use std::sync::{Arc, Mutex};
 #[derive(Default)]
 pub struct Caches {
     /// Content-relative page path → its last parse.
-    pages: HashMap<String, PageMemo>,
+    /// Shared, so that taking an unchanged page's entry costs nothing.
+    pages: HashMap<String, Arc<PageMemo>>,
     /// The theme, with the fingerprint of the files it was loaded from.
     theme: Option<(u64, Arc<Renderer>)>,
     /// Unit key → the input it was rendered from and the files it made.
@@ -138,15 +139,9 @@ pub(crate) fn load_sources(root: &Path, caches: &mut Caches) -> Result<super::So
         let known = old
             .get(&rel)
             .filter(|m| m.parsed.is_some() && unchanged(&Path::new("content").join(&rel)));
-        let memo = match known {
-            Some(m) => m.clone(),
+        let (memo, out) = match known {
+            Some(m) => (m.clone(), m.parsed.clone()),
             None => read_page(&rel, path, old.get(&rel), once, unrendered)?,
-        };
-        let mut memo = memo;
-        let out = if once {
-            memo.parsed.take()
-        } else {
-            memo.parsed.clone()
         };
         super::lock(&fresh).insert(rel, memo);
         Ok(out.expect("parsed above"))
@@ -179,19 +174,23 @@ pub(crate) fn load_sources(root: &Path, caches: &mut Caches) -> Result<super::So
     })
 }
 
+/// What reading one page gives: its memo entry, and its parse.
+type Read = (Arc<PageMemo>, Option<(Loaded, Vec<Diagnostic>)>);
+
 /// Reads the page at `path` (`rel` under `content/`), parsing it unless
-/// its bytes are those `old` was parsed from.
+/// its bytes are those `old` was parsed from. In a run that is not
+/// repeated (`once`) the entry keeps no parse.
 fn read_page(
     rel: &str,
     path: &Path,
-    old: Option<&PageMemo>,
+    old: Option<&Arc<PageMemo>>,
     once: bool,
     unrendered: bool,
-) -> Result<PageMemo> {
+) -> Result<Read> {
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     let hash = crate::site::output::content_hash(&bytes);
     Ok(match old {
-        Some(m) if m.bytes == hash && m.parsed.is_some() => m.clone(),
+        Some(m) if m.bytes == hash && m.parsed.is_some() => (m.clone(), m.parsed.clone()),
         _ => {
             let (loaded, diags) = content::parse_file(rel, bytes);
             let (visible, claims, words) = match &loaded {
@@ -207,14 +206,20 @@ fn read_page(
                 Loaded::Page(page) if !once => crate::validate::page_facts(page),
                 _ => 0,
             };
-            PageMemo {
+            let mut memo = PageMemo {
                 bytes: hash,
                 parsed: Some((loaded, diags)),
                 visible,
                 claims,
                 words,
                 facts,
-            }
+            };
+            let out = if once {
+                memo.parsed.take()
+            } else {
+                memo.parsed.clone()
+            };
+            (Arc::new(memo), out)
         }
     })
 }
@@ -239,7 +244,7 @@ pub(crate) fn validate(
     let memos: Vec<Option<&PageMemo>> = content
         .pages
         .iter()
-        .map(|p| caches.pages.get(&p.rel))
+        .map(|p| caches.pages.get(&p.rel).map(|m| &**m))
         .collect();
     let facts: Vec<u64> = memos.iter().map(|m| m.map_or(0, |m| m.facts)).collect();
     let site = crate::validate::site_facts(config, content, evidence, mode, &facts);
