@@ -40,6 +40,7 @@ pub use select::{indexable_pages, indexed, searchable_part};
 use crate::error::{Error, Result};
 use crate::render::OutputFile;
 use crate::validate::Site;
+pub(crate) use pagefind::release_freed_memory;
 use profile::{proc_status_kb, process_cpu_ms};
 use std::collections::BTreeMap;
 

@@ -25,7 +25,7 @@ const UNUSED: &[&str] = &[
 /// (other arenas): without this the stage's peak is rendering's peak plus
 /// the shards. Measured at N = 10,000 in benches/README.md. A no-op where
 /// the allocator is not glibc's.
-pub(super) fn release_freed_memory() {
+pub(crate) fn release_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: `malloc_trim` takes no pointers and only walks glibc's own
     // arenas under their locks; it may be called from any thread at any
