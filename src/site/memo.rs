@@ -5,7 +5,9 @@
 //! remembers results by a hash of those inputs, so a stage's output is
 //! the same whether it was computed now or remembered:
 //!
-//! - a page is parsed again only when its bytes change;
+//! - a page is parsed again only when its bytes change; when the caller
+//!   says which paths changed ([`Caches::changed`], serve's watcher), the
+//!   other pages and evidence files are not even read;
 //! - a page is checked again only when its bytes or the site facts its
 //!   check reads change (ids, classes, entity keys, heading ids of every
 //!   page, the evidence, the configuration: `validate::site_facts`); the
