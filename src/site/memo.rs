@@ -39,6 +39,11 @@ use crate::render::{OutputFile, Prepared, Renderer, Unit};
 use crate::validate::Site;
 use std::collections::BTreeSet;
 use std::collections::HashMap;
+
+/// The memo's tables: looked up for every page and unit on every run of
+/// serve, where SipHash showed in the profile; no key comes from outside
+/// the site, and a fixed state keeps runs alike.
+type Map<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -48,11 +53,11 @@ use std::sync::{Arc, Mutex};
 pub struct Caches {
     /// Content-relative page path → its last parse.
     /// Shared, so that taking an unchanged page's entry costs nothing.
-    pages: HashMap<String, Arc<PageMemo>>,
+    pages: Map<String, Arc<PageMemo>>,
     /// The theme, with the fingerprint of the files it was loaded from.
     theme: Option<(u64, Arc<Renderer>)>,
     /// Unit key → the input it was rendered from and the files it made.
-    units: HashMap<String, UnitMemo>,
+    units: Map<String, UnitMemo>,
     /// The render state and unit inputs, with the hash of what they were
     /// made from (see [`prepare`]).
     prepared: Option<(u64, Arc<Prepared>, Arc<Inputs>)>,
@@ -135,7 +140,7 @@ pub(crate) fn load_sources(root: &Path, caches: &mut Caches) -> Result<super::So
             .as_ref()
             .is_some_and(|changed| !path.ancestors().any(|a| changed.contains(a)))
     };
-    let fresh = Mutex::new(HashMap::with_capacity(old.len()));
+    let fresh = Mutex::new(Map::with_capacity_and_hasher(old.len(), Default::default()));
     let load = |dir: &Path, path: &Path| -> Result<(Loaded, Vec<Diagnostic>)> {
         let rel = content::rel_path(dir, path);
         let known = old
@@ -367,7 +372,7 @@ pub(crate) struct Inputs {
     site: u64,
     /// Hash of a claim id (as [`id_words`] hashes it) → hash of its views
     /// in both languages.
-    views: HashMap<u64, u64>,
+    views: Map<u64, u64>,
     /// Hash of every claim view: what a generated view reads.
     all_views: u64,
 }
@@ -464,7 +469,7 @@ pub(crate) fn forget_prepared(caches: &mut Caches) {
 impl Inputs {
     /// The inputs of units rendered with `prepared`.
     fn new(shared: u64, site: u64, prepared: &Prepared) -> Inputs {
-        let views: HashMap<u64, u64> = prepared
+        let views: Map<u64, u64> = prepared
             .claim_views()
             .map(|(id, view)| (hash_of(id.as_str()), hash_of(format!("{view:?}"))))
             .collect();
@@ -649,7 +654,7 @@ pub(crate) fn forget_units(caches: &mut Caches) {
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Saved {
     version: String,
-    units: HashMap<String, UnitMemo>,
+    units: Map<String, UnitMemo>,
 }
 
 impl Caches {
