@@ -31,9 +31,12 @@ log=$(mktemp)
 /usr/bin/time -f '%M' -o "$log.rss" "$k" serve --root "$dir" --port "$port" >"$log" 2>&1 &
 pid=$!
 until grep -q serving "$log"; do sleep 0.5; done
-echo "serve ready · rss $(awk '/VmRSS/ {print int($2/1024) " MiB"}' /proc/$(pgrep -P $pid kansoku || echo $pid)/status) · load $(load)"
+# The server is /usr/bin/time's child, whatever the binary is called (time
+# ignores SIGINT, so the signal must reach the server itself).
+server=$(pgrep -P $pid || echo $pid)
+echo "serve ready · rss $(awk '/VmRSS/ {print int($2/1024) " MiB"}' /proc/$server/status) · load $(load)"
 python3 "$(dirname "$0")/serve_edit.py" "$port" "$dir/$page" 7 2>&1 | tail -1 | sed "s/\$/ · load $(load)/"
-echo "serve rss after edits: $(awk '/VmRSS/ {print int($2/1024) " MiB"}' /proc/$(pgrep -P $pid kansoku || echo $pid)/status)"
-kill -INT "$(pgrep -P $pid kansoku || echo $pid)" 2>/dev/null || true
+echo "serve rss after edits: $(awk '/VmRSS/ {print int($2/1024) " MiB"}' /proc/$server/status)"
+kill -INT "$server" 2>/dev/null || true
 wait $pid || true
 rm -f "$log" "$log.rss"

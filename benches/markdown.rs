@@ -52,7 +52,7 @@ fn sample_page() -> (Page, BTreeMap<String, String>) {
         .into_iter()
         .find(|p| !p.is_section_index() && !p.claims.is_empty())
         .expect("corpus has content pages");
-    (page, urls)
+    (std::sync::Arc::unwrap_or_clone(page), urls)
 }
 
 fn bench_markdown(c: &mut Criterion) {

@@ -52,6 +52,18 @@ impl Report {
 /// Runs every rule on the site at `root`. `Err` only for usage or I/O
 /// failures (exit code 2); content problems are in the report.
 pub fn check(root: &Path) -> Result<Report, Error> {
+    check_with(root, free)
+}
+
+/// [`check`] for a process that exits right after it (`kansoku check`):
+/// the loaded site is left to the exit to reclaim instead of being freed
+/// allocation by allocation, which took about a tenth of its time on a
+/// 10,000-page site. Any other caller would leak it: use [`check`].
+pub fn check_then_exit(root: &Path) -> Result<Report, Error> {
+    check_with(root, std::mem::forget)
+}
+
+fn check_with(root: &Path, free: fn(Option<Site>)) -> Result<Report, Error> {
     let (site, mut diagnostics) = match crate::site::load(root, Mode::Check) {
         Ok((site, diagnostics)) => (Some(site), diagnostics),
         Err(Error::Content(diagnostics)) => (None, diagnostics),

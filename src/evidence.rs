@@ -77,9 +77,10 @@ pub struct EvidenceFile {
     pub disk_path: PathBuf,
     /// Its header, if it has one.
     pub header: Option<Header>,
-    /// Text after the header.
-    body: String,
-    index: LineIndex,
+    /// Text after the header; shared, so that the dev server's memo of
+    /// what it read last holds the same text as the site.
+    body: std::sync::Arc<str>,
+    index: std::sync::Arc<LineIndex>,
     line_count: usize,
 }
 
@@ -143,6 +144,20 @@ pub struct EvidenceIndex {
 /// Files are read in parallel and merged in path order, so the index and
 /// findings do not depend on the number of threads.
 pub fn load_evidence(root: &Path, dir: &Path) -> Result<(EvidenceIndex, Vec<Diagnostic>)> {
+    load_evidence_with(root, dir, &|_| None)
+}
+
+/// Gives the file at an evidence-relative path as it was last read, if
+/// it is known not to have changed since: it is then not read again.
+pub(crate) type Known<'a> = dyn Fn(&str) -> Option<EvidenceFile> + Sync + 'a;
+
+/// [`load_evidence`], taking from `known` the regular files it has
+/// (symlinks are always followed again: their targets may have moved).
+pub(crate) fn load_evidence_with(
+    root: &Path,
+    dir: &Path,
+    known: &Known<'_>,
+) -> Result<(EvidenceIndex, Vec<Diagnostic>)> {
     let abs = root.join(dir);
     let dir_name = rel_path(root, &abs);
     let mut index = EvidenceIndex {
@@ -159,7 +174,15 @@ pub fn load_evidence(root: &Path, dir: &Path) -> Result<(EvidenceIndex, Vec<Diag
         ft.is_file() || ft.is_symlink()
     })
     .into_par_iter()
-    .map(|entry| load_file(&abs, &canon_dir, &dir_name, &entry?))
+    .map(|entry| {
+        let entry = entry?;
+        if entry.file_type().is_file() {
+            if let Some(file) = known(&rel_path(&abs, entry.path())) {
+                return Ok(Loaded::File(Box::new(file)));
+            }
+        }
+        load_file(&abs, &canon_dir, &dir_name, &entry)
+    })
     .collect();
     for result in loaded {
         match result? {
@@ -255,12 +278,12 @@ fn load_file(
             .count()
             + 1
     };
-    let index = LineIndex::new(&body);
+    let index = LineIndex::new(&body).into();
     Ok(Loaded::File(Box::new(EvidenceFile {
         path: rel,
         disk_path: entry.path().to_path_buf(),
         header,
-        body,
+        body: body.into(),
         index,
         line_count,
     })))

@@ -26,7 +26,7 @@ enum FormatArg {
 }
 
 pub(crate) fn run(root: &Path, args: Args) -> ExitCode {
-    match fix_moved(root, args.fix).and_then(|()| kansoku::check::check(root)) {
+    match fix_moved(root, args.fix).and_then(|()| kansoku::check::check_then_exit(root)) {
         Ok(report) => {
             let format = match args.format {
                 FormatArg::Human => kansoku::check::Format::Human,

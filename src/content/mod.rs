@@ -167,8 +167,9 @@ impl Page {
 /// All pages of a site, in a stable order (sorted by path).
 #[derive(Debug, Clone, Default)]
 pub struct Content {
-    /// Pages sorted by `rel`.
-    pub pages: Vec<Page>,
+    /// Pages sorted by `rel`; shared with the memo of parsed pages
+    /// (`site::memo`), so a dev server holds each page once.
+    pub pages: Vec<std::sync::Arc<Page>>,
     /// Pages that exist but failed to load (already reported), so links
     /// and claim references into them are not also called missing.
     pub failed: Vec<FailedPage>,
@@ -327,7 +328,7 @@ pub(crate) fn load_content_with(
         let (loaded, file_diags) = result?;
         diags.extend(file_diags);
         match loaded {
-            Loaded::Page(page) => content.pages.push(*page),
+            Loaded::Page(page) => content.pages.push(page),
             Loaded::Failed(rel) => content.failed.push(rel),
         }
     }
@@ -437,8 +438,9 @@ pub(crate) fn symlink_warning(rel: String) -> Diagnostic {
 /// One content file's outcome.
 #[derive(Debug, Clone)]
 pub(crate) enum Loaded {
-    /// Boxed: a page is large and most of these move through a `Vec`.
-    Page(Box<Page>),
+    /// Shared: a page is large, and the memo of parsed pages keeps the
+    /// same one the site holds.
+    Page(std::sync::Arc<Page>),
     /// What is known of it; the findings say why it failed.
     Failed(FailedPage),
 }
@@ -456,7 +458,7 @@ pub(crate) fn parse_file(rel: &str, bytes: Vec<u8>) -> (Loaded, Vec<Diagnostic>)
     let mut diags = Vec::new();
     let loaded = match decode_owned(&shown, bytes) {
         Ok(text) => match load_page(Source::new(shown, text), &rel, &mut diags) {
-            Ok(page) => Loaded::Page(Box::new(page)),
+            Ok(page) => Loaded::Page(std::sync::Arc::new(page)),
             Err(src) => Loaded::Failed(FailedPage::new(rel, Some(&src))),
         },
         Err(d) => {

@@ -35,6 +35,12 @@ struct Page {
     claims: Vec<Claim>,
     /// Claim ids cited inline in the body (they may go away later).
     cites: Vec<u8>,
+    /// Claim ids the first claim rests on (`from`): its check reads their
+    /// classes on other pages.
+    from: Vec<u8>,
+    /// Pages linked from the body, each with the anchor of its heading as
+    /// it was then (`p{page}.md#h{prose}`): a prose edit there breaks it.
+    links: Vec<(u8, u8)>,
     prose: u8,
     /// Comment lines at the top of the front matter.
     shift: u8,
@@ -70,6 +76,10 @@ enum Op {
     Cite(u8, u8),
     /// Page `.0` takes the id of another page's claim.
     Duplicate(u8, u8),
+    /// Page `.0`'s first claim rests on the last claim of page `.1`.
+    From(u8, u8),
+    /// Page `.0` links to page `.1`'s heading.
+    Link(u8, u8),
     Shift(u8),
     Break(u8),
     Fix(u8),
@@ -93,6 +103,8 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (n.clone(), 0u8..6).prop_map(|(a, b)| Op::AddClaim(a, b)),
         2 => (n.clone(), n.clone()).prop_map(|(a, b)| Op::Cite(a, b)),
         1 => (n.clone(), n.clone()).prop_map(|(a, b)| Op::Duplicate(a, b)),
+        2 => (n.clone(), n.clone()).prop_map(|(a, b)| Op::From(a, b)),
+        2 => (n.clone(), n.clone()).prop_map(|(a, b)| Op::Link(a, b)),
         2 => n.clone().prop_map(Op::Shift),
         1 => n.clone().prop_map(Op::Break),
         1 => n.prop_map(Op::Fix),
@@ -170,6 +182,22 @@ impl Model {
                     self.with_claim(a, |c| c.id = id);
                 }
             }
+            Op::From(a, b) => {
+                let id = self
+                    .pages
+                    .get(&b)
+                    .and_then(|p| p.claims.last())
+                    .map(|c| c.id);
+                if let Some(id) = id {
+                    self.with(a, |p| p.from.push(id));
+                }
+            }
+            Op::Link(a, b) => {
+                let prose = self.pages.get(&b).map(|p| p.prose);
+                if let Some(prose) = prose {
+                    self.with(a, |p| p.links.push((b, prose)));
+                }
+            }
             Op::Shift(k) => self.with(k, |p| p.shift = (p.shift + 1) % 3),
             Op::Break(k) => self.with(k, |p| p.broken = true),
             Op::Fix(k) => self.with(k, |p| p.broken = false),
@@ -238,6 +266,8 @@ fn page(seed: u8) -> Page {
             lines: 1,
         }],
         cites: Vec::new(),
+        from: Vec::new(),
+        links: Vec::new(),
         prose: 0,
         shift: 0,
         broken: false,
@@ -257,7 +287,7 @@ fn page_text(k: u8, p: &Page) -> String {
     if p.broken {
         s.push_str("weight = = 1\n");
     }
-    for c in &p.claims {
+    for (i, c) in p.claims.iter().enumerate() {
         s.push_str(&format!(
             "\n[[claims]]\nid = \"c{}\"\nclass = \"{}\"\nja = \"主張{}。\"\nen = \"Claim {}.\"\nevidence = [{{ path = \"log{}.txt\", lines = \"1-{}\" }}]\n",
             c.id,
@@ -267,13 +297,20 @@ fn page_text(k: u8, p: &Page) -> String {
             c.log,
             c.lines
         ));
+        if i == 0 && !p.from.is_empty() {
+            let from: Vec<String> = p.from.iter().map(|f| format!("\"c{f}\"")).collect();
+            s.push_str(&format!("from = [{}]\n", from.join(", ")));
+        }
     }
     s.push_str("+++\n\n");
     let cites: String = p.cites.iter().map(|c| format!(" [[claim:c{c}]]")).collect();
     s.push_str(&format!(
-        "::: ja\n本文 {}。{cites}\n:::\n::: en\nBody {}.{cites}\n:::\n",
-        p.prose, p.prose
+        "## H {{#h{}}}\n\n::: ja\n本文 {}。{cites}\n:::\n::: en\nBody {}.{cites}\n:::\n",
+        p.prose, p.prose, p.prose
     ));
+    for (page, anchor) in &p.links {
+        s.push_str(&format!("\n[see](p{page}.md#h{anchor})\n"));
+    }
     s
 }
 
@@ -341,13 +378,27 @@ fn run(ops: &[Op], renderers: &mut BTreeMap<u8, Renderer>) -> Result<(), TestCas
         .chain(ops.iter().map(Some))
         .enumerate()
     {
+        // What serve's watcher would report: the files written or removed;
+        // a change to the theme or book.toml is a full one.
+        let mut full = step == 0;
         if let Some(op) = op {
             model.apply(op);
             let now = model.files();
             write(&root, &files, &now);
+            let touched: Vec<std::path::PathBuf> = files
+                .keys()
+                .chain(now.keys())
+                .filter(|p| files.get(*p) != now.get(*p))
+                .map(|p| root.join(p))
+                .collect();
+            full |= touched.iter().any(|p| {
+                let rel = p.strip_prefix(&root).expect("under the root");
+                rel.starts_with("templates") || rel == Path::new("book.toml")
+            });
+            tree.changed((!full).then_some(&touched));
             files = now;
         }
-        let got = tree.build(step == 0);
+        let got = tree.build(full);
         let (want, want_files) = cold(&root, renderers, model.theme);
         match (&got, &want) {
             (Ok((_, a)), Ok(b)) => prop_assert_eq!(a, b, "warnings at step {}", step),
@@ -430,5 +481,26 @@ proptest! {
 #[test]
 fn an_inline_citation_follows_the_claim() {
     let ops = [Op::AddPage(1), Op::Cite(1, 0), Op::ClaimText(0)];
+    run(&ops, &mut BTreeMap::new()).expect("equal to a cold build");
+}
+
+/// A page's own findings are remembered under the site facts they read
+/// (issue 13): a link's anchor on another page goes away with a prose
+/// edit there, which leaves the linking page's bytes alone.
+#[test]
+fn a_link_follows_the_heading_it_names() {
+    let ops = [Op::Link(1, 0), Op::Prose(0), Op::Prose(0)];
+    run(&ops, &mut BTreeMap::new()).expect("equal to a cold build");
+}
+
+/// The same for a premise on another page whose class changes (W082).
+#[test]
+fn an_inference_follows_its_premise_class() {
+    let ops = [
+        Op::ClaimClass(2, 1),
+        Op::From(2, 1),
+        Op::ClaimClass(1, 0),
+        Op::ClaimClass(1, 3),
+    ];
     run(&ops, &mut BTreeMap::new()).expect("equal to a cold build");
 }

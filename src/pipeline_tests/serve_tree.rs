@@ -84,6 +84,7 @@ impl Builder {
     /// One build after a change to `paths` (none: the first build);
     /// its findings must be those of a full load.
     fn build(&mut self, paths: &[PathBuf]) -> Result<Stats, Error> {
+        self.state.changed((!paths.is_empty()).then_some(paths));
         let got = self.state.build(paths.is_empty());
         let want = crate::site::load(&self.root, Mode::Build);
         match (&got, &want) {

@@ -60,7 +60,7 @@ impl Ctx<'_> {
     fn entities<'s>(&'s self, kind: &'s str) -> impl Iterator<Item = &'s Page> + 's {
         self.order
             .iter()
-            .map(|&i| &self.site.content.pages[i])
+            .map(|&i| &*self.site.content.pages[i])
             .filter(move |p| p.entity.as_ref().is_some_and(|e| e.kind == kind))
     }
 
@@ -383,7 +383,7 @@ fn members<'s>(
     kind: &'s str,
 ) -> impl Iterator<Item = (&'s Page, &'s crate::content::Entity, bool)> + 's {
     cx.order.iter().flat_map(move |&i| {
-        let p = &cx.site.content.pages[i];
+        let p: &Page = &cx.site.content.pages[i];
         p.entity
             .iter()
             .map(move |e| (p, e, true))

@@ -150,7 +150,11 @@ impl Builder {
     /// One build attempt after `change`: `Change::Full` (the first
     /// build, the theme, `book.toml`, an unclear event) also clears from
     /// the served tree what the builder did not write.
-    pub(crate) fn build(&mut self, change: Change) -> Outcome {
+    pub(crate) fn build(&mut self, change: Change, paths: &[PathBuf]) -> Outcome {
+        // A full change (the theme, book.toml, a watcher that lost track)
+        // reads every source again; otherwise only the reported ones.
+        self.state
+            .changed((change != Change::Full).then_some(paths));
         match self.state.build(change == Change::Full) {
             Ok((stats, warnings)) => {
                 self.generation += 1;
@@ -256,7 +260,7 @@ impl Worker {
     /// overlay.
     fn build_and_publish(&mut self, change: Change, first: bool, paths: &[PathBuf]) {
         let start = Instant::now();
-        let outcome = self.builder.build(change);
+        let outcome = self.builder.build(change, paths);
         let ms = start.elapsed().as_millis();
         let cause = match paths {
             [] => String::new(),

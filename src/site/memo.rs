@@ -5,9 +5,15 @@
 //! remembers results by a hash of those inputs, so a stage's output is
 //! the same whether it was computed now or remembered:
 //!
-//! - a page is parsed again only when its bytes change;
-//! - validation is computed whole on every run, so findings about the
-//!   whole site (E016, E022, E023) always come from the current facts;
+//! - a page is parsed again only when its bytes change; when the caller
+//!   says which paths changed ([`Caches::changed`], serve's watcher), the
+//!   other pages and evidence files are not even read;
+//! - a page is checked again only when its bytes or the site facts its
+//!   check reads change (ids, classes, entity keys, heading ids of every
+//!   page, the evidence, the configuration: `validate::site_facts`); the
+//!   findings about the whole site and those naming another page's
+//!   location (E016, E022, E023) are computed from the current facts on
+//!   every run;
 //! - the render state (`Prepared`) is made again only when what every
 //!   unit reads, a page's claims or an evidence file changes ([`prepare`]);
 //! - the theme is loaded again only when a file under `templates/` or
@@ -28,29 +34,50 @@
 use crate::config::Config;
 use crate::content::{self, Loaded};
 use crate::error::{Diagnostic, Error, Result};
-use crate::evidence::load_evidence;
+use crate::evidence::{load_evidence_with, EvidenceIndex};
 use crate::render::{OutputFile, Prepared, Renderer, Unit};
 use crate::validate::Site;
+use std::collections::BTreeSet;
 use std::collections::HashMap;
+
+/// The memo's tables: looked up for every page and unit on every run of
+/// serve, where SipHash showed in the profile; no key comes from outside
+/// the site, and a fixed state keeps runs alike.
+type Map<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
 use std::hash::{BuildHasher, Hash, Hasher};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 /// What one run remembers for the next. Empty: a cold run.
 #[derive(Default)]
 pub struct Caches {
     /// Content-relative page path → its last parse.
-    pages: HashMap<String, PageMemo>,
+    /// Shared, so that taking an unchanged page's entry costs nothing.
+    pages: Map<String, Arc<PageMemo>>,
     /// The theme, with the fingerprint of the files it was loaded from.
     theme: Option<(u64, Arc<Renderer>)>,
     /// Unit key → the input it was rendered from and the files it made.
-    units: HashMap<String, UnitMemo>,
+    units: Map<String, UnitMemo>,
     /// The render state and unit inputs, with the hash of what they were
     /// made from (see [`prepare`]).
     prepared: Option<(u64, Arc<Prepared>, Arc<Inputs>)>,
+    /// The evidence as last read, in a run that is repeated.
+    evidence: Option<EvidenceIndex>,
+    /// The paths (relative to the root) that may have changed since the
+    /// last load, when the caller knows them ([`Caches::changed`]): a
+    /// page or evidence file under none of them is taken from the memo
+    /// without being read. `None`: every file is read.
+    changed: Option<BTreeSet<PathBuf>>,
+    /// Each page's own findings, under the key it was checked with
+    /// (see [`validate`]).
+    checks: crate::validate::Checks,
     /// Keep no parses (only their hashes): a build runs once, and a copy
     /// of every page would double its memory.
     once: bool,
+    /// Make no render keys (a page's `visible`, `claims` and `words`):
+    /// a load that renders nothing (`check`) would spend a sixth of its
+    /// time on them.
+    unrendered: bool,
 }
 
 impl std::fmt::Debug for Caches {
@@ -78,6 +105,9 @@ struct PageMemo {
     /// Hashes of the words of its source that could be claim ids, sorted:
     /// the claims the page may show are among them.
     words: Vec<u64>,
+    /// What other pages' checks read of it (`validate::page_facts`); 0
+    /// in a run that is not repeated.
+    facts: u64,
 }
 
 #[derive(Clone, serde::Serialize, serde::Deserialize)]
@@ -101,49 +131,36 @@ fn hash_of(value: impl Hash) -> u64 {
 pub(crate) fn load_sources(root: &Path, caches: &mut Caches) -> Result<super::Sources> {
     let config = Config::load(root)?;
     let old = &caches.pages;
-    let once = caches.once;
-    let fresh = Mutex::new(HashMap::with_capacity(old.len()));
+    let (once, unrendered) = (caches.once, caches.unrendered);
+    // Whether the file at this root-relative path is known unchanged
+    // since the memo was made: no path changed at or above it.
+    let unchanged = |path: &Path| {
+        caches
+            .changed
+            .as_ref()
+            .is_some_and(|changed| !path.ancestors().any(|a| changed.contains(a)))
+    };
+    let fresh = Mutex::new(Map::with_capacity_and_hasher(old.len(), Default::default()));
     let load = |dir: &Path, path: &Path| -> Result<(Loaded, Vec<Diagnostic>)> {
         let rel = content::rel_path(dir, path);
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-        let hash = crate::site::output::content_hash(&bytes);
-        let memo = match old.get(&rel) {
-            Some(m) if m.bytes == hash && m.parsed.is_some() => m.clone(),
-            _ => {
-                let (loaded, diags) = content::parse_file(&rel, bytes);
-                let words = match &loaded {
-                    Loaded::Page(page) => id_words(page),
-                    Loaded::Failed(_) => Vec::new(),
-                };
-                let visible = match &loaded {
-                    Loaded::Page(page) => visible(page),
-                    Loaded::Failed(f) => hash_of(format!("{f:?}")),
-                };
-                let claims = match &loaded {
-                    Loaded::Page(page) => hash_of(format!("{:?}", page.claims)),
-                    Loaded::Failed(_) => 0,
-                };
-                PageMemo {
-                    bytes: hash,
-                    parsed: Some((loaded, diags)),
-                    visible,
-                    claims,
-                    words,
-                }
-            }
-        };
-        let mut memo = memo;
-        let out = if once {
-            memo.parsed.take()
-        } else {
-            memo.parsed.clone()
+        let known = old
+            .get(&rel)
+            .filter(|m| m.parsed.is_some() && unchanged(&Path::new("content").join(&rel)));
+        let (memo, out) = match known {
+            Some(m) => (m.clone(), m.parsed.clone()),
+            None => read_page(&rel, path, old.get(&rel), once, unrendered)?,
         };
         super::lock(&fresh).insert(rel, memo);
         Ok(out.expect("parsed above"))
     };
+    let old_evidence = caches.evidence.as_ref().filter(|_| !once);
+    let known_evidence = |rel: &str| {
+        let file = old_evidence?.files.get(rel)?;
+        unchanged(&config.evidence_dir.join(rel)).then(|| file.clone())
+    };
     let (content, evidence) = rayon::join(
         || content::load_content_with(root, &load),
-        || load_evidence(root, &config.evidence_dir),
+        || load_evidence_with(root, &config.evidence_dir, &known_evidence),
     );
     let (content, content_diags) = content?;
     let (evidence, evidence_diags) = evidence?;
@@ -151,6 +168,10 @@ pub(crate) fn load_sources(root: &Path, caches: &mut Caches) -> Result<super::So
     caches.pages = fresh
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !once {
+        caches.evidence = Some(evidence.clone());
+        caches.changed = Some(BTreeSet::new());
+    }
     Ok(super::Sources {
         config,
         content,
@@ -158,6 +179,87 @@ pub(crate) fn load_sources(root: &Path, caches: &mut Caches) -> Result<super::So
         evidence,
         evidence_diags,
     })
+}
+
+/// What reading one page gives: its memo entry, and its parse.
+type Read = (Arc<PageMemo>, Option<(Loaded, Vec<Diagnostic>)>);
+
+/// Reads the page at `path` (`rel` under `content/`), parsing it unless
+/// its bytes are those `old` was parsed from. In a run that is not
+/// repeated (`once`) the entry keeps no parse.
+fn read_page(
+    rel: &str,
+    path: &Path,
+    old: Option<&Arc<PageMemo>>,
+    once: bool,
+    unrendered: bool,
+) -> Result<Read> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let hash = crate::site::output::content_hash(&bytes);
+    Ok(match old {
+        Some(m) if m.bytes == hash && m.parsed.is_some() => (m.clone(), m.parsed.clone()),
+        _ => {
+            let (loaded, diags) = content::parse_file(rel, bytes);
+            let (visible, claims, words) = match &loaded {
+                _ if unrendered => (0, 0, Vec::new()),
+                Loaded::Page(page) => (
+                    visible(page),
+                    hash_of(format!("{:?}", page.claims)),
+                    id_words(page),
+                ),
+                Loaded::Failed(f) => (hash_of(format!("{f:?}")), 0, Vec::new()),
+            };
+            let facts = match &loaded {
+                Loaded::Page(page) if !once => crate::validate::page_facts(page),
+                _ => 0,
+            };
+            let mut memo = PageMemo {
+                bytes: hash,
+                parsed: Some((loaded, diags)),
+                visible,
+                claims,
+                words,
+                facts,
+            };
+            let out = if once {
+                memo.parsed.take()
+            } else {
+                memo.parsed.clone()
+            };
+            (Arc::new(memo), out)
+        }
+    })
+}
+
+/// Validates the site, checking again only the pages whose bytes or
+/// whose site facts (`validate::site_facts`) changed since the last run;
+/// a run that is not repeated checks every page and remembers nothing.
+pub(crate) fn validate(
+    sources: &super::Sources,
+    mode: crate::validate::Mode,
+    caches: &mut Caches,
+) -> (crate::validate::Index, Vec<Diagnostic>) {
+    let super::Sources {
+        config,
+        content,
+        evidence,
+        ..
+    } = sources;
+    if caches.once {
+        return crate::validate::validate(config, content, evidence, mode);
+    }
+    let memos: Vec<Option<&PageMemo>> = content
+        .pages
+        .iter()
+        .map(|p| caches.pages.get(&p.rel).map(|m| &**m))
+        .collect();
+    let facts: Vec<u64> = memos.iter().map(|m| m.map_or(0, |m| m.facts)).collect();
+    let site = crate::validate::site_facts(config, content, evidence, mode, &facts);
+    let keys: Vec<Option<u64>> = memos
+        .iter()
+        .map(|m| m.map(|m| crate::validate::check_key(m.bytes, site)))
+        .collect();
+    crate::validate::validate_memo(config, content, evidence, mode, &keys, &mut caches.checks)
 }
 
 /// The theme of the site at `root`, loaded again only if its files
@@ -174,10 +276,11 @@ pub(crate) fn renderer(root: &Path, caches: &mut Caches) -> Result<Arc<Renderer>
     Ok(renderer)
 }
 
-/// Hash of kansoku's version and of every file the theme is read from.
+/// Hash of which kansoku this is (`version::build_id`) and of every file
+/// the theme is read from.
 fn theme_fingerprint(root: &Path) -> Result<u64> {
     let mut h = hasher();
-    env!("CARGO_PKG_VERSION").hash(&mut h);
+    crate::version::build_id().hash(&mut h);
     for dir in ["templates", "static"] {
         let dir = root.join(dir);
         if !dir.is_dir() {
@@ -270,7 +373,7 @@ pub(crate) struct Inputs {
     site: u64,
     /// Hash of a claim id (as [`id_words`] hashes it) → hash of its views
     /// in both languages.
-    views: HashMap<u64, u64>,
+    views: Map<u64, u64>,
     /// Hash of every claim view: what a generated view reads.
     all_views: u64,
 }
@@ -329,12 +432,32 @@ pub(crate) fn prepare(
 }
 
 impl Caches {
+    /// Tells the next load which paths (relative to the root) changed
+    /// since the last one, added to those it was already told; `None`
+    /// (not known: a watcher that lost track) makes it read every file.
+    /// Until a load succeeds, every file is read.
+    pub(crate) fn changed(&mut self, paths: Option<&[PathBuf]>) {
+        match (paths, &mut self.changed) {
+            (Some(paths), Some(changed)) => changed.extend(paths.iter().cloned()),
+            _ => self.changed = None,
+        }
+    }
+
     /// Caches for one run that will not be repeated in this process (a
     /// build): parsed pages are not kept, only their hashes.
     pub fn once() -> Caches {
         Caches {
             once: true,
             ..Caches::default()
+        }
+    }
+
+    /// Caches for one run that renders nothing (`check`, `review`): no
+    /// parses kept and no render keys made.
+    pub(crate) fn unrendered() -> Caches {
+        Caches {
+            unrendered: true,
+            ..Caches::once()
         }
     }
 }
@@ -347,7 +470,7 @@ pub(crate) fn forget_prepared(caches: &mut Caches) {
 impl Inputs {
     /// The inputs of units rendered with `prepared`.
     fn new(shared: u64, site: u64, prepared: &Prepared) -> Inputs {
-        let views: HashMap<u64, u64> = prepared
+        let views: Map<u64, u64> = prepared
             .claim_views()
             .map(|(id, view)| (hash_of(id.as_str()), hash_of(format!("{view:?}"))))
             .collect();
@@ -532,18 +655,18 @@ pub(crate) fn forget_units(caches: &mut Caches) {
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Saved {
     version: String,
-    units: HashMap<String, UnitMemo>,
+    units: Map<String, UnitMemo>,
 }
 
 impl Caches {
     /// Takes the render memo a previous `kansoku build` saved at `path`;
     /// an empty one if there is none, or it is unreadable, corrupt or another
-    /// version's (then the build is cold, never an error).
+    /// kansoku's (`version::build_id`; then the build is cold, never an error).
     pub fn read_units(&mut self, path: &Path) {
         self.units = std::fs::read(path)
             .ok()
             .and_then(|bytes| serde_json::from_slice::<Saved>(&bytes).ok())
-            .filter(|s| s.version == env!("CARGO_PKG_VERSION"))
+            .filter(|s| s.version == crate::version::build_id())
             .map(|s| s.units)
             .unwrap_or_default();
     }
@@ -552,7 +675,7 @@ impl Caches {
     /// into place so that a reader never sees half of one.
     pub fn save_units(&self, path: &Path) -> std::io::Result<()> {
         let saved = Saved {
-            version: env!("CARGO_PKG_VERSION").to_owned(),
+            version: crate::version::build_id().to_owned(),
             units: self.units.clone(),
         };
         let bytes = serde_json::to_vec(&saved).map_err(std::io::Error::other)?;

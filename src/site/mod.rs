@@ -13,7 +13,7 @@ use crate::config::Config;
 use crate::content::{Class, Content};
 use crate::error::{Diagnostic, Error, Result};
 use crate::evidence::EvidenceIndex;
-use crate::validate::{self, sort, Mode, Site};
+use crate::validate::{sort, Mode, Site};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -34,19 +34,20 @@ pub struct Sources {
 
 /// Reads `book.toml`, the pages and the evidence, without validating.
 pub fn load_sources(root: &Path) -> Result<Sources> {
-    memo::load_sources(root, &mut Caches::once())
+    memo::load_sources(root, &mut Caches::unrendered())
 }
 
 /// Loads and validates a site, then compares it with its review lock
 /// (`kansoku.lock`, if any); fails with every error found. Warnings are
 /// returned alongside a usable site.
 pub fn load(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
-    load_with(root, mode, &mut Caches::once())
+    load_with(root, mode, &mut Caches::unrendered())
 }
 
 /// [`load`], parsing only the pages `caches` has not seen as they are.
 pub fn load_with(root: &Path, mode: Mode, caches: &mut Caches) -> Result<(Site, Vec<Diagnostic>)> {
     let (mut site, mut diags) = load_all(root, mode, caches)?;
+    let t = Instant::now();
     // Compared even when there are other errors, so that a claim whose
     // evidence changed is reported along with them; the lock naming
     // claims that are gone (W084) is left for a site that loads cleanly,
@@ -61,15 +62,24 @@ pub fn load_with(root: &Path, mode: Mode, caches: &mut Caches) -> Result<(Site, 
         Err(e) => return Err(e),
     }
     sort(&mut diags);
+    timing("load/lock", t);
     if diags.iter().any(Diagnostic::is_error) {
         return Err(Error::Content(diags));
     }
     Ok((site, diags))
 }
 
+/// With KANSOKU_TIMINGS set, prints how long a step of the load took
+/// (the other stages' lines are printed by `build_with` and serve).
+fn timing(what: &str, since: Instant) {
+    if std::env::var_os("KANSOKU_TIMINGS").is_some() {
+        eprintln!("timing: {what:<14} {:>5} ms", since.elapsed().as_millis());
+    }
+}
+
 /// [`load`] without the review lock: what `kansoku review` approves.
 pub fn load_unreviewed(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
-    let (site, diags) = load_all(root, mode, &mut Caches::once())?;
+    let (site, diags) = load_all(root, mode, &mut Caches::unrendered())?;
     if diags.iter().any(Diagnostic::is_error) {
         return Err(Error::Content(diags));
     }
@@ -78,13 +88,17 @@ pub fn load_unreviewed(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>
 
 /// Loads and validates, returning the site whatever was found.
 fn load_all(root: &Path, mode: Mode, caches: &mut Caches) -> Result<(Site, Vec<Diagnostic>)> {
+    let t = Instant::now();
     let sources = memo::load_sources(root, caches)?;
+    timing("load/read", t);
+    let t = Instant::now();
+    let (index, vdiags) = memo::validate(&sources, mode, caches);
     let (config, content, evidence) = (sources.config, sources.content, sources.evidence);
     let mut diags = sources.content_diags;
     diags.extend(sources.evidence_diags);
-    let (index, vdiags) = validate::validate(&config, &content, &evidence, mode);
     diags.extend(vdiags);
     sort(&mut diags);
+    timing("load/validate", t);
     Ok((
         Site {
             config,

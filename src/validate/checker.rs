@@ -4,7 +4,7 @@
 //! checks one page and reads nothing else, so the caller may check pages in
 //! any order, in parallel, or only some of them. Nothing here reads files.
 
-use super::{ClaimAt, Index, Mode, FAILED_PAGE};
+use super::{ClaimAt, Index, Map, Mode, FAILED_PAGE};
 use crate::config::{Config, RawHtmlPolicy};
 use crate::content::body::{heading_ids, scan, ChunkScan, IdSet, Langs, Reference};
 use crate::content::claims::nearest;
@@ -13,7 +13,6 @@ use crate::error::{Diagnostic, Location};
 use crate::evidence::{EvidenceFile, EvidenceIndex, EvidenceKind};
 use crate::lang::Lang;
 use std::collections::hash_map::Entry;
-use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -29,20 +28,20 @@ pub(crate) struct Checker<'a> {
     evidence: &'a EvidenceIndex,
     mode: Mode,
     /// Where each claim id is first defined, in page order.
-    claims: HashMap<&'a str, ClaimAt>,
+    claims: Map<&'a str, ClaimAt>,
     /// Claims whose id was defined before them, in page order.
     duplicates: Vec<ClaimAt>,
     /// Content-relative page path → page index.
-    pages: HashMap<&'a str, usize>,
+    pages: Map<&'a str, usize>,
     /// Evidence path → the claims citing it, in page then claim order.
-    cited_by: HashMap<&'a str, Vec<ClaimAt>>,
+    cited_by: Map<&'a str, Vec<ClaimAt>>,
     /// Evidence files by path.
-    files: HashMap<&'a str, &'a EvidenceFile>,
+    files: Map<&'a str, &'a EvidenceFile>,
     /// The first claim in each matrix cell (about × aspect), in page order.
-    cells: HashMap<(&'a str, &'a str), ClaimAt>,
+    cells: Map<(&'a str, &'a str), ClaimAt>,
     /// The first page with each entity (kind, key), in page order, and
     /// the offset of its key there.
-    entities: HashMap<(&'a str, &'a str), (usize, usize)>,
+    entities: Map<(&'a str, &'a str), (usize, usize)>,
     /// Each page's chunks scanned once, in segment order.
     /// Each page's chunks scanned for references and heading ids, on
     /// first use: a check of a few pages (`serve`) scans only those and the
@@ -53,7 +52,7 @@ pub(crate) struct Checker<'a> {
     anchors: Vec<[OnceLock<IdSet>; 2]>,
     /// Claim ids defined on pages that failed to load: the page, and
     /// whether its front matter parsed (then the id surely exists).
-    failed_claims: HashMap<&'a str, (&'a str, bool)>,
+    failed_claims: Map<&'a str, (&'a str, bool)>,
 }
 
 impl<'a> Checker<'a> {
@@ -70,17 +69,17 @@ impl<'a> Checker<'a> {
             content,
             evidence,
             mode,
-            claims: HashMap::new(),
+            claims: Map::default(),
             duplicates: Vec::new(),
-            pages: HashMap::new(),
-            cited_by: HashMap::new(),
+            pages: Map::default(),
+            cited_by: Map::default(),
             files: evidence
                 .files
                 .iter()
                 .map(|(k, v)| (k.as_str(), v))
                 .collect(),
-            cells: HashMap::new(),
-            entities: HashMap::new(),
+            cells: Map::default(),
+            entities: Map::default(),
             scans: content.pages.iter().map(|_| OnceLock::new()).collect(),
             anchors: content.pages.iter().map(|_| Default::default()).collect(),
             failed_claims: content
@@ -295,7 +294,10 @@ impl<'a> Checker<'a> {
         })
     }
 
-    /// Every finding about page `pi`, in rule order.
+    /// Every finding about page `pi`, in rule order, but those naming
+    /// another page's location ([`Checker::located`]): a function of the
+    /// page and of the site facts [`super::site_facts`] hashes, so that it
+    /// may be remembered under those two.
     pub(crate) fn page(&self, pi: usize) -> Vec<Diagnostic> {
         let mut diags = Vec::new();
         let page = &self.content.pages[pi];
@@ -310,6 +312,67 @@ impl<'a> Checker<'a> {
         }
         self.entity_and_scope(pi, &mut diags);
         self.body(pi, &mut diags);
+        diags
+    }
+
+    /// The findings about page `pi` that name another page's location
+    /// (E023, E022), in rule order: they are not remembered with the
+    /// page's other findings, since a line added above a claim or key
+    /// elsewhere moves what they say, and computing them is a few
+    /// lookups.
+    pub(crate) fn located(&self, pi: usize) -> Vec<Diagnostic> {
+        let mut diags = Vec::new();
+        let content = self.content;
+        let page = &content.pages[pi];
+        let src = &page.src;
+        for (ci, claim) in page.claims.iter().enumerate() {
+            let at = ClaimAt {
+                page: pi,
+                claim: ci,
+            };
+            let current = claim.life.state == crate::content::State::Current;
+            if let (Some(about), Some(aspect), true) = (&claim.about, &claim.aspect, current) {
+                let first = self.cells.get(&(about.as_str(), aspect.as_str()));
+                if let Some(&first) = first.filter(|&&first| first != at) {
+                    let other = &content.pages[first.page];
+                    let oloc = other.src.location(other.claims[first.claim].id_span.start);
+                    diags.push(
+                        src.error(
+                            "E023",
+                            claim.id_span.clone(),
+                            format!(
+                                "claims `{}` and `{}` both fill the cell {about} × {aspect}",
+                                other.claims[first.claim].id, claim.id
+                            ),
+                        )
+                        .with_hint(format!(
+                            "one claim per cell: change `about` or `aspect` here or at {oloc}"
+                        )),
+                    );
+                }
+            }
+        }
+        for entity in page.entity.iter().chain(&page.members) {
+            let key = (entity.kind.as_str(), entity.key.as_str());
+            if let Some(&(first, at)) = self
+                .entities
+                .get(&key)
+                .filter(|&&(first, at)| (first, at) != (pi, entity.key_span.start))
+            {
+                let oloc = self.content.pages[first].src.location(at);
+                diags.push(
+                    src.error(
+                        "E022",
+                        entity.key_span.clone(),
+                        format!(
+                            "duplicate {} key `{}` (also at {oloc})",
+                            entity.kind, entity.key
+                        ),
+                    )
+                    .with_hint("entity keys are unique within their kind"),
+                );
+            }
+        }
         diags
     }
 
@@ -432,27 +495,6 @@ impl<'a> Checker<'a> {
                 diags.extend(self.unknown(at.page, "`superseded-by`", id, span.clone()));
             }
         }
-        let current = claim.life.state == crate::content::State::Current;
-        if let (Some(about), Some(aspect), true) = (&claim.about, &claim.aspect, current) {
-            let first = self.cells.get(&(about.as_str(), aspect.as_str()));
-            if let Some(&first) = first.filter(|&&first| first != at) {
-                let other = &content.pages[first.page];
-                let oloc = other.src.location(other.claims[first.claim].id_span.start);
-                diags.push(
-                    src.error(
-                        "E023",
-                        claim.id_span.clone(),
-                        format!(
-                            "claims `{}` and `{}` both fill the cell {about} × {aspect}",
-                            other.claims[first.claim].id, claim.id
-                        ),
-                    )
-                    .with_hint(format!(
-                        "one claim per cell: change `about` or `aspect` here or at {oloc}"
-                    )),
-                );
-            }
-        }
     }
 
     fn entity_and_scope(&self, pi: usize, diags: &mut Vec<Diagnostic>) {
@@ -486,30 +528,12 @@ impl<'a> Checker<'a> {
             .with_hint(hint)
     }
 
-    /// An entity's kind, key, status and `depends-on` relation.
+    /// An entity's kind, status and `depends-on` relation (its key's
+    /// uniqueness is in [`Checker::located`]).
     fn entity(&self, pi: usize, entity: &crate::content::Entity, diags: &mut Vec<Diagnostic>) {
         let src = &self.content.pages[pi].src;
         if !self.config.kinds.contains_key(&entity.kind) {
             diags.push(self.unknown_kind(pi, &entity.kind, entity.kind_span.clone()));
-        }
-        let key = (entity.kind.as_str(), entity.key.as_str());
-        if let Some(&(first, at)) = self
-            .entities
-            .get(&key)
-            .filter(|&&(first, at)| (first, at) != (pi, entity.key_span.start))
-        {
-            let oloc = self.content.pages[first].src.location(at);
-            diags.push(
-                src.error(
-                    "E022",
-                    entity.key_span.clone(),
-                    format!(
-                        "duplicate {} key `{}` (also at {oloc})",
-                        entity.kind, entity.key
-                    ),
-                )
-                .with_hint("entity keys are unique within their kind"),
-            );
         }
         if let Some((id, span)) = &entity.status {
             if !self.known(id) {

@@ -5,26 +5,39 @@
 //! evidence are not consulted here (see `crate::review` for what changes
 //! over time).
 
-use super::ClaimAt;
+use super::{ClaimAt, Map};
 use crate::content::{Class, Content};
 use crate::error::Diagnostic;
-use std::collections::HashMap;
 
 /// E086 for every cycle in `from`, each reported once, at the claim of the
 /// cycle whose id sorts first, naming every claim in the cycle in order.
-pub(super) fn cycles(content: &Content, claims: &HashMap<&str, ClaimAt>) -> Vec<Diagnostic> {
+pub(super) fn cycles(content: &Content, claims: &Map<&str, ClaimAt>) -> Vec<Diagnostic> {
     let claim = |at: ClaimAt| &content.pages[at.page].claims[at.claim];
+    // Only a claim resting on another can be in a cycle: the graph is
+    // made of those alone (a claim with no premise ends every path
+    // through it), which at scale leaves out most claims and their sort.
+    let rests = |at: ClaimAt| {
+        claim(at)
+            .from
+            .iter()
+            .any(|(f, _)| claims.contains_key(f.as_str()))
+    };
+    let in_graph: Map<&str, ClaimAt> = claims
+        .iter()
+        .filter(|&(_, &at)| rests(at))
+        .map(|(&id, &at)| (id, at))
+        .collect();
     let next = |id: &str| -> Vec<&str> {
-        claims.get(id).map_or_else(Vec::new, |&at| {
+        in_graph.get(id).map_or_else(Vec::new, |&at| {
             claim(at)
                 .from
                 .iter()
                 .map(|(f, _)| f.as_str())
-                .filter(|f| claims.contains_key(f))
+                .filter(|f| in_graph.contains_key(f))
                 .collect()
         })
     };
-    let mut ids: Vec<&str> = claims.keys().copied().collect();
+    let mut ids: Vec<&str> = in_graph.keys().copied().collect();
     ids.sort_unstable();
     let sccs = strongly_connected(&ids, &next);
     let mut out = Vec::new();
@@ -93,7 +106,7 @@ fn strongly_connected<'a>(
     ids: &[&'a str],
     next: &dyn Fn(&str) -> Vec<&'a str>,
 ) -> Vec<Vec<&'a str>> {
-    let pos: HashMap<&str, usize> = ids.iter().enumerate().map(|(i, &id)| (id, i)).collect();
+    let pos: Map<&str, usize> = ids.iter().enumerate().map(|(i, &id)| (id, i)).collect();
     let n = ids.len();
     let mut index = vec![usize::MAX; n];
     let mut low = vec![0; n];
@@ -157,7 +170,7 @@ fn strongly_connected<'a>(
 /// unresolved or limited premise, a confirmed claim with `from`.
 pub(super) fn premises(
     content: &Content,
-    claims: &HashMap<&str, ClaimAt>,
+    claims: &Map<&str, ClaimAt>,
     at: ClaimAt,
     diags: &mut Vec<Diagnostic>,
 ) {
@@ -212,7 +225,7 @@ mod tests {
 
     #[test]
     fn components_of_a_small_graph() {
-        let g: HashMap<&str, Vec<&str>> = [
+        let g: std::collections::HashMap<&str, Vec<&str>> = [
             ("a", vec!["b"]),
             ("b", vec!["c"]),
             ("c", vec!["a"]),
