@@ -351,6 +351,11 @@ mod tests {
     }
 
     fn run(files: &[OutputFile], memo: &mut Memo) -> Indexed {
+        run_reusing(files, memo, true)
+    }
+
+    /// A run whose `reuse` answers `reuse` for every shard.
+    fn run_reusing(files: &[OutputFile], memo: &mut Memo, reuse: bool) -> Indexed {
         let hashes: Vec<(String, u64)> = files
             .iter()
             .map(|f| (f.path.clone(), crate::site::output::content_hash(&f.bytes)))
@@ -362,7 +367,7 @@ mod tests {
                 .and_then(crate::search::searchable)
                 .map(|f| f.bytes)
         };
-        index("/", "{}", &hashes, memo, &load, &|_| true).expect("indexes")
+        index("/", "{}", &hashes, memo, &load, &|_| reuse).expect("indexes")
     }
 
     #[test]
@@ -434,18 +439,7 @@ mod tests {
         ];
         let mut memo = Memo::default();
         let cold = run(&files, &mut memo);
-        let hashes: Vec<(String, u64)> = files
-            .iter()
-            .map(|f| (f.path.clone(), crate::site::output::content_hash(&f.bytes)))
-            .collect();
-        let load = |p: &str| {
-            files
-                .iter()
-                .find(|f| f.path == p)
-                .and_then(crate::search::searchable)
-                .map(|f| f.bytes)
-        };
-        let refused = index("/", "{}", &hashes, &mut memo, &load, &|_| false).expect("indexes");
+        let refused = run_reusing(&files, &mut memo, false);
         assert_eq!(refused.indexed, 2);
         assert!(refused.kept.is_empty());
         let paths =
