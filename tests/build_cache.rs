@@ -39,6 +39,21 @@ fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
     files
 }
 
+/// A `--no-cache` build of `root` into `out`, for comparison.
+fn cold_build(root: &Path, out: &Path) -> std::path::PathBuf {
+    kansoku(
+        root,
+        &[
+            "build",
+            "-q",
+            "--no-cache",
+            "--out",
+            out.to_str().expect("utf-8"),
+        ],
+    );
+    out.to_path_buf()
+}
+
 fn copy_fixture(to: &Path) {
     let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/basic");
     for entry in walkdir::WalkDir::new(&from) {
@@ -68,17 +83,7 @@ fn a_cached_build_after_an_edit_equals_a_cold_one() {
     )
     .expect("edit");
     kansoku(&root, &["build", "-q"]);
-    let cold = dir.path().join("cold");
-    kansoku(
-        &root,
-        &[
-            "build",
-            "-q",
-            "--no-cache",
-            "--out",
-            cold.to_str().expect("utf-8"),
-        ],
-    );
+    let cold = cold_build(&root, &dir.path().join("cold"));
     assert_eq!(tree(&root.join("public")), tree(&cold));
 
     // A corrupt memo is no error: the build is cold.
@@ -124,17 +129,7 @@ fn a_cached_build_indexes_again_only_the_search_shards_of_edited_pages() {
     let edited = kansoku(&root, &["build", "-q"]);
     assert_eq!(shards(&edited, "ja"), "5 pages, 1 of 1 shards indexed");
     assert_eq!(shards(&edited, "en"), "5 pages, 0 of 1 shards indexed");
-    let cold = dir.path().join("cold");
-    kansoku(
-        &root,
-        &[
-            "build",
-            "-q",
-            "--no-cache",
-            "--out",
-            cold.to_str().expect("utf-8"),
-        ],
-    );
+    let cold = cold_build(&root, &dir.path().join("cold"));
     assert_eq!(tree(&root.join("public")), tree(&cold));
 
     // A bundle file changed by hand is not the recorded one: its shard is
