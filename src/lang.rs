@@ -54,7 +54,7 @@ impl fmt::Display for Lang {
 }
 
 /// A value in each language.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct Bi<T> {
     /// Japanese.
     pub ja: T,

@@ -77,7 +77,7 @@ impl State {
 
 /// A claim's lifecycle beyond its class: state, reason, successor and who
 /// translated it.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Hash)]
 pub struct Lifecycle {
     /// Current, retracted or superseded.
     pub state: State,
@@ -90,7 +90,7 @@ pub struct Lifecycle {
 }
 
 /// A link from a claim to lines of an evidence file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct EvidenceLink {
     /// Path under the evidence directory, normalised, `/`-separated.
     pub path: String,
@@ -119,7 +119,7 @@ impl EvidenceLink {
 }
 
 /// A claim with its class, texts and evidence.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 pub struct Claim {
     /// Site-unique id.
     pub id: String,

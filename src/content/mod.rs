@@ -21,7 +21,7 @@ use std::path::Path;
 use toml::Spanned;
 
 /// The template family a page uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Layout {
     /// An ordinary page.
@@ -96,7 +96,7 @@ pub struct Scope {
 }
 
 /// A generated view's column.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 pub struct Column {
     /// The claim aspect shown in the column.
     pub aspect: String,
@@ -191,7 +191,7 @@ impl Content {
 /// A page that exists but failed to load, and the claims it defines, so
 /// that one mistake is reported once: references to those claims are not
 /// also reported as unknown ids.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct FailedPage {
     /// Path relative to `content/`.
     pub rel: String,

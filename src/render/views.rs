@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 /// A link with a label.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct Link {
     /// Shown text.
     pub label: String,
@@ -15,7 +15,7 @@ pub struct Link {
 }
 
 /// A claim reference target (`from`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct ClaimLink {
     /// Claim id.
     pub id: String,
@@ -28,7 +28,7 @@ pub struct ClaimLink {
 }
 
 /// A claim in one language.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct ClaimView {
     /// Id.
     pub id: String,
@@ -55,7 +55,7 @@ pub struct ClaimView {
 }
 
 /// What readers are told about a claim beyond its class.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct ClaimNotes {
     /// `current`, `retracted` or `superseded`.
     pub state: &'static str,
@@ -72,7 +72,7 @@ pub struct ClaimNotes {
 }
 
 /// A stale translation as readers see it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct Stale {
     /// The language whose text changed (`ja` or `en`).
     pub changed: &'static str,

@@ -202,12 +202,8 @@ fn read_page(
             let (loaded, diags) = content::parse_file(rel, bytes);
             let (visible, claims, words) = match &loaded {
                 _ if unrendered => (0, 0, Vec::new()),
-                Loaded::Page(page) => (
-                    visible(page),
-                    hash_of(format!("{:?}", page.claims)),
-                    id_words(page),
-                ),
-                Loaded::Failed(f) => (hash_of(format!("{f:?}")), 0, Vec::new()),
+                Loaded::Page(page) => (visible(page), hash_of(&page.claims), id_words(page)),
+                Loaded::Failed(f) => (hash_of(f), 0, Vec::new()),
             };
             let facts = match &loaded {
                 Loaded::Page(page) if !once => crate::validate::page_facts(page),
@@ -303,44 +299,72 @@ fn theme_fingerprint(root: &Path) -> Result<u64> {
 /// the byte offsets kept for messages (which move with any edit above
 /// them).
 fn visible(page: &content::Page) -> u64 {
-    // Built field by field rather than cloned: a page's body and source
-    // text are most of its bytes.
-    let mut outside = content::Page {
-        rel: page.rel.clone(),
-        url_path: page.url_path.clone(),
-        title: page.title.clone(),
-        lead: page.lead.clone(),
-        weight: page.weight,
-        updated: page.updated.clone(),
-        layout: page.layout,
-        entity: page.entity.clone(),
-        members: page.members.clone(),
-        views: page.views.clone(),
-        claims: Vec::new(),
-        scope: page.scope.clone(),
-        columns: page.columns.clone(),
-        segments: Vec::new(),
-        repeat_inline_claims: page.repeat_inline_claims,
-        // The file's text holds the body and claims; its name is what
-        // others read.
-        src: crate::source::Source::new(page.source_path().to_owned(), String::new()),
+    // Field by field, so that a new field of `Page` is a decision here
+    // (the destructuring does not compile without it).
+    let content::Page {
+        rel,
+        url_path,
+        title,
+        lead,
+        weight,
+        updated,
+        layout,
+        entity,
+        members,
+        views,
+        claims: _,
+        scope,
+        columns,
+        segments: _,
+        repeat_inline_claims,
+        src,
+    } = page;
+    let mut h = hasher();
+    (rel, url_path, title, lead, weight, updated, layout).hash(&mut h);
+    let entity_facts = |e: &content::Entity, h: &mut dyn Hasher| {
+        let content::Entity {
+            kind,
+            key,
+            name,
+            role,
+            status,
+            kind_span: _,
+            key_span: _,
+            depends_on,
+        } = e;
+        let mut inner = hasher();
+        (kind, key, name, role, status.as_ref().map(|(id, _)| id)).hash(&mut inner);
+        for (dep, _) in depends_on {
+            dep.hash(&mut inner);
+        }
+        h.write_u64(inner.finish());
     };
-    for e in outside.entity.iter_mut().chain(&mut outside.members) {
-        e.kind_span = 0..0;
-        e.key_span = 0..0;
-        for (_, span) in e.status.iter_mut().chain(&mut e.depends_on) {
-            *span = 0..0;
+    entity.is_some().hash(&mut h);
+    for e in entity.iter().chain(members) {
+        entity_facts(e, &mut h);
+    }
+    members.len().hash(&mut h);
+    for v in views {
+        (&v.name, &v.kind, &v.columns).hash(&mut h);
+    }
+    views.len().hash(&mut h);
+    match scope {
+        None => 0u8.hash(&mut h),
+        Some(s) => {
+            1u8.hash(&mut h);
+            for list in [&s.can, &s.cannot] {
+                list.len().hash(&mut h);
+                for (id, _) in list {
+                    id.hash(&mut h);
+                }
+            }
         }
     }
-    for v in &mut outside.views {
-        v.kind_span = 0..0;
-    }
-    for s in outside.scope.iter_mut() {
-        for (_, span) in s.can.iter_mut().chain(&mut s.cannot) {
-            *span = 0..0;
-        }
-    }
-    hash_of(format!("{outside:?}"))
+    (columns, repeat_inline_claims).hash(&mut h);
+    // The file's text holds the body and claims; its name is what
+    // others read.
+    src.rel.hash(&mut h);
+    h.finish()
 }
 
 /// Hashes of every word of `page`'s source that could be a claim id (in
@@ -472,7 +496,7 @@ impl Inputs {
     fn new(shared: u64, site: u64, prepared: &Prepared) -> Inputs {
         let views: Map<u64, u64> = prepared
             .claim_views()
-            .map(|(id, view)| (hash_of(id.as_str()), hash_of(format!("{view:?}"))))
+            .map(|(id, view)| (hash_of(id.as_str()), hash_of(view)))
             .collect();
         let mut all: Vec<(u64, u64)> = views.iter().map(|(&k, &v)| (k, v)).collect();
         all.sort_unstable();
