@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 /// After a relevant batch, wait this long for more before building: the
 /// debouncer releases each path on its own clock, so one atomic save can
 /// arrive as two batches a tick (a quarter of `DEBOUNCE`) apart.
-const SETTLE: Duration = Duration::from_millis(25);
+const SETTLE: Duration = Duration::from_millis(10);
 
 /// But never postpone a build longer than this while changes keep coming.
 const MAX_SETTLE: Duration = Duration::from_millis(1000);

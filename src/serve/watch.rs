@@ -13,10 +13,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// How long a path must stay quiet before its events are delivered.
-/// Editors write, rename and touch within a few milliseconds; 50 ms
+/// Editors write, rename and touch within a few milliseconds; 20 ms
 /// covers a save burst and leaves most of a 100 ms save-to-reload budget
-/// to the (incremental) build.
-pub(crate) const DEBOUNCE: Duration = Duration::from_millis(50);
+/// to the (incremental) build. A burst that is split anyway costs a second
+/// build, which the memo makes cheap, never a wrong one.
+pub(crate) const DEBOUNCE: Duration = Duration::from_millis(20);
 
 /// What a batch of changes needs, ordered from least to most work.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
