@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// What an evidence file is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EvidenceKind {
     /// A capture as the tool printed it.
@@ -54,7 +54,7 @@ struct RawHeader {
 }
 
 /// The `+++` header of an evidence file.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Hash, Serialize)]
 pub struct Header {
     /// raw, transcript or note.
     pub kind: Option<EvidenceKind>,
@@ -80,6 +80,9 @@ pub struct EvidenceFile {
     /// Text after the header; shared, so that the dev server's memo of
     /// what it read last holds the same text as the site.
     body: std::sync::Arc<str>,
+    /// Hash of `body` (`site::output::content_hash`), made once when read:
+    /// the memo keys of every run hash the bodies, 30 MB at scale.
+    body_hash: u64,
     index: std::sync::Arc<LineIndex>,
     line_count: usize,
 }
@@ -117,6 +120,11 @@ impl EvidenceFile {
     /// The whole text after the header.
     pub fn body(&self) -> &str {
         &self.body
+    }
+
+    /// The hash of [`body`](Self::body) (`site::output::content_hash`).
+    pub(crate) fn body_hash(&self) -> u64 {
+        self.body_hash
     }
 
     /// The header's kind, if given.
@@ -283,6 +291,7 @@ fn load_file(
         path: rel,
         disk_path: entry.path().to_path_buf(),
         header,
+        body_hash: crate::site::output::content_hash(body.as_bytes()),
         body: body.into(),
         index,
         line_count,

@@ -15,6 +15,7 @@ use checker::Checker;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasher, Hash, Hasher};
+use std::sync::Arc;
 
 /// The validator's lookups: hundreds of thousands of short keys on a
 /// large site, where SipHash was a sixth of `check` (a fixed state, so
@@ -62,31 +63,64 @@ pub fn validate(
     content: &Content,
     evidence: &EvidenceIndex,
     mode: Mode,
-) -> (Index, Vec<Diagnostic>) {
+) -> (Arc<Index>, Vec<Diagnostic>) {
     let (index, v, _) = Validation::new(config, content, evidence, mode, None);
     (index, v.diagnostics())
 }
 
-/// Each page's findings from an earlier run, by content-relative path,
-/// with the key it was checked under ([`check_key`]): what [`validate_memo`]
-/// takes instead of checking the page again.
-pub(crate) type Checks = HashMap<String, (u64, Vec<Diagnostic>)>;
+/// What an earlier run found, for [`validate_memo`] to take instead of
+/// checking again.
+#[derive(Default)]
+pub(crate) struct Checks {
+    /// Each page's own findings, by content-relative path, with the key it
+    /// was checked under ([`check_key`]).
+    pages: Map<String, (u64, Vec<Diagnostic>)>,
+    /// The site-wide part, with the key it was made under
+    /// ([`validate_memo`]'s `whole`).
+    whole: Option<Whole>,
+}
+
+/// The site-wide part of a validation: what reads every page's front
+/// matter (the lookups and index, duplicate ids, uncited evidence, premise
+/// cycles, and the findings that name another page's location).
+#[derive(Clone)]
+struct Whole {
+    key: u64,
+    lookups: Arc<checker::Lookups>,
+    index: Arc<Index>,
+    global: Vec<Diagnostic>,
+    /// Per page, in page order.
+    located: Vec<Vec<Diagnostic>>,
+}
 
 /// [`validate`], taking each page's own findings from `memo` where the
 /// page was checked under the same key (`keys[pi]`, see [`check_key`];
 /// `None`: check it, and remember nothing),
 /// and leaving in `memo` the findings of this run. The site-wide findings
-/// and those naming another page's location are computed from the
-/// current facts every time.
+/// and those naming another page's location are taken from `memo` only
+/// when they were made under the same `whole` key: a hash of every input
+/// they read (the site facts and every page's path and front matter, see
+/// `site::memo`), so they always answer the current facts.
 pub(crate) fn validate_memo(
     config: &Config,
     content: &Content,
     evidence: &EvidenceIndex,
     mode: Mode,
     keys: &[Option<u64>],
+    whole: Option<u64>,
     memo: &mut Checks,
-) -> (Index, Vec<Diagnostic>) {
-    let (index, v, checks) = Validation::new(config, content, evidence, mode, Some((keys, memo)));
+) -> (Arc<Index>, Vec<Diagnostic>) {
+    let (index, v, checks) = Validation::new(
+        config,
+        content,
+        evidence,
+        mode,
+        Some(Remembered {
+            keys,
+            whole,
+            old: memo,
+        }),
+    );
     *memo = checks;
     (index, v.diagnostics())
 }
@@ -163,7 +197,7 @@ pub(crate) fn site_facts(
     format!("{:?}", content.failed).hash(&mut h);
     (&evidence.dir_name, &evidence.escaping, &evidence.broken).hash(&mut h);
     for (path, file) in &evidence.files {
-        (path, format!("{:?}", file.kind()), file.body()).hash(&mut h);
+        (path, file.kind().map(|k| k.name()), file.body_hash()).hash(&mut h);
     }
     h.finish()
 }
@@ -171,6 +205,15 @@ pub(crate) fn site_facts(
 /// Every finding of one validation, kept apart by scope: the site-wide
 /// ones (duplicate ids, uncited evidence, cycles) are recomputed with the
 /// per-page ones every time, so neither can outlive the facts it names.
+/// What [`Validation::new`] may take from an earlier run: the key of each
+/// page's own check, the key of the site-wide part, and that run's memo.
+#[derive(Clone, Copy)]
+struct Remembered<'m> {
+    keys: &'m [Option<u64>],
+    whole: Option<u64>,
+    old: &'m Checks,
+}
+
 #[derive(Debug, Clone)]
 struct Validation {
     /// Findings about the whole site.
@@ -188,52 +231,87 @@ impl Validation {
         content: &Content,
         evidence: &EvidenceIndex,
         mode: Mode,
-        memo: Option<(&[Option<u64>], &Checks)>,
-    ) -> (Index, Validation, Checks) {
-        let checker = Checker::new(config, content, evidence, mode);
-        let mut global = checker.duplicate_ids();
-        // Rendering's ordered lookups are built while the pages are checked:
-        // checking uses its own hashed ones.
-        let (index, pages) = rayon::join(
-            || checker.index(),
-            || {
-                (0..content.pages.len())
-                    .into_par_iter()
-                    .map(|pi| {
-                        let rel = &content.pages[pi].rel;
-                        let remembered = memo.and_then(|(keys, old)| {
-                            let key = keys[pi]?;
-                            old.get(rel).filter(|(k, _)| *k == key).map(|(_, d)| d)
-                        });
-                        let own = match remembered {
-                            Some(d) => d.clone(),
-                            None => checker.page(pi),
-                        };
-                        (own, checker.located(pi))
-                    })
-                    .collect::<Vec<_>>()
-            },
-        );
-        global.extend(checker.uncited_evidence());
-        global.extend(checker.cycles());
-        let mut checks = Checks::new();
-        let pages = pages
+        memo: Option<Remembered<'_>>,
+    ) -> (Arc<Index>, Validation, Checks) {
+        let whole_key = memo.and_then(|m| m.whole);
+        let remembered_whole = memo
+            .and_then(|m| m.old.whole.as_ref())
+            .filter(|w| Some(w.key) == whole_key && w.located.len() == content.pages.len());
+        let remembered: Vec<Option<&Vec<Diagnostic>>> = (0..content.pages.len())
+            .map(|pi| {
+                let m = memo?;
+                let key = m.keys[pi]?;
+                m.old
+                    .pages
+                    .get(&content.pages[pi].rel)
+                    .filter(|(k, _)| *k == key)
+                    .map(|(_, d)| d)
+            })
+            .collect();
+        // The lookups are built only when something is checked: a run
+        // whose edits changed no front matter, and no page's own check,
+        // needs none.
+        let checker =
+            (remembered_whole.is_none() || remembered.iter().any(Option::is_none)).then(|| {
+                let lookups = remembered_whole.map(|w| w.lookups.clone());
+                Checker::new(config, content, evidence, mode, lookups)
+            });
+        let own = |pi: usize| match (remembered[pi], &checker) {
+            (Some(d), _) => d.clone(),
+            (None, Some(checker)) => checker.page(pi),
+            (None, None) => unreachable!("a checker is built when a page is not remembered"),
+        };
+        let whole = match (remembered_whole, &checker) {
+            (Some(w), _) => Whole::clone(w),
+            (None, Some(checker)) => {
+                let mut global = checker.duplicate_ids();
+                let (index, located) = rayon::join(
+                    || checker.index(),
+                    || {
+                        (0..content.pages.len())
+                            .into_par_iter()
+                            .map(|pi| checker.located(pi))
+                            .collect::<Vec<_>>()
+                    },
+                );
+                global.extend(checker.uncited_evidence());
+                global.extend(checker.cycles());
+                Whole {
+                    key: whole_key.unwrap_or(0),
+                    lookups: checker.lookups(),
+                    index: Arc::new(index),
+                    global,
+                    located,
+                }
+            }
+            (None, None) => {
+                unreachable!("a checker is built when the site-wide part is not remembered")
+            }
+        };
+        let own: Vec<Vec<Diagnostic>> = (0..content.pages.len()).into_par_iter().map(own).collect();
+        let mut checks = Checks::default();
+        let pages = own
             .into_iter()
+            .zip(&whole.located)
             .enumerate()
             .map(|(pi, (mut own, located))| {
-                if let Some(key) = memo.and_then(|(keys, _)| keys[pi]) {
-                    checks.insert(content.pages[pi].rel.clone(), (key, own.clone()));
+                if let Some(key) = memo.and_then(|m| m.keys[pi]) {
+                    checks
+                        .pages
+                        .insert(content.pages[pi].rel.clone(), (key, own.clone()));
                 }
-                // After the page's own: a tie in location keeps rule
-                // order, and these came last on their claim or key.
-                own.extend(located);
+                own.extend(located.iter().cloned());
                 own
             })
             .collect();
+        let global = whole.global.clone();
+        let index = whole.index.clone();
+        if whole_key.is_some() {
+            checks.whole = Some(whole);
+        }
         (index, Validation { global, pages }, checks)
     }
 
-    /// Every finding, sorted.
     fn diagnostics(&self) -> Vec<Diagnostic> {
         let mut diags = self.global.clone();
         diags.extend(self.pages.iter().flatten().cloned());
@@ -275,7 +353,7 @@ pub struct Site {
     /// Evidence files.
     pub evidence: EvidenceIndex,
     /// Lookups.
-    pub index: Index,
+    pub index: Arc<Index>,
     /// What the review lock says about the claims now (empty without a
     /// lock): the notices readers see.
     pub review: crate::review::Status,

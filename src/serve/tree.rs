@@ -117,7 +117,7 @@ impl Tree {
         lap("load", t);
         let t = std::time::Instant::now();
         let renderer = memo::renderer(&self.root, &mut self.caches)?;
-        let collisions = renderer.collisions(&site);
+        let collisions = memo::collisions(&site, &renderer, &mut self.caches);
         if !collisions.is_empty() {
             return Err(Error::Content(collisions));
         }
@@ -168,7 +168,8 @@ impl Tree {
         let changed = changed
             .into_inner()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let keep: BTreeSet<&str> = rendered.files.iter().map(|(p, _)| p.as_str()).collect();
+        let keep: std::collections::HashSet<&str, foldhash::fast::FixedState> =
+            rendered.files.iter().map(|(p, _)| p.as_str()).collect();
         let gone: Vec<String> = self
             .manifest
             .keys()

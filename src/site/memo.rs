@@ -58,6 +58,9 @@ pub struct Caches {
     theme: Option<(u64, Arc<Renderer>)>,
     /// Unit key → the input it was rendered from and the files it made.
     units: Map<String, UnitMemo>,
+    /// Two outputs at one path, with the hash of what the paths were
+    /// planned from (see [`collisions`]).
+    collisions: Option<(u64, Vec<Diagnostic>)>,
     /// The render state and unit inputs, with the hash of what they were
     /// made from (see [`prepare`]).
     prepared: Option<(u64, Arc<Prepared>, Arc<Inputs>)>,
@@ -108,10 +111,31 @@ struct PageMemo {
     /// What other pages' checks read of it (`validate::page_facts`); 0
     /// in a run that is not repeated.
     facts: u64,
+    /// What the site-wide part of validation reads of it: its path and
+    /// its front matter, where every claim and entity is declared, with
+    /// the lines their locations are counted in (see [`front_matter`]).
+    /// 0 in a run that is not repeated.
+    front: u64,
+}
+
+/// Hash of a page's path and front matter text (all of the file when it
+/// has no body).
+fn front_matter(page: &content::Page) -> u64 {
+    let text = &page.src.text;
+    let end = match content::front_matter::split(&page.src, false) {
+        Ok(Some(split)) => split.body_start.min(text.len()),
+        _ => text.len(),
+    };
+    hash_of((&page.rel, &text[..end]))
 }
 
 #[derive(Clone, serde::Serialize, serde::Deserialize)]
 struct UnitMemo {
+    /// Hash of the render state's key (`Inputs::site`) and the unit's own
+    /// source: `input` is a function of the two, so a unit whose `made_from`
+    /// is unchanged needs no `input` computed.
+    #[serde(default)]
+    made_from: u64,
     input: u64,
     /// Each file's path and the hash of its bytes.
     files: Vec<(String, u64)>,
@@ -135,10 +159,15 @@ pub(crate) fn load_sources(root: &Path, caches: &mut Caches) -> Result<super::So
     // Whether the file at this root-relative path is known unchanged
     // since the memo was made: no path changed at or above it.
     let unchanged = |path: &Path| {
-        caches
-            .changed
-            .as_ref()
-            .is_some_and(|changed| !path.ancestors().any(|a| changed.contains(a)))
+        caches.changed.as_ref().is_some_and(|changed| {
+            // A save names a path or two: comparing with each is
+            // cheaper than looking up every ancestor of every file.
+            if changed.len() <= 16 {
+                !changed.iter().any(|c| path.starts_with(c))
+            } else {
+                !path.ancestors().any(|a| changed.contains(a))
+            }
+        })
     };
     let fresh = Mutex::new(Map::with_capacity_and_hasher(old.len(), Default::default()));
     let load = |dir: &Path, path: &Path| -> Result<(Loaded, Vec<Diagnostic>)> {
@@ -205,9 +234,11 @@ fn read_page(
                 Loaded::Page(page) => (visible(page), hash_of(&page.claims), id_words(page)),
                 Loaded::Failed(f) => (hash_of(f), 0, Vec::new()),
             };
-            let facts = match &loaded {
-                Loaded::Page(page) if !once => crate::validate::page_facts(page),
-                _ => 0,
+            let (facts, front) = match &loaded {
+                Loaded::Page(page) if !once => {
+                    (crate::validate::page_facts(page), front_matter(page))
+                }
+                _ => (0, 0),
             };
             let mut memo = PageMemo {
                 bytes: hash,
@@ -216,6 +247,7 @@ fn read_page(
                 claims,
                 words,
                 facts,
+                front,
             };
             let out = if once {
                 memo.parsed.take()
@@ -234,7 +266,7 @@ pub(crate) fn validate(
     sources: &super::Sources,
     mode: crate::validate::Mode,
     caches: &mut Caches,
-) -> (crate::validate::Index, Vec<Diagnostic>) {
+) -> (Arc<crate::validate::Index>, Vec<Diagnostic>) {
     let super::Sources {
         config,
         content,
@@ -255,7 +287,20 @@ pub(crate) fn validate(
         .iter()
         .map(|m| m.map(|m| crate::validate::check_key(m.bytes, site)))
         .collect();
-    crate::validate::validate_memo(config, content, evidence, mode, &keys, &mut caches.checks)
+    // The site facts, then every page's path and front matter: what the
+    // site-wide part reads (a page without a memo entry makes it
+    // unremembered).
+    let fronts: Option<Vec<u64>> = memos.iter().map(|m| m.map(|m| m.front)).collect();
+    let whole = fronts.map(|f| hash_of((site, f)));
+    crate::validate::validate_memo(
+        config,
+        content,
+        evidence,
+        mode,
+        &keys,
+        whole,
+        &mut caches.checks,
+    )
 }
 
 /// The theme of the site at `root`, loaded again only if its files
@@ -414,11 +459,27 @@ fn shared(site: &Site, caches: &Caches) -> u64 {
     }
     for (path, file) in &site.evidence.files {
         path.hash(&mut h);
-        format!("{:?}", file.header).hash(&mut h);
+        file.header.hash(&mut h);
     }
     site.evidence.escaping.hash(&mut h);
     site.evidence.broken.hash(&mut h);
     h.finish()
+}
+
+/// The outputs of `site` that would be written to one path
+/// (`Renderer::collisions`), found again only when what every unit reads
+/// changed: the paths are planned from the pages' paths and layouts, the
+/// evidence files' names, the configuration and the theme's static files.
+pub(crate) fn collisions(site: &Site, renderer: &Renderer, caches: &mut Caches) -> Vec<Diagnostic> {
+    let key = shared(site, caches);
+    match &caches.collisions {
+        Some((k, found)) if *k == key => found.clone(),
+        _ => {
+            let found = renderer.collisions(site);
+            caches.collisions = Some((key, found.clone()));
+            found
+        }
+    }
 }
 
 /// The render state of `site` and the inputs its units share, made again
@@ -439,7 +500,7 @@ pub(crate) fn prepare(
     // (the evidence index counts lines); an evidence edit is rare.
     for (path, file) in &site.evidence.files {
         path.hash(&mut h);
-        crate::site::output::content_hash(file.body().as_bytes()).hash(&mut h);
+        file.body_hash().hash(&mut h);
     }
     let key = h.finish();
     if let Some((k, p, i)) = &caches.prepared {
@@ -551,17 +612,39 @@ fn unit_input(
                 .flatten()
                 .map(|&at| hash_of(&site.claim(at).id))
                 .collect();
-            let input = hash_of((
-                inputs.shared,
-                crate::site::output::content_hash(file.body().as_bytes()),
-                inputs.views_among(&citing),
-            ));
+            let input = hash_of((inputs.shared, file.body_hash(), inputs.views_among(&citing)));
             Some((format!("evidence:{path}"), input))
         }
         Unit::Site(part) => Some((
             format!("site:{part:?}"),
             hash_of((inputs.site, format!("{part:?}"))),
         )),
+    }
+}
+
+/// A unit's memo key and what its input is a function of: the render
+/// state's key and the unit's own source (0 where there is none to tell).
+fn made_from(
+    site: &Site,
+    caches: &Caches,
+    inputs: &Inputs,
+    unit: Unit<'_>,
+) -> (Option<String>, u64) {
+    match unit {
+        Unit::Page(i) => {
+            let page = &site.content.pages[i];
+            match caches.pages.get(&page.rel) {
+                Some(m) => (
+                    Some(format!("page:{}", page.rel)),
+                    hash_of((inputs.site, m.bytes)),
+                ),
+                None => (None, 0),
+            }
+        }
+        // The evidence bodies and the claims citing them are part of the
+        // render state's key.
+        Unit::Evidence(path) => (Some(format!("evidence:{path}")), hash_of(inputs.site)),
+        Unit::Site(_) => (None, 0),
     }
 }
 
@@ -612,15 +695,23 @@ pub(crate) fn render(
     } = job;
     use rayon::prelude::*;
     let memo = &caches.units;
-    type Made = (Option<(String, u64)>, Vec<(String, u64)>, bool);
+    type Made = (Option<(String, u64)>, u64, Vec<(String, u64)>, bool);
     let results: Vec<std::result::Result<Made, Diagnostic>> = units
         .par_iter()
         .map(|&unit| {
-            let input = unit_input(site, caches, inputs, unit);
+            let (key, made_from) = made_from(site, caches, inputs, unit);
+            let known = key
+                .as_ref()
+                .and_then(|k| memo.get(k))
+                .filter(|m| m.made_from == made_from);
+            let input = match known {
+                Some(m) => key.map(|k| (k, m.input)),
+                None => unit_input(site, caches, inputs, unit),
+            };
             if let Some((key, hash)) = &input {
                 if let Some(m) = memo.get(key).filter(|m| m.input == *hash) {
                     if reuse(&m.files) {
-                        return Ok((None, m.files.clone(), false));
+                        return Ok((None, 0, m.files.clone(), false));
                     }
                 }
             }
@@ -630,7 +721,7 @@ pub(crate) fn render(
                 files.push((f.path.clone(), h));
                 sink(f, h)?;
             }
-            Ok((input, files, true))
+            Ok((input, made_from, files, true))
         })
         .collect();
     let results: Vec<Made> = results
@@ -638,12 +729,13 @@ pub(crate) fn render(
         .collect::<std::result::Result<_, _>>()
         .map_err(|d| vec![d])?;
     let mut out = Rendered::default();
-    for (input, files, fresh) in results {
+    for (input, made_from, files, fresh) in results {
         out.rendered += usize::from(fresh);
         if let Some((key, hash)) = input {
             caches.units.insert(
                 key,
                 UnitMemo {
+                    made_from,
                     input: hash,
                     files: files.clone(),
                 },

@@ -319,7 +319,7 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     let renderer = memo::renderer(root, &mut caches)?;
     lap("theme", t);
     let t = Instant::now();
-    let collisions = renderer.collisions(&site);
+    let collisions = memo::collisions(&site, &renderer, &mut caches);
     if !collisions.is_empty() {
         return Err(Error::Content(collisions));
     }

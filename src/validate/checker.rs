@@ -14,7 +14,7 @@ use crate::evidence::{EvidenceFile, EvidenceIndex, EvidenceKind};
 use crate::lang::Lang;
 use std::collections::hash_map::Entry;
 use std::ops::Range;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// Everything one page is checked against, built once for the whole site.
 ///
@@ -27,21 +27,10 @@ pub(crate) struct Checker<'a> {
     content: &'a Content,
     evidence: &'a EvidenceIndex,
     mode: Mode,
-    /// Where each claim id is first defined, in page order.
-    claims: Map<&'a str, ClaimAt>,
-    /// Claims whose id was defined before them, in page order.
-    duplicates: Vec<ClaimAt>,
-    /// Content-relative page path → page index.
-    pages: Map<&'a str, usize>,
-    /// Evidence path → the claims citing it, in page then claim order.
-    cited_by: Map<&'a str, Vec<ClaimAt>>,
+    /// What is read of every page's path and front matter.
+    l: Arc<Lookups>,
     /// Evidence files by path.
     files: Map<&'a str, &'a EvidenceFile>,
-    /// The first claim in each matrix cell (about × aspect), in page order.
-    cells: Map<(&'a str, &'a str), ClaimAt>,
-    /// The first page with each entity (kind, key), in page order, and
-    /// the offset of its key there.
-    entities: Map<(&'a str, &'a str), (usize, usize)>,
     /// Each page's chunks scanned once, in segment order.
     /// Each page's chunks scanned for references and heading ids, on
     /// first use: a check of a few pages (`serve`) scans only those and the
@@ -55,31 +44,88 @@ pub(crate) struct Checker<'a> {
     failed_claims: Map<&'a str, (&'a str, bool)>,
 }
 
+/// The lookups built from every page's path and front matter (where
+/// claims and entities are declared). Owned, so that a run whose edits
+/// changed neither takes them from the last run (`validate::Whole`).
+#[derive(Default)]
+pub(crate) struct Lookups {
+    /// Where each claim id is first defined, in page order.
+    claims: Map<String, ClaimAt>,
+    /// Claims whose id was defined before them, in page order.
+    duplicates: Vec<ClaimAt>,
+    /// Content-relative page path → page index.
+    pages: Map<String, usize>,
+    /// Evidence path → the claims citing it, in page then claim order.
+    cited_by: Map<String, Vec<ClaimAt>>,
+    /// The first claim in each matrix cell (about × aspect), in page order.
+    cells: Map<(String, String), ClaimAt>,
+    /// The first page with each entity (kind, key), in page order, and
+    /// the offset of its key there.
+    entities: Map<(String, String), (usize, usize)>,
+}
+
+impl Lookups {
+    fn new(content: &Content) -> Lookups {
+        let mut l = Lookups::default();
+        for (pi, page) in content.pages.iter().enumerate() {
+            l.pages.insert(page.rel.clone(), pi);
+            for (ci, claim) in page.claims.iter().enumerate() {
+                let at = ClaimAt {
+                    page: pi,
+                    claim: ci,
+                };
+                match l.claims.entry(claim.id.clone()) {
+                    Entry::Occupied(_) => l.duplicates.push(at),
+                    Entry::Vacant(v) => {
+                        v.insert(at);
+                    }
+                }
+                for link in &claim.evidence {
+                    match l.cited_by.get_mut(link.path.as_str()) {
+                        Some(at_list) => at_list.push(at),
+                        None => {
+                            l.cited_by.insert(link.path.clone(), vec![at]);
+                        }
+                    }
+                }
+                // Retracted and superseded claims leave the matrix, so
+                // their successor may take the same cell.
+                let current = claim.life.state == crate::content::State::Current;
+                if let (Some(about), Some(aspect), true) = (&claim.about, &claim.aspect, current) {
+                    l.cells.entry((about.clone(), aspect.clone())).or_insert(at);
+                }
+            }
+            for e in page.entity.iter().chain(&page.members) {
+                l.entities
+                    .entry((e.kind.clone(), e.key.clone()))
+                    .or_insert((pi, e.key_span.start));
+            }
+        }
+        l
+    }
+}
+
 impl<'a> Checker<'a> {
-    /// Builds the site-wide lookups while scanning every page body (in
-    /// parallel).
+    /// Checks pages against `lookups` (made from `content` by an earlier
+    /// run), or against lookups built now.
     pub(crate) fn new(
         config: &'a Config,
         content: &'a Content,
         evidence: &'a EvidenceIndex,
         mode: Mode,
+        lookups: Option<Arc<Lookups>>,
     ) -> Self {
         Checker {
             config,
             content,
             evidence,
             mode,
-            claims: Map::default(),
-            duplicates: Vec::new(),
-            pages: Map::default(),
-            cited_by: Map::default(),
+            l: lookups.unwrap_or_else(|| Arc::new(Lookups::new(content))),
             files: evidence
                 .files
                 .iter()
                 .map(|(k, v)| (k.as_str(), v))
                 .collect(),
-            cells: Map::default(),
-            entities: Map::default(),
             scans: content.pages.iter().map(|_| OnceLock::new()).collect(),
             anchors: content.pages.iter().map(|_| Default::default()).collect(),
             failed_claims: content
@@ -92,7 +138,11 @@ impl<'a> Checker<'a> {
                 })
                 .collect(),
         }
-        .with_lookups()
+    }
+
+    /// The lookups, for a later run to take.
+    pub(crate) fn lookups(&self) -> Arc<Lookups> {
+        self.l.clone()
     }
 
     /// Page `pi`'s chunks, scanned.
@@ -107,43 +157,14 @@ impl<'a> Checker<'a> {
         })
     }
 
-    fn with_lookups(mut self) -> Self {
-        let content = self.content;
-        for (pi, page) in content.pages.iter().enumerate() {
-            self.pages.insert(&page.rel, pi);
-            for (ci, claim) in page.claims.iter().enumerate() {
-                let at = ClaimAt {
-                    page: pi,
-                    claim: ci,
-                };
-                match self.claims.entry(&claim.id) {
-                    Entry::Occupied(_) => self.duplicates.push(at),
-                    Entry::Vacant(v) => {
-                        v.insert(at);
-                    }
-                }
-                for link in &claim.evidence {
-                    self.cited_by.entry(&link.path).or_default().push(at);
-                }
-                // Retracted and superseded claims leave the matrix, so
-                // their successor may take the same cell.
-                let current = claim.life.state == crate::content::State::Current;
-                if let (Some(about), Some(aspect), true) = (&claim.about, &claim.aspect, current) {
-                    self.cells.entry((about, aspect)).or_insert(at);
-                }
-            }
-            for e in page.entity.iter().chain(&page.members) {
-                self.entities
-                    .entry((&e.kind, &e.key))
-                    .or_insert((pi, e.key_span.start));
-            }
-        }
-        self
-    }
-
     /// The ordered lookups rendering shares.
     pub(crate) fn index(&self) -> Index {
-        let mut claims: Vec<(&str, ClaimAt)> = self.claims.iter().map(|(&k, &v)| (k, v)).collect();
+        let mut claims: Vec<(&str, ClaimAt)> = self
+            .l
+            .claims
+            .iter()
+            .map(|(k, &v)| (k.as_str(), v))
+            .collect();
         claims.sort_unstable_by_key(|&(id, _)| id);
         Index {
             // Sorted first: the map is then built from sorted input, and
@@ -153,14 +174,16 @@ impl<'a> Checker<'a> {
                 .map(|(id, at)| (id.to_owned(), at))
                 .collect(),
             cited_by: self
+                .l
                 .cited_by
                 .iter()
-                .map(|(&path, at)| (path.to_owned(), at.clone()))
+                .map(|(path, at)| (path.clone(), at.clone()))
                 .collect(),
             pages: self
+                .l
                 .pages
                 .iter()
-                .map(|(&path, &pi)| (path.to_owned(), pi))
+                .map(|(path, &pi)| (path.clone(), pi))
                 .collect(),
         }
     }
@@ -168,12 +191,13 @@ impl<'a> Checker<'a> {
     /// `E016` for every claim whose id an earlier claim already has.
     pub(crate) fn duplicate_ids(&self) -> Vec<Diagnostic> {
         let pages = &self.content.pages;
-        self.duplicates
+        self.l
+            .duplicates
             .iter()
             .map(|at| {
                 let page = &pages[at.page];
                 let claim = &page.claims[at.claim];
-                let first = self.claims[claim.id.as_str()];
+                let first = self.l.claims[claim.id.as_str()];
                 let fp = &pages[first.page];
                 let floc = fp.src.location(fp.claims[first.claim].id_span.start);
                 page.src
@@ -196,7 +220,7 @@ impl<'a> Checker<'a> {
         self.evidence
             .files
             .keys()
-            .filter(|path| !self.cited_by.contains_key(path.as_str()))
+            .filter(|path| !self.l.cited_by.contains_key(path.as_str()))
             .map(|path| {
                 Diagnostic::warning(
                     "W001",
@@ -235,11 +259,11 @@ impl<'a> Checker<'a> {
 
     /// E086 for every cycle in `from` (see `derive::cycles`).
     pub(crate) fn cycles(&self) -> Vec<Diagnostic> {
-        super::derive::cycles(self.content, &self.claims)
+        super::derive::cycles(self.content, &self.l.claims)
     }
 
     fn known(&self, id: &str) -> bool {
-        self.claims.contains_key(id)
+        self.l.claims.contains_key(id)
     }
 
     /// `E020` for an unknown claim id; the suggestion is searched for only
@@ -267,7 +291,7 @@ impl<'a> Checker<'a> {
                     .with_hint("fix that page's error first; references to its claims are checked once it loads"),
             );
         }
-        let hint = match nearest(id, self.claims.keys().copied()) {
+        let hint = match nearest(id, self.l.claims.keys().map(String::as_str)) {
             Some(n) => format!("did you mean `{n}`?"),
             None => "define the claim in some page's `[[claims]]`".to_owned(),
         };
@@ -332,7 +356,7 @@ impl<'a> Checker<'a> {
             };
             let current = claim.life.state == crate::content::State::Current;
             if let (Some(about), Some(aspect), true) = (&claim.about, &claim.aspect, current) {
-                let first = self.cells.get(&(about.as_str(), aspect.as_str()));
+                let first = self.l.cells.get(&(about.clone(), aspect.clone()));
                 if let Some(&first) = first.filter(|&&first| first != at) {
                     let other = &content.pages[first.page];
                     let oloc = other.src.location(other.claims[first.claim].id_span.start);
@@ -353,8 +377,9 @@ impl<'a> Checker<'a> {
             }
         }
         for entity in page.entity.iter().chain(&page.members) {
-            let key = (entity.kind.as_str(), entity.key.as_str());
+            let key = (entity.kind.clone(), entity.key.clone());
             if let Some(&(first, at)) = self
+                .l
                 .entities
                 .get(&key)
                 .filter(|&&(first, at)| (first, at) != (pi, entity.key_span.start))
@@ -489,7 +514,7 @@ impl<'a> Checker<'a> {
                 diags.extend(self.unknown(at.page, "`from`", id, span.clone()));
             }
         }
-        super::derive::premises(content, &self.claims, at, diags);
+        super::derive::premises(content, &self.l.claims, at, diags);
         if let Some((id, span)) = &claim.life.superseded_by {
             if !self.known(id) {
                 diags.extend(self.unknown(at.page, "`superseded-by`", id, span.clone()));
@@ -542,16 +567,18 @@ impl<'a> Checker<'a> {
         }
         for (dep, span) in &entity.depends_on {
             if self
+                .l
                 .entities
-                .contains_key(&(entity.kind.as_str(), dep.as_str()))
+                .contains_key(&(entity.kind.clone(), dep.clone()))
             {
                 continue;
             }
             let same_kind = self
+                .l
                 .entities
                 .keys()
                 .filter(|(k, _)| *k == entity.kind)
-                .map(|(_, key)| *key);
+                .map(|(_, key)| key.as_str());
             let hint = match nearest(dep, same_kind) {
                 Some(n) => format!("did you mean `{n}`?"),
                 None => format!(
@@ -663,11 +690,11 @@ impl<'a> Checker<'a> {
                 .with_hint("link to a page, a file or an `https:` URL; `javascript:`, `vbscript:` and `data:` documents are refused"),
             ),
             Reference::Page(path, anchor) => {
-                let Some(&target) = self.pages.get(path.as_ref()) else {
+                let Some(&target) = self.l.pages.get(path.as_ref()) else {
                     if self.content.failed.iter().any(|f| f.rel == *path) {
                         return;
                     }
-                    let hint = match nearest(path, self.pages.keys().copied()) {
+                    let hint = match nearest(path, self.l.pages.keys().map(String::as_str)) {
                         Some(n) => format!("did you mean `{n}`?"),
                         None => "link to a file under content/, e.g. `/notes/first.md`".to_owned(),
                     };

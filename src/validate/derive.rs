@@ -11,7 +11,7 @@ use crate::error::Diagnostic;
 
 /// E086 for every cycle in `from`, each reported once, at the claim of the
 /// cycle whose id sorts first, naming every claim in the cycle in order.
-pub(super) fn cycles(content: &Content, claims: &Map<&str, ClaimAt>) -> Vec<Diagnostic> {
+pub(super) fn cycles(content: &Content, claims: &Map<String, ClaimAt>) -> Vec<Diagnostic> {
     let claim = |at: ClaimAt| &content.pages[at.page].claims[at.claim];
     // Only a claim resting on another can be in a cycle: the graph is
     // made of those alone (a claim with no premise ends every path
@@ -25,7 +25,7 @@ pub(super) fn cycles(content: &Content, claims: &Map<&str, ClaimAt>) -> Vec<Diag
     let in_graph: Map<&str, ClaimAt> = claims
         .iter()
         .filter(|&(_, &at)| rests(at))
-        .map(|(&id, &at)| (id, at))
+        .map(|(id, &at)| (id.as_str(), at))
         .collect();
     let next = |id: &str| -> Vec<&str> {
         in_graph.get(id).map_or_else(Vec::new, |&at| {
@@ -170,7 +170,7 @@ fn strongly_connected<'a>(
 /// unresolved or limited premise, a confirmed claim with `from`.
 pub(super) fn premises(
     content: &Content,
-    claims: &Map<&str, ClaimAt>,
+    claims: &Map<String, ClaimAt>,
     at: ClaimAt,
     diags: &mut Vec<Diagnostic>,
 ) {
