@@ -11,9 +11,11 @@
 //! - a page is checked again only when its bytes or the site facts its
 //!   check reads change (ids, classes, entity keys, heading ids of every
 //!   page, the evidence, the configuration: `validate::site_facts`); the
-//!   findings about the whole site and those naming another page's
-//!   location (E016, E022, E023) are computed from the current facts on
-//!   every run;
+//!   lookups every page is checked against, the findings about the whole
+//!   site and those naming another page's location (E016, E022, E023)
+//!   are made again only when the site facts or any page's path or front
+//!   matter (where claims and entities are declared, and whose lines
+//!   their locations count) changed;
 //! - the render state (`Prepared`) is made again only when what every
 //!   unit reads, a page's claims or an evidence file changes ([`prepare`]);
 //! - the theme is loaded again only when a file under `templates/` or

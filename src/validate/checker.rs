@@ -342,8 +342,8 @@ impl<'a> Checker<'a> {
     /// The findings about page `pi` that name another page's location
     /// (E023, E022), in rule order: they are not remembered with the
     /// page's other findings, since a line added above a claim or key
-    /// elsewhere moves what they say, and computing them is a few
-    /// lookups.
+    /// elsewhere moves what they say; `validate` remembers them with the
+    /// site-wide findings, under every page's front matter.
     pub(crate) fn located(&self, pi: usize) -> Vec<Diagnostic> {
         let mut diags = Vec::new();
         let content = self.content;
