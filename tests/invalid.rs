@@ -395,6 +395,20 @@ fn template_render_error_is_reported_once() {
     assert!(got.ends_with("\n1 error found"), "{got}");
 }
 
+/// Claim views are rendered when an output first shows them, not all up
+/// front: one that fails still fails the build, naming the template.
+#[test]
+fn a_claim_view_that_fails_to_render_fails_the_build() {
+    let got = fail("claim-template-error");
+    assert!(
+        got.starts_with("templates/partials/claim.html:")
+            && got.contains("error[E040]")
+            && got.contains("claim.no_such_field.deeper"),
+        "{got}"
+    );
+    assert!(got.ends_with("\n1 error found"), "{got}");
+}
+
 #[test]
 fn output_collision_fails_before_writing() {
     let got = fail("output-collision");

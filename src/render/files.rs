@@ -5,7 +5,7 @@
 //! already validated; everything else comes from the site in memory.
 
 use super::highlight::escape;
-use super::pages::{li, Ctx, NavTree};
+use super::pages::{Ctx, NavTree};
 use super::views::*;
 use super::OutputFile;
 use super::SitePart;
@@ -173,9 +173,11 @@ pub(super) fn evidence_page(
             let cited_by = citing
                 .iter()
                 .filter(|&&at| seen.insert(at))
-                .map(|&at| {
+                // A view that failed to render fails the render (see
+                // `Prepared::claim_error`).
+                .filter_map(|&at| Some((at, cx.claim(lang, &site.claim(at).id)?)))
+                .map(|(at, view)| {
                     let claim = site.claim(at);
-                    let view = &cx.claims[li(lang)][&claim.id];
                     CitedBy {
                         id: claim.id.clone(),
                         class: claim.class.name(),

@@ -5,7 +5,7 @@
 //! table. The HTML comes from `templates/views/*.html`; this module only
 //! gathers the rows. See `docs/views.md`.
 
-use super::pages::{li, Ctx};
+use super::pages::Ctx;
 use super::views::ClaimView;
 use crate::content::{Class, Layout, Page};
 use crate::error::Diagnostic;
@@ -49,7 +49,7 @@ struct Placed {
 
 impl Ctx<'_> {
     fn claim_view(&self, lang: Lang, id: &str) -> Option<ClaimView> {
-        self.claims[li(lang)].get(id).cloned()
+        self.claim(lang, id).cloned()
     }
 
     fn cell(&self, lang: Lang, about: &str, aspect: &str) -> Option<ClaimView> {

@@ -177,10 +177,24 @@ impl Renderer {
         unit: Unit<'_>,
     ) -> std::result::Result<Vec<OutputFile>, Diagnostic> {
         let cx = self.ctx(site, prepared);
+        let files = self.unit_files(&cx, unit)?;
+        // A claim view this unit (or another) showed failed to render.
+        match prepared.claim_error() {
+            Some(d) => Err(d),
+            None => Ok(files),
+        }
+    }
+
+    fn unit_files(
+        &self,
+        cx: &pages::Ctx<'_>,
+        unit: Unit<'_>,
+    ) -> std::result::Result<Vec<OutputFile>, Diagnostic> {
+        let site = cx.site;
         match unit {
-            Unit::Page(i) => pages::page_unit(&cx, &site.content.pages[i]),
+            Unit::Page(i) => pages::page_unit(cx, &site.content.pages[i]),
             Unit::Evidence(path) => match site.evidence.files.get(path) {
-                Some(file) => files::evidence_page(&cx, file),
+                Some(file) => files::evidence_page(cx, file),
                 None => Ok(Vec::new()),
             },
             Unit::Site(SitePart::Static) => {
@@ -198,7 +212,7 @@ impl Renderer {
                 });
                 Ok(out)
             }
-            Unit::Site(part) => files::site_part(&cx, part),
+            Unit::Site(part) => files::site_part(cx, part),
         }
     }
 

@@ -442,10 +442,10 @@ pub(crate) struct Inputs {
     /// What the site-wide files read: `shared`, every page's claims and
     /// every evidence file (the key of [`prepare`]).
     site: u64,
-    /// Hash of a claim id (as [`id_words`] hashes it) → hash of its views
-    /// in both languages.
+    /// Hash of a claim id (as [`id_words`] hashes it) → hash of what its
+    /// views in both languages are made from ([`view_input`]).
     views: Map<u64, u64>,
-    /// Hash of every claim view: what a generated view reads.
+    /// Hash of every claim's view input: what a generated view reads.
     all_views: u64,
 }
 
@@ -513,7 +513,7 @@ pub(crate) fn prepare(
     // The old state is dropped first: at scale it is large.
     caches.prepared = None;
     let prepared = Arc::new(renderer.prepare(site)?);
-    let inputs = Arc::new(Inputs::new(shared, key, &prepared));
+    let inputs = Arc::new(Inputs::new(shared, key, site));
     caches.prepared = Some((key, prepared.clone(), inputs.clone()));
     Ok((prepared, inputs))
 }
@@ -555,17 +555,20 @@ pub(crate) fn forget_prepared(caches: &mut Caches) {
 }
 
 impl Inputs {
-    /// The inputs of units rendered with `prepared`.
-    fn new(shared: u64, site: u64, prepared: &Prepared) -> Inputs {
-        let views: Map<u64, u64> = prepared
-            .claim_views()
-            .map(|(id, view)| (hash_of(id.as_str()), hash_of(view)))
+    /// The inputs of units rendered from `site`, whose render state's key
+    /// is `key`.
+    fn new(shared: u64, key: u64, site: &Site) -> Inputs {
+        use rayon::prelude::*;
+        let ids: Vec<(&String, &crate::validate::ClaimAt)> = site.index.claims.iter().collect();
+        let views: Map<u64, u64> = ids
+            .par_iter()
+            .map(|&(id, &at)| (hash_of(id.as_str()), view_input(site, at)))
             .collect();
         let mut all: Vec<(u64, u64)> = views.iter().map(|(&k, &v)| (k, v)).collect();
         all.sort_unstable();
         Inputs {
             shared,
-            site,
+            site: key,
             views,
             all_views: hash_of(all),
         }
@@ -581,6 +584,32 @@ impl Inputs {
         }
         h.finish()
     }
+}
+
+/// Hash of what the views of the claim at `at` are made from, besides
+/// what every unit reads (`Inputs::shared`: the theme, the configuration,
+/// the review status, every page's URL and title, the evidence files'
+/// headers): the claim itself, its page, and the pages, classes and texts
+/// of the claims it rests on or is superseded by. The views themselves
+/// are rendered only where an output shows them.
+fn view_input(site: &Site, at: crate::validate::ClaimAt) -> u64 {
+    let claim = site.claim(at);
+    let mut h = hasher();
+    (&site.content.pages[at.page].rel, claim).hash(&mut h);
+    let other = |id: &str, h: &mut dyn Hasher| match site.index.claims.get(id) {
+        Some(&a) => {
+            let c = site.claim(a);
+            h.write_u64(hash_of((&site.content.pages[a.page].rel, c.class, &c.text)));
+        }
+        None => h.write_u8(0),
+    };
+    for (id, _) in &claim.from {
+        other(id, &mut h);
+    }
+    if let Some((id, _)) = &claim.life.superseded_by {
+        other(id, &mut h);
+    }
+    h.finish()
 }
 
 /// A unit's memo key and the hash of its input.

@@ -6,9 +6,7 @@ use crate::content::Class;
 use crate::error::Diagnostic;
 use crate::lang::Lang;
 use crate::render::views::*;
-use crate::render::Renderer;
 use crate::validate::{ClaimAt, Site};
-use rayon::prelude::*;
 use std::collections::BTreeMap;
 
 pub(in crate::render) fn claim_view(cx: &Ctx<'_>, at: ClaimAt, lang: Lang) -> ClaimView {
@@ -131,31 +129,18 @@ pub(in crate::render) fn cells(site: &Site) -> BTreeMap<(String, String), ClaimA
         .collect()
 }
 
-/// The views of the claims `ids` in `lang`, each with its inline HTML
-/// rendered, in parallel and in the order of `ids`.
-pub(in crate::render) fn claim_views(
-    r: &Renderer,
-    site: &Site,
-    p: &Prepared,
-    ids: &[&String],
+/// The view of the claim at `at` in `lang`, with its inline HTML
+/// rendered.
+pub(in crate::render) fn rendered_claim_view(
+    cx: &Ctx<'_>,
+    at: ClaimAt,
     lang: Lang,
-) -> Result<Vec<(String, ClaimView)>, Diagnostic> {
-    let cx = Ctx {
-        r,
-        site,
-        base: site.config.base_path.as_str(),
-        p,
-    };
-    ids.par_iter()
-        .filter_map(|id| site.index.claims.get(*id).map(|&at| (*id, at)))
-        .map(|(id, at)| {
-            let mut v = claim_view(&cx, at, lang);
-            let mut t = tera::Context::new();
-            t.insert("claim", &v);
-            t.insert("lang", lang.code());
-            t.insert("base", cx.base);
-            v.inline = cx.render("partials/claim.html", &t)?.trim().to_owned();
-            Ok((id.clone(), v))
-        })
-        .collect()
+) -> Result<ClaimView, Diagnostic> {
+    let mut v = claim_view(cx, at, lang);
+    let mut t = tera::Context::new();
+    t.insert("claim", &v);
+    t.insert("lang", lang.code());
+    t.insert("base", cx.base);
+    v.inline = cx.render("partials/claim.html", &t)?.trim().to_owned();
+    Ok(v)
 }

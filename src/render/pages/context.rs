@@ -9,16 +9,22 @@ use crate::lang::Lang;
 use crate::render::views::*;
 use crate::render::Renderer;
 use crate::validate::{ClaimAt, Site};
-use rayon::prelude::*;
 use std::collections::BTreeMap;
 
 /// Render state computed once per site and shared by every output.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub struct Prepared {
     /// Content-relative path → URL path.
     pub(in crate::render) urls: BTreeMap<String, String>,
-    /// Claim views per language (index 0 = ja, 1 = en).
-    pub(in crate::render) claims: [BTreeMap<String, ClaimView>; 2],
+    /// Each claim's views (ja, en) by id, rendered the first time an
+    /// output shows them ([`Ctx::claim`]): a build that renders a few pages
+    /// renders only their claims (rendering all of them was most of a
+    /// cached build at scale).
+    claims: ClaimSlots,
+    /// The claims and navigation entries that failed to render, by claim
+    /// id or entry, with why: the render fails (see
+    /// [`Prepared::claim_error`]).
+    claim_errors: std::sync::Mutex<Vec<(String, Diagnostic)>>,
     /// Page indices in navigation order.
     pub(in crate::render) order: Vec<usize>,
     /// Navigation tree: parent URL path → positions in `order`.
@@ -29,8 +35,11 @@ pub struct Prepared {
     pub(in crate::render) nav_at: std::collections::HashMap<String, usize>,
     pub(in crate::render) nav_subs: BTreeMap<String, Vec<usize>>,
     /// Rendered `partials/nav_item.html` per tree (ja, en, ja-en) and
-    /// position in `order`: (not current, current).
-    pub(in crate::render) nav_items: [Vec<(String, String)>; 3],
+    /// position in `order`: (not current, current), each rendered the
+    /// first time a page shows it ([`Ctx::nav_item`]).
+    nav_items: [Vec<NavSlot>; 3],
+    /// Each page's depth in the navigation, by position in `order`.
+    nav_depths: Vec<usize>,
     /// Position in `order` of each page (by index in `Content::pages`).
     pub(in crate::render) pos_of: Vec<usize>,
     /// For each section whose entries are windowed (see [`NAV_MAX`]), per
@@ -51,13 +60,80 @@ pub(in crate::render) struct Ctx<'a> {
     pub(in crate::render) p: &'a Prepared,
 }
 
+/// A navigation entry (not current, current), made once.
+type NavSlot = std::sync::OnceLock<Option<(String, String)>>;
+
+/// Claim id → its views (ja, en), each made once.
+type ClaimSlots = std::collections::HashMap<
+    String,
+    [std::sync::OnceLock<Option<ClaimView>>; 2],
+    foldhash::fast::FixedState,
+>;
+
 impl Prepared {
-    /// Every claim's views (ja, en) by id: what a page showing the claim
-    /// reads of it.
-    pub fn claim_views(&self) -> impl Iterator<Item = (&String, (&ClaimView, Option<&ClaimView>))> {
-        self.claims[0]
+    /// The first (by claim id or entry) claim view or navigation entry
+    /// that failed to render, if any: a render that showed a claim or an
+    /// entry without it must fail.
+    pub(in crate::render) fn claim_error(&self) -> Option<Diagnostic> {
+        let errors = self
+            .claim_errors
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        errors
             .iter()
-            .map(|(id, ja)| (id, (ja, self.claims[1].get(id))))
+            .min_by(|a, b| a.0.cmp(&b.0))
+            .map(|(_, d)| d.clone())
+    }
+}
+
+impl<'a> Ctx<'a> {
+    /// The navigation entry of the page at `pos` in `order`, in `tree`:
+    /// (not current, current), rendered on first use; `None` when it
+    /// failed to render (then recorded for [`Prepared::claim_error`]).
+    pub(in crate::render) fn nav_item(
+        &self,
+        tree: NavTree,
+        pos: usize,
+    ) -> Option<&'a (String, String)> {
+        let p: &'a Prepared = self.p;
+        p.nav_items[tree.index()][pos]
+            .get_or_init(|| match nav_entry(self, tree, pos) {
+                Ok(item) => Some(item),
+                Err(d) => {
+                    p.claim_errors
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .push((
+                            format!("navigation entry {pos} of tree {}", tree.index()),
+                            d,
+                        ));
+                    None
+                }
+            })
+            .as_ref()
+    }
+
+    /// The view of claim `id` in `lang`, rendered on first use; `None` for
+    /// an unknown id, or when it failed to render (then recorded for
+    /// [`Prepared::claim_error`]).
+    pub(in crate::render) fn claim(&self, lang: Lang, id: &str) -> Option<&'a ClaimView> {
+        let p: &'a Prepared = self.p;
+        let slot = p.claims.get(id)?;
+        slot[li(lang)]
+            .get_or_init(|| {
+                let at = *self.site.index.claims.get(id)?;
+                match rendered_claim_view(self, at, lang) {
+                    Ok(v) => Some(v),
+                    Err(d) => {
+                        p.claim_errors
+                            .lock()
+                            .unwrap_or_else(std::sync::PoisonError::into_inner)
+                            .push((id.to_owned(), d));
+                        None
+                    }
+                }
+            })
+            .as_ref()
     }
 }
 
@@ -76,6 +152,12 @@ pub(in crate::render) enum NavTree {
 }
 
 impl NavTree {
+    pub(in crate::render) const ALL: [NavTree; 3] = [
+        NavTree::Lang(Lang::Ja),
+        NavTree::Lang(Lang::En),
+        NavTree::Parallel,
+    ];
+
     fn index(self) -> usize {
         match self {
             NavTree::Lang(l) => li(l),
@@ -155,7 +237,13 @@ impl Ctx<'_> {
     /// them, with nothing between (a sectioned site repeats its top level on
     /// every page).
     pub(in crate::render) fn nav_html(&self, tree: NavTree, current: Option<&str>) -> String {
-        fn walk(cx: &Ctx<'_>, tree: usize, parent: &str, current: Option<&str>, out: &mut String) {
+        fn walk(
+            cx: &Ctx<'_>,
+            tree: NavTree,
+            parent: &str,
+            current: Option<&str>,
+            out: &mut String,
+        ) {
             let Some(children) = cx.nav_children.get(parent) else {
                 return;
             };
@@ -164,12 +252,15 @@ impl Ctx<'_> {
                 current == Some(url)
                     || (!url.is_empty() && current.is_some_and(|c| c.starts_with(url)))
             };
-            let more = cx.nav_more[tree].get(parent);
+            let more = cx.nav_more[tree.index()].get(parent);
             let emit = |i: usize, out: &mut String| {
                 let pos = children[i];
                 let url = page_at(pos).url_path.as_str();
-                let (plain, marked) = &cx.nav_items[tree][pos];
-                out.push_str(if current == Some(url) { marked } else { plain });
+                // An entry that failed to render fails the render (see
+                // `Prepared::claim_error`).
+                if let Some((plain, marked)) = cx.nav_item(tree, pos) {
+                    out.push_str(if current == Some(url) { marked } else { plain });
+                }
                 if !url.is_empty() && on_path(url) {
                     walk(cx, tree, url, current, out);
                 }
@@ -225,7 +316,7 @@ impl Ctx<'_> {
             }
         }
         let mut out = String::new();
-        walk(self, tree.index(), "", current, &mut out);
+        walk(self, tree, "", current, &mut out);
         out
     }
 
@@ -345,49 +436,15 @@ pub(in crate::render) fn prepare(r: &Renderer, site: &Site) -> Result<Prepared, 
         p.nav_subs.insert(parent.clone(), subs);
     }
     let depths = nav_depths(&p, site);
+    p.nav_depths = depths.clone();
     let default = site.config.default_lang();
-    for tree in [
-        NavTree::Lang(Lang::Ja),
-        NavTree::Lang(Lang::En),
-        NavTree::Parallel,
-    ] {
+    for tree in NavTree::ALL {
         let (lang, code) = match tree {
             NavTree::Lang(l) => (l, l.code()),
             NavTree::Parallel => (default, "ja-en"),
         };
-        let items: Result<Vec<(String, String)>, Diagnostic> = p
-            .order
-            .par_iter()
-            .zip(&depths)
-            .map(|(&i, &depth)| {
-                let page = &site.content.pages[i];
-                let mut item = NavItem {
-                    title: page.title.get(lang).clone(),
-                    href: format!("{base}{code}/{}", page.url_path),
-                    depth,
-                    current: false,
-                    kind: "page",
-                    count: 0,
-                };
-                let mut t = tera::Context::new();
-                t.insert("lang", lang.code());
-                t.insert("item", &item);
-                let plain = r
-                    .templates
-                    .render("partials/nav_item.html", &t)?
-                    .trim()
-                    .to_owned();
-                item.current = true;
-                t.insert("item", &item);
-                let marked = r
-                    .templates
-                    .render("partials/nav_item.html", &t)?
-                    .trim()
-                    .to_owned();
-                Ok((plain, marked))
-            })
-            .collect();
-        p.nav_items[tree.index()] = items.map_err(|d| vec![d])?;
+        p.nav_items[tree.index()] = p.order.iter().map(|_| Default::default()).collect();
+
         let mut more = BTreeMap::new();
         for (parent, children) in p.nav_children.iter().filter(|(_, c)| c.len() > NAV_MAX) {
             let entry = |kind: &'static str| -> Result<String, Diagnostic> {
@@ -441,10 +498,60 @@ pub(in crate::render) fn prepare(r: &Renderer, site: &Site) -> Result<Prepared, 
             .trim()
             .to_owned();
     }
-    let ids: Vec<&String> = site.index.claims.keys().collect();
-    for lang in Lang::ALL {
-        let views = claim_views(r, site, &p, &ids, lang).map_err(|d| vec![d])?;
-        p.claims[li(lang)] = views.into_iter().collect();
+    p.claims = site
+        .index
+        .claims
+        .keys()
+        .map(|id| (id.clone(), Default::default()))
+        .collect();
+    // One claim in each language and one navigation entry in each tree
+    // are rendered now, so that a template that cannot render them fails
+    // here, before any page.
+    let cx = Ctx {
+        r,
+        site,
+        base,
+        p: &p,
+    };
+    if let Some(first) = site.index.claims.keys().next() {
+        for lang in Lang::ALL {
+            cx.claim(lang, first);
+        }
+    }
+    if !p.order.is_empty() {
+        for tree in NavTree::ALL {
+            cx.nav_item(tree, 0);
+        }
+    }
+    if let Some(d) = p.claim_error() {
+        return Err(vec![d]);
     }
     Ok(p)
+}
+
+/// The navigation entry of the page at `pos` in `order`, in `tree`: (not
+/// current, current).
+fn nav_entry(cx: &Ctx<'_>, tree: NavTree, pos: usize) -> Result<(String, String), Diagnostic> {
+    let site = cx.site;
+    let (lang, code) = match tree {
+        NavTree::Lang(l) => (l, l.code()),
+        NavTree::Parallel => (site.config.default_lang(), "ja-en"),
+    };
+    let page = &site.content.pages[cx.order[pos]];
+    let mut item = NavItem {
+        title: page.title.get(lang).clone(),
+        href: format!("{}{code}/{}", cx.base, page.url_path),
+        depth: cx.nav_depths[pos],
+        current: false,
+        kind: "page",
+        count: 0,
+    };
+    let mut t = tera::Context::new();
+    t.insert("lang", lang.code());
+    t.insert("item", &item);
+    let plain = cx.render("partials/nav_item.html", &t)?.trim().to_owned();
+    item.current = true;
+    t.insert("item", &item);
+    let marked = cx.render("partials/nav_item.html", &t)?.trim().to_owned();
+    Ok((plain, marked))
 }

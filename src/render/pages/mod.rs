@@ -165,8 +165,7 @@ fn anchor_once(
 }
 
 fn claim_list(cx: &Ctx<'_>, lang: Lang, ids: impl Iterator<Item = String>) -> Vec<ClaimView> {
-    ids.filter_map(|id| cx.claims[li(lang)].get(&id).cloned())
-        .collect()
+    ids.filter_map(|id| cx.claim(lang, &id).cloned()).collect()
 }
 
 fn md_context<'a>(
@@ -284,12 +283,10 @@ fn has_view_marker(page: &Page) -> bool {
 }
 
 fn render_page(cx: &Ctx<'_>, page: &Page, lang: Lang) -> Result<OutputFile, Diagnostic> {
-    let claims = &cx.claims[li(lang)];
     let unlisted = shown_inline(page, Some(lang));
     let anchored = std::cell::RefCell::new(BTreeSet::new());
     let claim_html = |id: &str| {
-        claims
-            .get(id)
+        cx.claim(lang, id)
             .map(|c| anchor_once(&unlisted, &anchored, id, c, c.inline.clone()))
     };
     let prefix = format!("{}{lang}/", cx.base);
@@ -361,20 +358,16 @@ fn render_page(cx: &Ctx<'_>, page: &Page, lang: Lang) -> Result<OutputFile, Diag
 fn render_parallel(cx: &Ctx<'_>, page: &Page) -> Result<OutputFile, Diagnostic> {
     let default = cx.site.config.default_lang();
     let prefix = format!("{}ja-en/", cx.base);
-    let ja_claims = &cx.claims[0];
-    let en_claims = &cx.claims[1];
     // Both lists are shown side by side, paired by position: only a claim
     // the text shows in both languages leaves them.
     let unlisted = shown_inline(page, None);
     let anchored = std::cell::RefCell::new(BTreeSet::new());
     let ja_html = |id: &str| {
-        ja_claims
-            .get(id)
+        cx.claim(Lang::Ja, id)
             .map(|c| anchor_once(&unlisted, &anchored, id, c, c.inline.clone()))
     };
     let en_html = |id: &str| {
-        en_claims
-            .get(id)
+        cx.claim(Lang::En, id)
             .map(|c| anchor_once(&unlisted, &anchored, id, c, c.inline.clone()))
     };
     let view_ja = super::generated::view_html(cx, page, Lang::Ja, "ja-en")?;
@@ -411,8 +404,8 @@ fn render_parallel(cx: &Ctx<'_>, page: &Page) -> Result<OutputFile, Diagnostic> 
     // shows its badge and text in the default language, then the other.
     let other = default.other();
     let both_html = |id: &str| {
-        let main = cx.claims[li(default)].get(id)?;
-        let alt = cx.claims[li(other)].get(id)?;
+        let main = cx.claim(default, id)?;
+        let alt = cx.claim(other, id)?;
         let html = format!(
             "{} <span class=\"claim__text claim__text--alt\" lang=\"{other}\">{}</span>",
             main.inline,
