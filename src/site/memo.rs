@@ -108,8 +108,10 @@ struct PageMemo {
     /// Hash of its claims as parsed (what claim views are made from).
     claims: u64,
     /// Hashes of the words of its source that could be claim ids, sorted:
-    /// the claims the page may show are among them.
-    words: Vec<u64>,
+    /// the claims the page may show are among them. Made only when a
+    /// unit's input must be computed (not for a unit whose own source and
+    /// render state are unchanged, see [`made_from`]).
+    words: std::sync::OnceLock<Vec<u64>>,
     /// What other pages' checks read of it (`validate::page_facts`); 0
     /// in a run that is not repeated.
     facts: u64,
@@ -231,10 +233,10 @@ fn read_page(
         Some(m) if m.bytes == hash && m.parsed.is_some() => (m.clone(), m.parsed.clone()),
         _ => {
             let (loaded, diags) = content::parse_file(rel, bytes);
-            let (visible, claims, words) = match &loaded {
-                _ if unrendered => (0, 0, Vec::new()),
-                Loaded::Page(page) => (visible(page), hash_of(&page.claims), id_words(page)),
-                Loaded::Failed(f) => (hash_of(f), 0, Vec::new()),
+            let (visible, claims) = match &loaded {
+                _ if unrendered => (0, 0),
+                Loaded::Page(page) => (visible(page), hash_of(&page.claims)),
+                Loaded::Failed(f) => (hash_of(f), 0),
             };
             let (facts, front) = match &loaded {
                 Loaded::Page(page) if !once => {
@@ -247,7 +249,7 @@ fn read_page(
                 parsed: Some((loaded, diags)),
                 visible,
                 claims,
-                words,
+                words: std::sync::OnceLock::new(),
                 facts,
                 front,
             };
@@ -418,14 +420,24 @@ fn visible(page: &content::Page) -> u64 {
 /// its body, its claims and the rest of its front matter): a superset of
 /// the claims it shows.
 fn id_words(page: &content::Page) -> Vec<u64> {
-    // The source text holds the body and the front matter alike.
+    // The source text holds the body and the front matter alike. Split
+    // as bytes: an id is ASCII, and every byte of a multi-byte character
+    // is a separator (decoding the Japanese text was most of the time).
     let mut words: Vec<u64> = page
         .src
         .text
-        .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')))
+        .as_bytes()
+        .split(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.')))
         .filter(|w| !w.is_empty())
-        .flat_map(|w| [w, w.trim_end_matches('.')])
-        .map(hash_of)
+        .flat_map(|w| {
+            let trimmed = w.strip_suffix(b".").map_or(w, |_| {
+                let end = w.iter().rposition(|&b| b != b'.').map_or(0, |i| i + 1);
+                &w[..end]
+            });
+            [w, trimmed]
+        })
+        // Only ASCII bytes are in a word, so each is a whole `str`.
+        .map(|w| hash_of(std::str::from_utf8(w).unwrap_or_default()))
         .collect();
     words.sort_unstable();
     words.dedup();
@@ -628,7 +640,7 @@ fn unit_input(
             let views = if page.layout != content::Layout::Page || !page.views.is_empty() {
                 inputs.all_views
             } else {
-                inputs.views_among(&memo.words)
+                inputs.views_among(memo.words.get_or_init(|| id_words(page)))
             };
             let input = hash_of((inputs.shared, memo.bytes, views));
             Some((format!("page:{}", page.rel), input))
@@ -821,9 +833,15 @@ impl Caches {
     /// Saves the render memo at `path`, through a temporary file renamed
     /// into place so that a reader never sees half of one.
     pub fn save_units(&self, path: &Path) -> std::io::Result<()> {
-        let saved = Saved {
-            version: crate::version::build_id().to_owned(),
-            units: self.units.clone(),
+        // Borrowed, as `Saved` is read: the table is 36,000 paths at scale.
+        #[derive(serde::Serialize)]
+        struct SavedRef<'a> {
+            version: &'a str,
+            units: &'a Map<String, UnitMemo>,
+        }
+        let saved = SavedRef {
+            version: crate::version::build_id(),
+            units: &self.units,
         };
         let bytes = serde_json::to_vec(&saved).map_err(std::io::Error::other)?;
         if let Some(dir) = path.parent() {
