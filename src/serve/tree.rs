@@ -169,7 +169,9 @@ impl Tree {
             .into_inner()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let keep: std::collections::HashSet<&str, foldhash::fast::FixedState> =
-            rendered.files.iter().map(|(p, _)| p.as_str()).collect();
+            memo::unit_files(&self.caches)
+                .chain(rendered.files.iter().map(|(p, _)| p.as_str()))
+                .collect();
         let gone: Vec<String> = self
             .manifest
             .keys()

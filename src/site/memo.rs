@@ -60,6 +60,9 @@ pub struct Caches {
     theme: Option<(u64, Arc<Renderer>)>,
     /// Unit key → the input it was rendered from and the files it made.
     units: Map<String, UnitMemo>,
+    /// How many keys of `units` this run's renders set (reset by each
+    /// load): when it is all of them, no unit is gone ([`retain_units`]).
+    keyed: usize,
     /// Two outputs at one path, with the hash of what the paths were
     /// planned from (see [`collisions`]).
     collisions: Option<(u64, Vec<Diagnostic>)>,
@@ -197,6 +200,7 @@ pub(crate) fn load_sources(root: &Path, caches: &mut Caches) -> Result<super::So
     );
     let (content, content_diags) = content?;
     let (evidence, evidence_diags) = evidence?;
+    caches.keyed = 0;
     // Pages that are gone are forgotten with the rest of the old table.
     caches.pages = fresh
         .into_inner()
@@ -709,8 +713,8 @@ pub(crate) struct Job<'a> {
 /// What [`render`] did.
 #[derive(Debug, Default)]
 pub(crate) struct Rendered {
-    /// Every file of the units, rendered or remembered: path and hash of
-    /// its bytes.
+    /// The files of units that have no memo key, path and hash of its
+    /// bytes; every other unit's are in the memo ([`unit_files`]).
     pub(crate) files: Vec<(String, u64)>,
     /// Units rendered (the others were remembered).
     pub(crate) rendered: usize,
@@ -754,7 +758,8 @@ pub(crate) fn render(
             if let Some((key, hash)) = &input {
                 if let Some(m) = memo.get(key).filter(|m| m.input == *hash) {
                     if reuse(&m.files) {
-                        return Ok((None, 0, m.files.clone(), false));
+                        // Its files stay where they are listed: the memo.
+                        return Ok((None, 0, Vec::new(), false));
                     }
                 }
             }
@@ -774,24 +779,41 @@ pub(crate) fn render(
     let mut out = Rendered::default();
     for (input, made_from, files, fresh) in results {
         out.rendered += usize::from(fresh);
-        if let Some((key, hash)) = input {
-            caches.units.insert(
-                key,
-                UnitMemo {
-                    made_from,
-                    input: hash,
-                    files: files.clone(),
-                },
-            );
+        match input {
+            Some((key, hash)) => {
+                caches.keyed += 1;
+                caches.units.insert(
+                    key,
+                    UnitMemo {
+                        made_from,
+                        input: hash,
+                        files,
+                    },
+                );
+            }
+            None => out.files.extend(files),
         }
-        out.files.extend(files);
     }
     Ok(out)
+}
+
+/// Every file of the units in the memo (after [`retain_units`]: of every
+/// unit of the last render that has a key), by path.
+pub(crate) fn unit_files(caches: &Caches) -> impl Iterator<Item = &str> {
+    caches
+        .units
+        .values()
+        .flat_map(|m| m.files.iter().map(|(p, _)| p.as_str()))
 }
 
 /// Forgets the units `units` does not name (pages and evidence files that
 /// are gone), after a whole site was rendered.
 pub(crate) fn retain_units(site: &Site, units: &[Unit<'_>], caches: &mut Caches) {
+    // Each unit has a key of its own, so a table holding only the keys
+    // this run set holds no unit that is gone.
+    if caches.units.len() == caches.keyed {
+        return;
+    }
     let keys: std::collections::HashSet<String> = units
         .iter()
         .map(|&u| match u {
