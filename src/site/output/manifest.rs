@@ -91,6 +91,11 @@ pub(super) struct Paths {
     /// Where kansoku 0.1 kept it, beside the build directory: read once,
     /// then removed.
     pub(super) legacy: PathBuf,
+    /// The previous build's tree, kept to be updated into the next one
+    /// (see `spare`).
+    pub(super) spare_dir: PathBuf,
+    /// The record of the files in `spare_dir`.
+    pub(super) spare: PathBuf,
 }
 
 impl Paths {
@@ -99,7 +104,18 @@ impl Paths {
             committed: state.join(format!("{name}.manifest")),
             pending: state.join(format!("{name}.manifest.pending")),
             legacy: out.with_file_name(format!(".{name}.kansoku.manifest")),
+            // `-manifest`, not `.manifest`: a build directory named
+            // `NAME.spare` must not share its manifest's name.
+            spare_dir: state.join(format!("{name}.spare")),
+            spare: state.join(format!("{name}.spare-manifest")),
         }
+    }
+
+    /// The record of the spare tree, if there is one that describes the
+    /// directory now at `spare_dir`.
+    pub(super) fn load_spare(&self) -> Option<Manifest> {
+        let dir = dir_identity(&self.spare_dir)?;
+        Manifest::parse(&fs::read_to_string(&self.spare).ok()?, dir)
     }
 
     /// Every manifest that still describes the directory now at `dir`,
@@ -138,9 +154,11 @@ impl Paths {
 
     /// Removes every manifest of this build directory.
     pub(super) fn remove_all(&self) -> io::Result<()> {
-        match fs::remove_file(&self.committed) {
-            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
-            _ => {}
+        for p in [&self.committed, &self.spare] {
+            match fs::remove_file(p) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+                _ => {}
+            }
         }
         self.tidy()
     }

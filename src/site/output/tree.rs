@@ -26,6 +26,27 @@ pub(crate) fn remove_tree(dir: &Path) -> io::Result<()> {
     fs::remove_dir(dir)
 }
 
+/// Removes the directories under `root` that removing files left empty:
+/// each of `parents` (`/`-separated, relative) and then its own parents,
+/// deepest first, stopping at one that still holds anything.
+pub(crate) fn remove_emptied<'a>(root: &Path, parents: impl Iterator<Item = &'a str>) {
+    let mut parents: Vec<&str> = parents.collect();
+    parents.sort_unstable_by(|a, b| b.len().cmp(&a.len()).then(b.cmp(a)));
+    parents.dedup();
+    for dir in parents {
+        let mut d = dir;
+        loop {
+            if fs::remove_dir(root.join(d)).is_err() {
+                break;
+            }
+            match d.rsplit_once('/') {
+                Some((up, _)) => d = up,
+                None => break,
+            }
+        }
+    }
+}
+
 /// Which entries of the build directory a build leaves alone: glob
 /// patterns as in `.gitignore`. A pattern without `/` matches a name at any
 /// depth (`.*` every dot-file and dot-directory, `CNAME`); one with `/`
