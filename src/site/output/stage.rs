@@ -213,7 +213,14 @@ impl Staging {
     pub(super) fn take(&self, path: &str, hash: u64) -> Result<bool> {
         check_path(path)?;
         let previous = self.previous.reusable(path, hash);
-        if previous.is_none() && self.in_spare(path, None, hash).is_none() {
+        let spare_has = || {
+            self.spare
+                .as_ref()
+                .and_then(|s| s.reusable(path, hash))
+                .is_some()
+        };
+        // By the records only: the file is checked once, after the claim.
+        if previous.is_none() && !spare_has() {
             return Ok(false);
         }
         let Some(_op) = guard::write_op() else {
