@@ -595,3 +595,56 @@ fn remove_takes_the_spare_too() {
     remove(&out).expect("remove");
     assert_eq!(fs::read_dir(tmp.path()).expect("temp dir").count(), 0);
 }
+
+/// A survey reads only directories whose identity moved since one found
+/// them clean: a file a person adds anywhere, even with the directory's
+/// modification time put back, is still found and left in place, at
+/// every depth and in either of the two trees that take turns.
+#[test]
+fn a_file_added_to_an_unchanged_directory_is_still_found() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = tmp.path().join("public");
+    let v1 = site(12, "v1");
+    for _ in 0..4 {
+        build(&v1, &out);
+    }
+    assert!(tmp.path().join(".kansoku/public.dirs").is_file());
+    for (i, rel) in [
+        "ja/s3/p3/mine.txt",
+        "en/s1/mine.txt",
+        "ja-en/s5/p5/x/y/mine.txt",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let path = out.join(rel);
+        let dir = path.parent().expect("parent");
+        let existed = dir.exists();
+        let before = fs::metadata(dir).and_then(|m| m.modified());
+        fs::create_dir_all(dir).expect("mkdir");
+        fs::write(&path, "mine").expect("write");
+        if i == 0 {
+            // The directory's modification time put back: its change time
+            // still moved.
+            let mtime = before.expect("the directory was built");
+            fs::File::open(dir)
+                .and_then(|f| f.set_modified(mtime))
+                .expect("set mtime");
+        }
+        let committed = build(&v1, &out);
+        assert_eq!(committed.foreign, [rel], "{rel}");
+        assert!(committed.in_place);
+        assert_eq!(fs::read(&path).expect("kept"), b"mine");
+        fs::remove_file(&path).expect("remove");
+        if !existed {
+            fs::remove_dir_all(out.join("ja-en/s5/p5/x")).expect("remove");
+        }
+        // Swapping again, and each tree surveyed with its record.
+        for round in 0..3 {
+            let committed = build(&v1, &out);
+            assert!(committed.foreign.is_empty(), "{rel} {round}");
+            assert!(!committed.in_place, "{rel} {round}");
+            assert_eq!(tree(&out), as_tree(&v1));
+        }
+    }
+}

@@ -96,6 +96,11 @@ pub(super) struct Paths {
     pub(super) spare_dir: PathBuf,
     /// The record of the files in `spare_dir`.
     pub(super) spare: PathBuf,
+    /// The directories of the build directory that held only kansoku's
+    /// entries when last read, with their identity then (see [`Dirs`]).
+    pub(super) dirs: PathBuf,
+    /// The same for the spare.
+    pub(super) spare_dirs: PathBuf,
 }
 
 impl Paths {
@@ -108,6 +113,8 @@ impl Paths {
             // `NAME.spare` must not share its manifest's name.
             spare_dir: state.join(format!("{name}.spare")),
             spare: state.join(format!("{name}.spare-manifest")),
+            dirs: state.join(format!("{name}.dirs")),
+            spare_dirs: state.join(format!("{name}.spare-dirs")),
         }
     }
 
@@ -154,7 +161,7 @@ impl Paths {
 
     /// Removes every manifest of this build directory.
     pub(super) fn remove_all(&self) -> io::Result<()> {
-        for p in [&self.committed, &self.spare] {
+        for p in [&self.committed, &self.spare, &self.dirs, &self.spare_dirs] {
             match fs::remove_file(p) {
                 Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
                 _ => {}
@@ -315,6 +322,82 @@ pub(super) fn entries_on_disk<'a>(
             )
         })
         .collect()
+}
+
+/// The directories of one tree that a survey found holding nothing but
+/// kansoku's files and directories, each with the identity it had just
+/// before it was read. A directory's modification and change times move
+/// whenever an entry is added, removed or renamed in it, so one that still
+/// has that identity still holds the same entries, and the next survey
+/// need not read it (only go down into its subdirectories).
+pub(super) type Dirs = HashMap<String, Id>;
+
+const DIRS_HEADER: &str = "kansoku-dirs 1";
+
+/// Saves `dirs` for the tree whose top directory has identity `root`.
+pub(super) fn save_dirs<'a>(
+    path: &Path,
+    root: (u64, u64),
+    dirs: impl Iterator<Item = (&'a str, Id)>,
+) -> io::Result<()> {
+    let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
+    let saved = (|| {
+        let mut w = io::BufWriter::new(fs::File::create(&tmp)?);
+        writeln!(w, "{DIRS_HEADER} {} {}", root.0, root.1)?;
+        let mut count = 0usize;
+        for (p, id) in dirs.filter(|(p, _)| !p.contains('\n')) {
+            count += 1;
+            writeln!(
+                w,
+                "{} {} {} {} {} {} {:o} {p}",
+                id.dev, id.ino, id.mtime, id.mtime_nsec, id.ctime, id.ctime_nsec, id.mode
+            )?;
+        }
+        writeln!(w, "end {count}")?;
+        w.into_inner().map_err(io::IntoInnerError::into_error)?;
+        fs::rename(&tmp, path)
+    })();
+    if saved.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    saved
+}
+
+/// The directories saved for the tree whose top directory is now `root`;
+/// empty for anything unexpected (then every directory is read).
+pub(super) fn load_dirs(path: &Path, root: &Path) -> Dirs {
+    let parse = || -> Option<Dirs> {
+        let (dev, ino) = dir_identity(root)?;
+        let text = fs::read_to_string(path).ok()?;
+        let (first, rest) = text.split_once('\n')?;
+        if first != format!("{DIRS_HEADER} {dev} {ino}") {
+            return None;
+        }
+        let rest = rest.strip_suffix('\n')?;
+        let (body, count) = match rest.rsplit_once('\n') {
+            Some((body, last)) => (body, last.strip_prefix("end ")?),
+            None => ("", rest.strip_prefix("end ")?),
+        };
+        let mut dirs = HashMap::new();
+        for line in body.split('\n').filter(|l| !l.is_empty()) {
+            let f: Vec<&str> = line.splitn(8, ' ').collect();
+            let [dev, ino, mtime, mtime_nsec, ctime, ctime_nsec, mode, path] = f[..] else {
+                return None;
+            };
+            let id = Id {
+                dev: dev.parse().ok()?,
+                ino: ino.parse().ok()?,
+                mtime: mtime.parse().ok()?,
+                mtime_nsec: mtime_nsec.parse().ok()?,
+                ctime: ctime.parse().ok()?,
+                ctime_nsec: ctime_nsec.parse().ok()?,
+                mode: u32::from_str_radix(mode, 8).ok()?,
+            };
+            dirs.insert(path.to_owned(), id);
+        }
+        (count.parse() == Ok(dirs.len())).then_some(dirs)
+    };
+    parse().unwrap_or_default()
 }
 
 /// Every path the `owned` set implies is a directory of kansoku's (each

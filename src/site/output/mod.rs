@@ -75,6 +75,13 @@ pub struct Staging {
     /// The record of the spare's files, when the staging tree is the spare
     /// (see `spare`); `None` when it started empty.
     spare: Option<Manifest>,
+    /// The build directory's directories found clean by a survey.
+    dirs: manifest::Dirs,
+    /// The spare's, when the staging tree is the spare.
+    spare_dirs: manifest::Dirs,
+    /// Directories of the staging tree this build changed (each with its
+    /// ancestors): their recorded identity no longer holds.
+    touched: Mutex<HashSet<String>>,
     keep: Keep,
     /// Parent directories already made in the staging tree (relative), so
     /// most writes cost no `mkdir`.
@@ -263,6 +270,8 @@ impl Staging {
         if spare.is_none() {
             spare::discard(&manifests).map_err(|e| Error::io(&manifests.spare_dir, e))?;
         }
+        let dirs = manifest::load_dirs(&manifests.dirs, &target);
+        let mut spare_dirs = manifest::Dirs::default();
         // Made (or moved from the spare) and recorded under the lock an
         // interruption takes first, so that it either finds this tree to
         // remove or exits before it is made: never between the two, which
@@ -272,8 +281,11 @@ impl Staging {
             let Some(_op) = guard::write_op() else {
                 return Err(Error::Usage("the build was interrupted".into()));
             };
-            if spare.is_some() && !spare::take(&manifests, &dir) {
-                spare = None;
+            if spare.is_some() {
+                spare_dirs = manifest::load_dirs(&manifests.spare_dirs, &manifests.spare_dir);
+                if !spare::take(&manifests, &dir) {
+                    (spare, spare_dirs) = (None, manifest::Dirs::default());
+                }
             }
             if spare.is_none() {
                 fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
@@ -284,6 +296,9 @@ impl Staging {
         Ok(Staging {
             previous,
             spare,
+            dirs,
+            spare_dirs,
+            touched: Mutex::new(HashSet::new()),
             manifests,
             out: out.to_path_buf(),
             target,
@@ -382,10 +397,13 @@ impl Staging {
         let t = std::time::Instant::now();
         let survey = if exists {
             let owned_dirs = manifest::owned_dirs(self.previous.files.keys().map(String::as_str));
-            tree::survey(&self.target, &self.keep, &|p| self.previous.owns(p), &|d| {
-                owned_dirs.contains(d)
-            })
-            .map_err(|e| Error::io(&self.target, e))?
+            let rules = tree::Rules {
+                keep: &self.keep,
+                owns: &|p| self.previous.owns(p),
+                owned_dir: &|d| owned_dirs.contains(d),
+                known: &self.dirs,
+            };
+            tree::survey(&self.target, &rules).map_err(|e| Error::io(&self.target, e))?
         } else {
             tree::Survey::default()
         };
@@ -406,11 +424,13 @@ impl Staging {
         let t = std::time::Instant::now();
         if swapped {
             self.committed = true;
-            self.record_swap(&placed, exists);
+            self.record_swap(&placed, exists, &survey.clean);
         } else {
             report.in_place = true;
             self.update_in_place(&placed)?;
             self.committed = true;
+            // Changed file by file: no directory's record is kept.
+            let _ = fs::remove_file(&self.manifests.dirs);
             // Removing the staging tree moved the change time of every file
             // it shared with the build directory: read them all again. The
             // manifest only makes the next build faster and says which
@@ -480,10 +500,13 @@ pub fn remove(out: &Path) -> Result<Vec<String>> {
     let previous = manifests.load(&target);
     let owned_dirs = manifest::owned_dirs(previous.files.keys().map(String::as_str));
     let none = Keep::new(&[]).expect("no patterns is valid");
-    let survey = tree::survey(&target, &none, &|p| previous.owns(p), &|d| {
-        owned_dirs.contains(d)
-    })
-    .map_err(|e| Error::io(&target, e))?;
+    let rules = tree::Rules {
+        keep: &none,
+        owns: &|p| previous.owns(p),
+        owned_dir: &|d| owned_dirs.contains(d),
+        known: &manifest::Dirs::default(),
+    };
+    let survey = tree::survey(&target, &rules).map_err(|e| Error::io(&target, e))?;
     if survey.foreign.is_empty()
         && !fs::symlink_metadata(out).is_ok_and(|m| m.file_type().is_symlink())
     {

@@ -10,9 +10,9 @@
 //! staging tree the next build removes, never a spare whose record lies.
 
 use super::stage::{How, Placed};
-use super::{manifest, tree, Staging};
+use super::{lock, manifest, tree, Staging};
 use crate::error::{Error, Result};
-use manifest::{Entry, Manifest, Paths};
+use manifest::{Entry, Id, Manifest, Paths};
 use std::collections::HashMap;
 use std::fs;
 use std::io;
@@ -29,9 +29,11 @@ pub(super) fn usable(paths: &Paths) -> Option<Manifest> {
 
 /// Removes a spare that cannot be used, and its record.
 pub(super) fn discard(paths: &Paths) -> io::Result<()> {
-    match fs::remove_file(&paths.spare) {
-        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
-        _ => {}
+    for p in [&paths.spare, &paths.spare_dirs] {
+        match fs::remove_file(p) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
     }
     match tree::remove_tree(&paths.spare_dir) {
         Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
@@ -42,6 +44,13 @@ pub(super) fn discard(paths: &Paths) -> io::Result<()> {
 /// Moves the spare to `staging`, its record removed first. `false` if it
 /// could not be moved (then it is removed, as best it can be).
 pub(super) fn take(paths: &Paths, staging: &Path) -> bool {
+    match fs::remove_file(&paths.spare_dirs) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => {
+            let _ = discard(paths);
+            return false;
+        }
+        _ => {}
+    }
     if fs::remove_file(&paths.spare).is_err() {
         let _ = discard(paths);
         return false;
@@ -76,6 +85,9 @@ impl Staging {
                 _ => Ok(()),
             }
         })?;
+        for p in &stale {
+            self.touch(p);
+        }
         tree::remove_emptied(
             &self.dir,
             stale
@@ -91,10 +103,30 @@ impl Staging {
     /// known), and keeps the previous tree, now at the staging name, as the
     /// spare with its record. Each step that fails only costs the next
     /// build time: without a record, a tree is not trusted.
-    pub(super) fn record_swap(&self, placed: &HashMap<String, Placed>, previous_tree: bool) {
+    pub(super) fn record_swap(
+        &self,
+        placed: &HashMap<String, Placed>,
+        previous_tree: bool,
+        surveyed: &[(String, Id)],
+    ) {
         if fs::rename(&self.manifests.pending, &self.manifests.committed).is_ok() {
             let _ = self.manifests.tidy();
         }
+        // The spare's clean directories that this build left alone are the
+        // new tree's: the same entries, the same identities.
+        let touched = lock(&self.touched);
+        let dirs = self
+            .spare_dirs
+            .iter()
+            .filter(|(d, _)| !touched.contains(d.as_str()))
+            .map(|(d, id)| (d.as_str(), *id));
+        let saved = self.spare.is_some()
+            && manifest::dir_identity(&self.target)
+                .is_some_and(|root| manifest::save_dirs(&self.manifests.dirs, root, dirs).is_ok());
+        if !saved {
+            let _ = fs::remove_file(&self.manifests.dirs);
+        }
+        drop(touched);
         if !previous_tree {
             return;
         }
@@ -129,6 +161,29 @@ impl Staging {
         });
         if manifest::save(&self.manifests.spare, dir, entries).is_err() {
             let _ = discard(&self.manifests);
+            return;
+        }
+        // What this build's survey found clean in the previous tree.
+        let surveyed = surveyed.iter().map(|(d, id)| (d.as_str(), *id));
+        if manifest::save_dirs(&self.manifests.spare_dirs, dir, surveyed).is_err() {
+            let _ = fs::remove_file(&self.manifests.spare_dirs);
+        }
+    }
+
+    /// Notes that the directories holding `path` changed in the staging
+    /// tree (all its ancestors: a survey goes down into a directory
+    /// unread only through unread parents).
+    pub(super) fn touch(&self, path: &str) {
+        if self.spare.is_none() {
+            return;
+        }
+        let mut touched = lock(&self.touched);
+        let mut rest = path;
+        while let Some((parent, _)) = rest.rsplit_once('/') {
+            if !touched.insert(parent.to_owned()) {
+                break;
+            }
+            rest = parent;
         }
     }
 

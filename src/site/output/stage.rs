@@ -282,6 +282,7 @@ impl Staging {
     }
 
     fn try_put(&self, path: &str, what: Put<'_>) -> io::Result<Option<Id>> {
+        self.touch(path);
         if let Some((parent, _)) = path.rsplit_once('/') {
             if !lock(&self.made).contains(parent) {
                 // Outside the lock: create_dir_all tolerates a directory
