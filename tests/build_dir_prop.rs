@@ -1,9 +1,10 @@
 //! Property test of the build directory (issue 11): over random sequences
-//! of builds, killed builds, files a person puts into `public/`, and
-//! `public/` turned into a symbolic link, no file outside the staging and
-//! build trees is ever removed or changed, no file kansoku did not write is
-//! ever removed, and every completed build leaves exactly its own files
-//! plus the person's, with no staging tree behind.
+//! of builds, killed builds, files a person puts into `public/`, built
+//! files edited by hand, and `public/` turned into a symbolic link, no file
+//! outside the staging and build trees (and kansoku's spare, issue 13) is
+//! ever removed or changed, no file kansoku did not write is ever removed,
+//! and every completed build leaves exactly its own files plus the
+//! person's, with no staging tree behind and a spare only with its record.
 
 use kansoku::site::output::Staging;
 use proptest::prelude::*;
@@ -23,15 +24,19 @@ enum Op {
     OutsideFile(u8),
     /// `public/` becomes a symbolic link to a directory outside the site.
     Symlink,
+    /// A person appends to a file the last build wrote, in place: the
+    /// spare may share that inode.
+    EditBuilt(u8),
 }
 
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
-        4 => any::<u8>().prop_map(Op::Build),
+        6 => any::<u8>().prop_map(Op::Build),
         2 => (any::<u8>(), 0u8..40).prop_map(|(v, n)| Op::Kill(v, n)),
         2 => any::<u8>().prop_map(Op::UserFile),
         1 => any::<u8>().prop_map(Op::OutsideFile),
         1 => Just(Op::Symlink),
+        2 => any::<u8>().prop_map(Op::EditBuilt),
     ]
 }
 
@@ -60,11 +65,14 @@ fn output(v: u8) -> Vec<(String, Vec<u8>)> {
 /// Where a person's file goes: names kansoku never writes, at several
 /// depths, dot-files (kept by default) among them.
 fn user_path(n: u8) -> String {
-    match n % 5 {
+    match n % 6 {
         0 => format!(".git/objects/{n}"),
         1 => format!("notes-{n}.txt"),
         2 => format!("ja/s1/user-{n}.txt"),
         3 => format!(".well-known/x-{n}"),
+        // Deep in a page's directory, which a survey may not read again
+        // unless its identity moved.
+        4 => format!("en/s{}/p{}/user-{n}.txt", n % 12 % 4, n % 12),
         _ => format!("deep/user/{n}.bin"),
     }
 }
@@ -104,6 +112,8 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
     theirs.insert(root.join("book.toml"), b"[book]\n".to_vec());
     theirs.insert(deploy.join(".git-config"), b"deploy".to_vec());
     let mut linked = false;
+    // The files the last completed build wrote, where they are.
+    let mut built: Vec<PathBuf> = Vec::new();
     for (step, op) in ops.iter().enumerate() {
         match op {
             Op::Build(v) => {
@@ -131,6 +141,19 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
                     .filter(|n| n.contains(".kansoku-"))
                     .collect();
                 prop_assert!(litter.is_empty(), "step {}: {:?}", step, litter);
+                let state = root.join(".kansoku");
+                prop_assert_eq!(
+                    state.join("public.spare").exists(),
+                    state.join("public.spare-manifest").exists(),
+                    "step {}: a spare goes with its record",
+                    step
+                );
+                let temporary: Vec<_> = snapshot(&root)
+                    .into_keys()
+                    .filter(|p| p.to_string_lossy().contains(".kansoku-tmp"))
+                    .collect();
+                prop_assert!(temporary.is_empty(), "step {}: {:?}", step, temporary);
+                built = files.into_iter().map(|(p, _)| target.join(p)).collect();
             }
             Op::Kill(v, n) => {
                 let staging = Staging::begin(&out).expect("begin");
@@ -158,7 +181,17 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
                 fs::write(&path, &bytes).expect("write");
                 theirs.insert(path, bytes);
             }
+            Op::EditBuilt(n) => {
+                if !built.is_empty() {
+                    let path = &built[usize::from(*n) % built.len()];
+                    if let Ok(mut f) = fs::OpenOptions::new().append(true).open(path) {
+                        use std::io::Write;
+                        f.write_all(b" edited").expect("append");
+                    }
+                }
+            }
             Op::Symlink => {
+                built.clear();
                 if !linked {
                     // What was in public/ stays where it is, renamed aside,
                     // as a person would keep an old tree.
@@ -200,7 +233,23 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     #[test]
-    fn no_file_outside_the_build_is_ever_removed(ops in proptest::collection::vec(op(), 1..10)) {
+    fn no_file_outside_the_build_is_ever_removed(ops in proptest::collection::vec(op(), 1..12)) {
         run(&ops)?;
     }
+}
+
+/// The sequence that reaches a survey reading only what moved: a person's
+/// file deep in a page directory, once both trees have their records.
+#[test]
+fn a_file_in_a_page_directory_after_swaps_is_kept() {
+    run(&[
+        Op::Build(255),
+        Op::Build(255),
+        Op::Build(255),
+        Op::Build(255),
+        Op::UserFile(4),
+        Op::Build(255),
+        Op::Build(255),
+    ])
+    .expect("holds");
 }

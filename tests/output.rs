@@ -420,3 +420,231 @@ fn in_place_never_writes_through_a_link_or_over_a_kept_file() {
     assert_eq!(fs::read(out.join(".nojekyll")).expect("kept"), b"mine");
     assert_eq!(litter(&out), ["x"], "nothing but the link's target beside");
 }
+
+/// Builds `files` into `out` through a staging tree, as a build does.
+fn build(files: &[OutputFile], out: &Path) -> kansoku::site::output::Committed {
+    let staging = Staging::begin(out).expect("begin");
+    for f in files {
+        staging.write(&f.path, &f.bytes).expect("write");
+    }
+    staging.commit().expect("commit")
+}
+
+/// Issue 13: after a swap the previous tree is kept as the spare, and the
+/// next build updates it: a file it already holds is not written again,
+/// one that changed is, one that went is removed with the directories it
+/// leaves empty.
+#[test]
+fn the_spare_is_updated_into_the_next_tree() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = tmp.path().join("public");
+    let spare = tmp.path().join(".kansoku/public.spare");
+    let v1 = site(20, "v1");
+    write_atomic(&v1, &out).expect("first build");
+    assert!(!spare.exists(), "a first build swaps nothing out");
+    write_atomic(&v1, &out).expect("second build");
+    assert_eq!(tree(&spare), as_tree(&v1), "the previous tree is kept");
+
+    let staging = Staging::begin(&out).expect("begin");
+    assert!(!spare.exists(), "taken as the staging tree");
+    assert!(!tmp.path().join(".kansoku/public.spare-manifest").exists());
+    for f in &v1 {
+        staging.write(&f.path, &f.bytes).expect("write");
+    }
+    assert_eq!(staging.linked(), v1.len(), "nothing written");
+    staging.commit().expect("commit");
+    assert_eq!(tree(&out), as_tree(&v1));
+
+    // Pages go, one changes, one is new: exactly the new tree, and no
+    // directory of a removed page is left.
+    let mut v2: Vec<OutputFile> = site(20, "v2")
+        .into_iter()
+        .filter(|f| !f.path.contains("/s3/"))
+        .collect();
+    v2.push(file("en/new/deep/index.html", "new"));
+    for round in 0..3 {
+        let staging = Staging::begin(&out).expect("begin");
+        for f in &v2 {
+            staging.write(&f.path, &f.bytes).expect("write");
+        }
+        let reused = staging.linked();
+        staging.commit().expect("commit");
+        assert_eq!(tree(&out), as_tree(&v2), "round {round}");
+        if round == 2 {
+            assert_eq!(reused, v2.len(), "round {round}: all kept");
+        }
+        for lang in ["ja", "en", "ja-en"] {
+            assert!(!out.join(lang).join("s3").exists(), "round {round}");
+        }
+    }
+    assert!(litter(&out).is_empty(), "{:?}", litter(&out));
+}
+
+/// A path that was a file becomes a directory and back, across builds
+/// that update the spare.
+#[test]
+fn the_spare_gives_way_where_a_file_becomes_a_directory() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = tmp.path().join("public");
+    let a = vec![file("x", "a file"), file("y/index.html", "y")];
+    let b = vec![
+        file("x/index.html", "now a directory"),
+        file("y", "now a file"),
+    ];
+    for (i, v) in [&a, &a, &b, &b, &a, &b, &a].into_iter().enumerate() {
+        build(v, &out);
+        assert_eq!(tree(&out), as_tree(v), "build {i}");
+    }
+    // A collision of this build is still one, with a spare in place.
+    build(&a, &out);
+    let staging = Staging::begin(&out).expect("begin");
+    staging.write("x", b"one").expect("first");
+    let err = staging
+        .write("x/index.html", b"two")
+        .expect_err("collision");
+    assert_eq!(collision(&err), Some("x/index.html"));
+    drop(staging);
+    assert_eq!(tree(&out), as_tree(&a));
+}
+
+/// A file edited in place in `public/` is also the spare's file (they
+/// share the inode): the next build must write it again, from its bytes.
+#[test]
+fn a_file_edited_in_public_is_written_again_never_taken_from_the_spare() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = tmp.path().join("public");
+    let v1 = site(6, "v1");
+    for _ in 0..2 {
+        write_atomic(&v1, &out).expect("build");
+    }
+    let edited = "ja/s2/p2/index.html";
+    let mut f = fs::OpenOptions::new()
+        .append(true)
+        .open(out.join(edited))
+        .expect("open");
+    std::io::Write::write_all(&mut f, b"edited by hand").expect("append");
+    drop(f);
+    for round in 0..3 {
+        let staging = Staging::begin(&out).expect("begin");
+        for f in &v1 {
+            staging.write(&f.path, &f.bytes).expect("write");
+        }
+        if round == 0 {
+            assert_eq!(staging.linked(), v1.len() - 1, "all but the edited file");
+        }
+        staging.commit().expect("commit");
+        assert_eq!(tree(&out), as_tree(&v1), "round {round}");
+    }
+}
+
+/// A file in the spare that its record does not name (written into
+/// `public/` just before a swap) is never removed: it comes back into
+/// the build directory, where the next build leaves it in place.
+#[test]
+fn a_file_the_spare_record_does_not_name_is_left_alone() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = tmp.path().join("public");
+    let v1 = site(3, "v1");
+    for _ in 0..2 {
+        write_atomic(&v1, &out).expect("build");
+    }
+    let spare = tmp.path().join(".kansoku/public.spare");
+    fs::write(spare.join("ja/late.txt"), "mine").expect("write");
+    let v2 = site(3, "v2");
+    build(&v2, &out);
+    let mut expected = as_tree(&v2);
+    expected.insert("ja/late.txt".into(), b"mine".to_vec());
+    assert_eq!(tree(&out), expected);
+    let committed = build(&v2, &out);
+    assert_eq!(committed.foreign, ["ja/late.txt"]);
+    assert_eq!(tree(&out), expected);
+}
+
+/// A build stopped after taking the spare (killed, or failed) leaves the
+/// build directory as it was; the next build starts afresh and is right.
+#[test]
+fn a_build_stopped_while_updating_the_spare_loses_nothing() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = tmp.path().join("public");
+    let v1 = site(8, "v1");
+    for _ in 0..2 {
+        write_atomic(&v1, &out).expect("build");
+    }
+    let v2 = site(8, "v2");
+    let staging = Staging::begin(&out).expect("begin");
+    for f in v2.iter().take(10) {
+        staging.write(&f.path, &f.bytes).expect("write");
+    }
+    staging.abandon();
+    assert_eq!(tree(&out), as_tree(&v1), "public/ untouched");
+    build(&v2, &out);
+    assert_eq!(tree(&out), as_tree(&v2));
+    build(&v1, &out);
+    assert_eq!(tree(&out), as_tree(&v1));
+    assert!(litter(&out).is_empty(), "{:?}", litter(&out));
+}
+
+#[test]
+fn remove_takes_the_spare_too() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = tmp.path().join("public");
+    for _ in 0..2 {
+        write_atomic(&site(3, "v1"), &out).expect("build");
+    }
+    assert!(tmp.path().join(".kansoku/public.spare").is_dir());
+    remove(&out).expect("remove");
+    assert_eq!(fs::read_dir(tmp.path()).expect("temp dir").count(), 0);
+}
+
+/// A survey reads only directories whose identity moved since one found
+/// them clean: a file a person adds anywhere, even with the directory's
+/// modification time put back, is still found and left in place, at
+/// every depth and in either of the two trees that take turns.
+#[test]
+fn a_file_added_to_an_unchanged_directory_is_still_found() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = tmp.path().join("public");
+    let v1 = site(12, "v1");
+    for _ in 0..4 {
+        build(&v1, &out);
+    }
+    assert!(tmp.path().join(".kansoku/public.dirs").is_file());
+    for (i, rel) in [
+        "ja/s3/p3/mine.txt",
+        "en/s1/mine.txt",
+        "ja-en/s5/p5/x/y/mine.txt",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let path = out.join(rel);
+        let dir = path.parent().expect("parent");
+        let existed = dir.exists();
+        let before = fs::metadata(dir).and_then(|m| m.modified());
+        fs::create_dir_all(dir).expect("mkdir");
+        fs::write(&path, "mine").expect("write");
+        if i == 0 {
+            // The directory's modification time put back: its change time
+            // still moved.
+            let mtime = before.expect("the directory was built");
+            fs::File::open(dir)
+                .and_then(|f| f.set_modified(mtime))
+                .expect("set mtime");
+        }
+        let committed = build(&v1, &out);
+        assert_eq!(committed.foreign, [rel], "{rel}");
+        assert!(committed.in_place);
+        assert_eq!(fs::read(&path).expect("kept"), b"mine");
+        fs::remove_file(&path).expect("remove");
+        if !existed {
+            fs::remove_dir_all(out.join("ja-en/s5/p5/x")).expect("remove");
+        }
+        // Swapping again, and each tree surveyed with its record.
+        for round in 0..3 {
+            let committed = build(&v1, &out);
+            assert!(committed.foreign.is_empty(), "{rel} {round}");
+            assert!(!committed.in_place, "{rel} {round}");
+            assert_eq!(tree(&out), as_tree(&v1));
+        }
+    }
+}

@@ -91,6 +91,16 @@ pub(super) struct Paths {
     /// Where kansoku 0.1 kept it, beside the build directory: read once,
     /// then removed.
     pub(super) legacy: PathBuf,
+    /// The previous build's tree, kept to be updated into the next one
+    /// (see `spare`).
+    pub(super) spare_dir: PathBuf,
+    /// The record of the files in `spare_dir`.
+    pub(super) spare: PathBuf,
+    /// The directories of the build directory that held only kansoku's
+    /// entries when last read, with their identity then (see [`Dirs`]).
+    pub(super) dirs: PathBuf,
+    /// The same for the spare.
+    pub(super) spare_dirs: PathBuf,
 }
 
 impl Paths {
@@ -99,7 +109,20 @@ impl Paths {
             committed: state.join(format!("{name}.manifest")),
             pending: state.join(format!("{name}.manifest.pending")),
             legacy: out.with_file_name(format!(".{name}.kansoku.manifest")),
+            // `-manifest`, not `.manifest`: a build directory named
+            // `NAME.spare` must not share its manifest's name.
+            spare_dir: state.join(format!("{name}.spare")),
+            spare: state.join(format!("{name}.spare-manifest")),
+            dirs: state.join(format!("{name}.dirs")),
+            spare_dirs: state.join(format!("{name}.spare-dirs")),
         }
+    }
+
+    /// The record of the spare tree, if there is one that describes the
+    /// directory now at `spare_dir`.
+    pub(super) fn load_spare(&self) -> Option<Manifest> {
+        let dir = dir_identity(&self.spare_dir)?;
+        Manifest::parse(&fs::read_to_string(&self.spare).ok()?, dir)
     }
 
     /// Every manifest that still describes the directory now at `dir`,
@@ -138,9 +161,11 @@ impl Paths {
 
     /// Removes every manifest of this build directory.
     pub(super) fn remove_all(&self) -> io::Result<()> {
-        match fs::remove_file(&self.committed) {
-            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
-            _ => {}
+        for p in [&self.committed, &self.spare, &self.dirs, &self.spare_dirs] {
+            match fs::remove_file(p) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+                _ => {}
+            }
         }
         self.tidy()
     }
@@ -151,41 +176,27 @@ impl Manifest {
     /// a damaged manifest costs a full write, and leaves the files it
     /// named to be treated as someone else's.
     fn parse(text: &str, dir: (u64, u64)) -> Option<Manifest> {
-        let (first, rest) = text.split_once('\n')?;
-        let mut head = first.split(' ');
-        let ok_head = head.next() == Some(HEADER)
-            && matches!(head.next(), Some("1" | "2"))
-            && head.next()?.parse() == Ok(dir.0)
-            && head.next()?.parse() == Ok(dir.1)
-            && head.next().is_none();
-        if !ok_head {
-            return None;
-        }
-        // One line per file, then a count that shows the file is whole.
-        let rest = rest.strip_suffix('\n')?;
-        let (body, count) = match rest.rsplit_once('\n') {
-            Some((body, last)) => (body, last.strip_prefix("end ")?),
-            None => ("", rest.strip_prefix("end ")?),
-        };
+        let (body, count) = lines(text, |first| {
+            let mut head = first.split(' ');
+            head.next() == Some(HEADER)
+                && matches!(head.next(), Some("1" | "2"))
+                && head.next().and_then(|d| d.parse().ok()) == Some(dir.0)
+                && head.next().and_then(|i| i.parse().ok()) == Some(dir.1)
+                && head.next().is_none()
+        })?;
         let mut files = HashMap::new();
         for line in body.split('\n').filter(|l| !l.is_empty()) {
             let f: Vec<&str> = line.splitn(10, ' ').collect();
-            let [size, hash, dev, ino, mtime, mtime_nsec, ctime, ctime_nsec, mode, path] = f[..]
-            else {
+            let [size, hash, ref id @ .., path] = f[..] else {
                 return None;
             };
-            let id = if dev == "-" {
+            if id.len() != 7 {
+                return None;
+            }
+            let id = if id[0] == "-" {
                 None
             } else {
-                Some(Id {
-                    dev: dev.parse().ok()?,
-                    ino: ino.parse().ok()?,
-                    mtime: mtime.parse().ok()?,
-                    mtime_nsec: mtime_nsec.parse().ok()?,
-                    ctime: ctime.parse().ok()?,
-                    ctime_nsec: ctime_nsec.parse().ok()?,
-                    mode: u32::from_str_radix(mode, 8).ok()?,
-                })
+                Some(parse_id(id)?)
             };
             let entry = Entry {
                 size: size.parse().ok()?,
@@ -194,7 +205,7 @@ impl Manifest {
             };
             files.insert(path.to_owned(), entry);
         }
-        (count.parse() == Ok(files.len())).then_some(Manifest { files })
+        (count == files.len()).then_some(Manifest { files })
     }
 
     /// The previous file at `path` if its recorded size and hash are these
@@ -230,9 +241,7 @@ pub(super) fn save<'a>(
     if let Some(parent) = path.parent() {
         fs::create_dir_all(parent)?;
     }
-    let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
-    let saved = (|| {
-        let mut w = io::BufWriter::new(fs::File::create(&tmp)?);
+    write_whole(path, |w| {
         writeln!(w, "{HEADER} 2 {} {}", dir.0, dir.1)?;
         let mut count = 0usize;
         for (p, e) in entries {
@@ -243,26 +252,29 @@ pub(super) fn save<'a>(
                 continue;
             }
             count += 1;
+            write!(w, "{} {:016x} ", e.size, e.hash)?;
             match e.id {
-                Some(Id {
-                    dev,
-                    ino,
-                    mtime,
-                    mtime_nsec,
-                    ctime,
-                    ctime_nsec,
-                    mode,
-                }) => writeln!(
-                    w,
-                    "{} {:016x} {dev} {ino} {mtime} {mtime_nsec} {ctime} {ctime_nsec} {mode:o} {p}",
-                    e.size, e.hash
-                )?,
-                None => writeln!(w, "{} {:016x} - - - - - - - {p}", e.size, e.hash)?,
+                Some(id) => write_id(w, &id)?,
+                None => write!(w, "- - - - - - -")?,
             }
+            writeln!(w, " {p}")?;
         }
-        writeln!(w, "end {count}")?;
-        // No fsync: a manifest lost to a power cut only makes kansoku treat
-        // its files as someone else's (left in place, with a warning).
+        writeln!(w, "end {count}")
+    })
+}
+
+/// Writes a record through a temporary file renamed into place, so a
+/// reader never sees half of one. No fsync: a record lost to a power cut
+/// only makes kansoku treat its files as someone else's (left in place,
+/// with a warning) or read a directory again.
+fn write_whole(
+    path: &Path,
+    body: impl FnOnce(&mut io::BufWriter<fs::File>) -> io::Result<()>,
+) -> io::Result<()> {
+    let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
+    let saved = (|| {
+        let mut w = io::BufWriter::new(fs::File::create(&tmp)?);
+        body(&mut w)?;
         w.into_inner().map_err(io::IntoInnerError::into_error)?;
         fs::rename(&tmp, path)
     })();
@@ -270,6 +282,45 @@ pub(super) fn save<'a>(
         let _ = fs::remove_file(&tmp);
     }
     saved
+}
+
+/// The body of a record and the count its last line gives (`end N`, which
+/// shows the record is whole), if its first line passes `head`.
+fn lines(text: &str, head: impl Fn(&str) -> bool) -> Option<(&str, usize)> {
+    let (first, rest) = text.split_once('\n')?;
+    if !head(first) {
+        return None;
+    }
+    let rest = rest.strip_suffix('\n')?;
+    let (body, count) = match rest.rsplit_once('\n') {
+        Some((body, last)) => (body, last.strip_prefix("end ")?),
+        None => ("", rest.strip_prefix("end ")?),
+    };
+    Some((body, count.parse().ok()?))
+}
+
+/// An identity from its seven fields as [`write_id`] writes them.
+fn parse_id(f: &[&str]) -> Option<Id> {
+    let [dev, ino, mtime, mtime_nsec, ctime, ctime_nsec, mode] = f[..] else {
+        return None;
+    };
+    Some(Id {
+        dev: dev.parse().ok()?,
+        ino: ino.parse().ok()?,
+        mtime: mtime.parse().ok()?,
+        mtime_nsec: mtime_nsec.parse().ok()?,
+        ctime: ctime.parse().ok()?,
+        ctime_nsec: ctime_nsec.parse().ok()?,
+        mode: u32::from_str_radix(mode, 8).ok()?,
+    })
+}
+
+fn write_id(w: &mut impl Write, id: &Id) -> io::Result<()> {
+    write!(
+        w,
+        "{} {} {} {} {} {} {:o}",
+        id.dev, id.ino, id.mtime, id.mtime_nsec, id.ctime, id.ctime_nsec, id.mode
+    )
 }
 
 /// The entries of a committed tree: each written file's size and hash with
@@ -297,6 +348,57 @@ pub(super) fn entries_on_disk<'a>(
             )
         })
         .collect()
+}
+
+/// The directories of one tree that a survey found holding nothing but
+/// kansoku's files and directories, each with the identity it had just
+/// before it was read. A directory's modification and change times move
+/// whenever an entry is added, removed or renamed in it, so one that still
+/// has that identity still holds the same entries, and the next survey
+/// need not read it (only go down into its subdirectories).
+pub(super) type Dirs = HashMap<String, Id>;
+
+const DIRS_HEADER: &str = "kansoku-dirs 1";
+
+/// Saves `dirs` for the tree whose top directory has identity `root`.
+pub(super) fn save_dirs<'a>(
+    path: &Path,
+    root: (u64, u64),
+    dirs: impl Iterator<Item = (&'a str, Id)>,
+) -> io::Result<()> {
+    write_whole(path, |w| {
+        writeln!(w, "{DIRS_HEADER} {} {}", root.0, root.1)?;
+        let mut count = 0usize;
+        for (p, id) in dirs.filter(|(p, _)| !p.contains('\n')) {
+            count += 1;
+            write_id(w, &id)?;
+            writeln!(w, " {p}")?;
+        }
+        writeln!(w, "end {count}")
+    })
+}
+
+/// The directories saved for the tree whose top directory is now `root`;
+/// empty for anything unexpected (then every directory is read).
+pub(super) fn load_dirs(path: &Path, root: &Path) -> Dirs {
+    let parse = || -> Option<Dirs> {
+        let (dev, ino) = dir_identity(root)?;
+        let text = fs::read_to_string(path).ok()?;
+        let (body, count) = lines(&text, |first| first == format!("{DIRS_HEADER} {dev} {ino}"))?;
+        let mut dirs = HashMap::new();
+        for line in body.split('\n').filter(|l| !l.is_empty()) {
+            let f: Vec<&str> = line.splitn(8, ' ').collect();
+            let [ref id @ .., path] = f[..] else {
+                return None;
+            };
+            if id.len() != 7 {
+                return None;
+            }
+            dirs.insert(path.to_owned(), parse_id(id)?);
+        }
+        (count == dirs.len()).then_some(dirs)
+    };
+    parse().unwrap_or_default()
 }
 
 /// Every path the `owned` set implies is a directory of kansoku's (each
@@ -354,6 +456,41 @@ mod tests {
         assert!(Manifest::parse(&whole, (1, 2)).is_some());
         assert!(Manifest::parse(&whole, (1, 3)).is_none());
         assert!(Manifest::parse("kansoku-manifest 2 1 2\nend 0\n", (1, 2)).is_some());
+    }
+
+    #[test]
+    fn malformed_lines_void_a_record() {
+        for line in [
+            "1 ff - a",
+            "1 ff",
+            "1 ff 1 2 3 4 5 6 a",
+            "1 zz - - - - - - - a",
+        ] {
+            let text = format!("kansoku-manifest 2 1 2\n{line}\nend 1\n");
+            assert!(Manifest::parse(&text, (1, 2)).is_none(), "{line}");
+        }
+    }
+
+    #[test]
+    fn a_directory_record_reads_back_for_its_tree_only() {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let (tree, path) = (tmp.path().join("tree"), tmp.path().join("dirs"));
+        fs::create_dir_all(tree.join("a/b")).expect("mkdir");
+        let id = |p: &str| identity(&fs::metadata(tree.join(p)).expect("stat")).expect("id");
+        let dirs = [("a", id("a")), ("a/b", id("a/b"))];
+        let root = dir_identity(&tree).expect("root");
+        save_dirs(&path, root, dirs.iter().map(|(p, i)| (*p, *i))).expect("save");
+        let back = load_dirs(&path, &tree);
+        assert_eq!(back.len(), 2);
+        assert_eq!(back.get("a/b"), Some(&id("a/b")));
+        // Another tree at the same path: nothing applies.
+        fs::rename(&tree, tmp.path().join("moved")).expect("rename");
+        fs::create_dir(&tree).expect("mkdir");
+        assert!(load_dirs(&path, &tree).is_empty());
+        // A truncated record: nothing applies.
+        let text = fs::read_to_string(&path).expect("read");
+        fs::write(&path, &text[..text.len() - 6]).expect("truncate");
+        assert!(load_dirs(&path, &tmp.path().join("moved")).is_empty());
     }
 
     #[test]

@@ -6,7 +6,10 @@
 //!
 //! - When the build directory holds only kansoku's files, the two trees
 //!   are exchanged in one atomic step (`renameat2(RENAME_EXCHANGE)` on
-//!   Linux; two renames elsewhere) and the previous tree is removed.
+//!   Linux; two renames elsewhere) and the previous tree is kept in
+//!   `.kansoku/` as the *spare*: the next build's staging tree is the spare,
+//!   updated file by file (see `spare`), so a build writes only the files
+//!   that changed and no tree is made or removed whole.
 //! - When it holds anything else — a file a person put there (`.git` of a
 //!   gh-pages worktree, `CNAME`), or when it is a symbolic link or a mount
 //!   point — it is updated in place: each file kansoku writes is renamed
@@ -21,9 +24,10 @@
 //! transient directories of killed builds are removed by the next one.
 //!
 //! Creating an inode is the expensive part of writing on ext4, so a file
-//! whose bytes equal the previous build's file at the same path is
-//! hard-linked from the previous tree instead of written, when the manifest
-//! says that file is still the one it recorded.
+//! whose bytes the spare already holds is left as it is, and one whose
+//! bytes equal the build directory's file at the same path is hard-linked
+//! from it instead of written, each only when a manifest says that file is
+//! still the one it recorded.
 //!
 //! This module only stores bytes it is given; it never decides what a site
 //! contains.
@@ -31,6 +35,8 @@
 mod guard;
 mod manifest;
 mod place;
+mod spare;
+mod stage;
 mod tree;
 
 pub use guard::{clean_up_after_interrupt, exit_cleanly_on_signals, interrupted};
@@ -39,10 +45,11 @@ pub use tree::Keep;
 use crate::error::{Error, Result};
 use crate::render::OutputFile;
 use manifest::Manifest;
-use std::collections::HashSet;
+use stage::Placed;
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::hash::{BuildHasher, Hasher};
-use std::io::{self, Write};
+use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
@@ -63,18 +70,27 @@ pub struct Staging {
     target: PathBuf,
     dir: PathBuf,
     manifests: manifest::Paths,
+    /// The record of the build directory's files.
     previous: Manifest,
+    /// The record of the spare's files, when the staging tree is the spare
+    /// (see `spare`); `None` when it started empty.
+    spare: Option<Manifest>,
+    /// The build directory's directories found clean by a survey.
+    dirs: manifest::Dirs,
+    /// The spare's, when the staging tree is the spare.
+    spare_dirs: manifest::Dirs,
+    /// Directories of the staging tree this build changed (each with its
+    /// ancestors): their recorded identity no longer holds.
+    touched: Mutex<HashSet<String>>,
     keep: Keep,
     /// Parent directories already made in the staging tree (relative), so
     /// most writes cost no `mkdir`.
     made: Mutex<HashSet<String>>,
-    /// Every file in the staging tree with its size and content hash, for
-    /// the next build's manifest.
-    written: Mutex<Vec<(String, u64, u64)>>,
-    /// The files hard-linked from the previous tree: in place, they need
-    /// no move.
-    linked_paths: Mutex<HashSet<String>>,
-    linked: AtomicUsize,
+    /// Every path this build claimed, with how its file was placed once it
+    /// is (`None` meanwhile): for collisions and the manifests.
+    placed: Mutex<HashMap<String, Option<Placed>>>,
+    /// Files kept or linked rather than written.
+    reused: AtomicUsize,
     /// Cleared after a link fails for a reason other than a path clash
     /// (another filesystem, no permission): every later link would fail
     /// the same way.
@@ -225,10 +241,11 @@ impl Staging {
     }
 
     /// Takes the build directory's lock (waiting for another build into
-    /// it), removes what killed builds left, prepares an empty staging
-    /// directory beside `out` and reads the record of what the previous
-    /// build wrote.
+    /// it), removes what killed builds left, prepares the staging
+    /// directory beside `out` (the spare, moved there, or an empty one) and
+    /// reads the records of what the previous builds wrote.
     pub fn begin_keeping(out: &Path, keep: Keep) -> Result<Staging> {
+        let t = std::time::Instant::now();
         let target = resolve(out)?;
         check_writable(out, &target)?;
         let name = name(out);
@@ -241,29 +258,55 @@ impl Staging {
         if fs::symlink_metadata(&dir).is_ok() {
             tree::remove_tree(&dir).map_err(|e| Error::io(&dir, e))?;
         }
-        // Made and recorded under the lock an interruption takes first, so
-        // that it either finds this tree to remove or exits before it is
-        // made: never between the two, which left a staging tree behind.
+        let manifests = manifest_paths(out);
+        // A symlinked build directory is always updated in place, which
+        // leaves no previous tree to keep: a spare is never used there.
+        let is_link = fs::symlink_metadata(out).is_ok_and(|m| m.file_type().is_symlink());
+        // Two records of ~40 bytes a file: read side by side.
+        let (previous, mut spare) = rayon::join(
+            || manifests.load(&target),
+            || (!is_link).then(|| spare::usable(&manifests)).flatten(),
+        );
+        if spare.is_none() {
+            spare::discard(&manifests).map_err(|e| Error::io(&manifests.spare_dir, e))?;
+        }
+        let dirs = manifest::load_dirs(&manifests.dirs, &target);
+        let mut spare_dirs = manifest::Dirs::default();
+        // Made (or moved from the spare) and recorded under the lock an
+        // interruption takes first, so that it either finds this tree to
+        // remove or exits before it is made: never between the two, which
+        // left a staging tree behind.
         {
             let mut active = guard::active();
             let Some(_op) = guard::write_op() else {
                 return Err(Error::Usage("the build was interrupted".into()));
             };
-            fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+            if spare.is_some() {
+                spare_dirs = manifest::load_dirs(&manifests.spare_dirs, &manifests.spare_dir);
+                if !spare::take(&manifests, &dir) {
+                    (spare, spare_dirs) = (None, manifest::Dirs::default());
+                }
+            }
+            if spare.is_none() {
+                fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+            }
             active.push(dir.clone());
         }
-        let manifests = manifest_paths(out);
+        super::timing("write/begin", t);
         Ok(Staging {
-            previous: manifests.load(&target),
+            previous,
+            spare,
+            dirs,
+            spare_dirs,
+            touched: Mutex::new(HashSet::new()),
             manifests,
             out: out.to_path_buf(),
             target,
             dir,
             keep,
             made: Mutex::new(HashSet::new()),
-            written: Mutex::new(Vec::new()),
-            linked_paths: Mutex::new(HashSet::new()),
-            linked: AtomicUsize::new(0),
+            placed: Mutex::new(HashMap::new()),
+            reused: AtomicUsize::new(0),
             can_link: AtomicBool::new(true),
             failed: AtomicBool::new(false),
             committed: false,
@@ -272,8 +315,9 @@ impl Staging {
     }
 
     /// Stores `bytes` at `path` (`/`-separated, relative), making parent
-    /// directories as needed. Safe to call from many threads at once. After
-    /// an error, [`Staging::commit`] refuses.
+    /// directories as needed; nothing is written when the spare already
+    /// holds these bytes there. Safe to call from many threads at once.
+    /// After an error, [`Staging::commit`] refuses.
     pub fn write(&self, path: &str, bytes: &[u8]) -> Result<()> {
         let result = match guard::write_op() {
             None => Err(Error::Usage("the build was interrupted".into())),
@@ -285,113 +329,17 @@ impl Staging {
         result
     }
 
-    fn store(&self, path: &str, bytes: &[u8]) -> Result<()> {
-        check_path(path)?;
-        let clash = |e: io::Error| -> Error {
-            use io::ErrorKind::{AlreadyExists, IsADirectory, NotADirectory};
-            match e.kind() {
-                AlreadyExists | IsADirectory | NotADirectory => Error::io(
-                    self.out.join(path),
-                    io::Error::new(
-                        AlreadyExists,
-                        Collision {
-                            path: path.to_owned(),
-                        },
-                    ),
-                ),
-                _ => Error::io(self.dir.join(path), e),
-            }
-        };
-        if let Some((parent, _)) = path.rsplit_once('/') {
-            if !lock(&self.made).contains(parent) {
-                // Outside the lock: create_dir_all tolerates a directory
-                // made meanwhile by another thread.
-                fs::create_dir_all(self.dir.join(parent)).map_err(clash)?;
-                lock(&self.made).insert(parent.to_owned());
-            }
-        }
-        let target = self.dir.join(path);
-        let size = bytes.len() as u64;
-        let hash = content_hash(bytes);
-        if let Some(old) = self.previous.linkable(path, size, hash) {
-            if self.can_link.load(Ordering::Relaxed) {
-                match self.link(path, old, &target) {
-                    Ok(true) => {
-                        lock(&self.written).push((path.to_owned(), size, hash));
-                        lock(&self.linked_paths).insert(path.to_owned());
-                        self.linked.fetch_add(1, Ordering::Relaxed);
-                        return Ok(());
-                    }
-                    Ok(false) => {}
-                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => return Err(clash(e)),
-                    // Removed since it was checked: just write.
-                    Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-                    // Linking is an optimisation: write the bytes instead.
-                    Err(_) => self.can_link.store(false, Ordering::Relaxed),
-                }
-            }
-        }
-        let mut file = fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&target)
-            .map_err(clash)?;
-        file.write_all(bytes).map_err(|e| Error::io(&target, e))?;
-        lock(&self.written).push((path.to_owned(), size, hash));
-        Ok(())
-    }
-
-    /// Takes the previous build's file at `path` into the staging tree
-    /// without its bytes, if the manifest recorded it with `hash` and it
-    /// is still that file (hard-linked, as [`Staging::write`] does for
-    /// equal bytes). `Ok(false)`: it is not, so the caller must render it.
+    /// Takes the file at `path` into the staging tree without its bytes,
+    /// if a record says it holds `hash` and it is still that file: the
+    /// spare's (nothing to do) or the build directory's (hard-linked, as
+    /// [`Staging::write`] does for equal bytes). `Ok(false)`: neither is,
+    /// so the caller must render it.
     pub fn reuse(&self, path: &str, hash: u64) -> Result<bool> {
-        check_path(path)?;
-        let Some(old) = self.previous.reusable(path, hash) else {
-            return Ok(false);
-        };
-        if !self.reusable(path, hash) {
-            return Ok(false);
+        let result = self.take(path, hash);
+        if result.is_err() {
+            self.failed.store(true, Ordering::Relaxed);
         }
-        if !self.can_link.load(Ordering::Relaxed) {
-            return Ok(false);
-        }
-        let Some(_op) = guard::write_op() else {
-            return Ok(false);
-        };
-        if let Some((parent, _)) = path.rsplit_once('/') {
-            if !lock(&self.made).contains(parent) {
-                fs::create_dir_all(self.dir.join(parent))
-                    .map_err(|e| Error::io(self.dir.join(parent), e))?;
-                lock(&self.made).insert(parent.to_owned());
-            }
-        }
-        match self.link(path, old, &self.dir.join(path)) {
-            Ok(true) => {
-                lock(&self.written).push((path.to_owned(), old.0, hash));
-                lock(&self.linked_paths).insert(path.to_owned());
-                self.linked.fetch_add(1, Ordering::Relaxed);
-                Ok(true)
-            }
-            Ok(false) => Ok(false),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                self.failed.store(true, Ordering::Relaxed);
-                Err(Error::io(
-                    self.out.join(path),
-                    io::Error::new(
-                        io::ErrorKind::AlreadyExists,
-                        Collision {
-                            path: path.to_owned(),
-                        },
-                    ),
-                ))
-            }
-            Err(_) => {
-                self.can_link.store(false, Ordering::Relaxed);
-                Ok(false)
-            }
-        }
+        result
     }
 
     /// The bytes of a file already in the staging tree.
@@ -401,34 +349,11 @@ impl Staging {
         fs::read(&abs).map_err(|e| Error::io(&abs, e))
     }
 
-    /// Whether [`Staging::reuse`] would find the previous build's file at
-    /// `path` recorded with `hash` and unchanged since: checked for every
-    /// file of a unit before any is taken, so a unit is taken whole or
-    /// rendered whole.
+    /// Whether [`Staging::reuse`] would find a file at `path` recorded with
+    /// `hash` and unchanged since: checked for every file of a unit before
+    /// any is taken, so a unit is taken whole or rendered whole.
     pub fn reusable(&self, path: &str, hash: u64) -> bool {
-        let Some((size, id)) = self.previous.reusable(path, hash) else {
-            return false;
-        };
-        matches!(
-            fs::symlink_metadata(self.target.join(path)),
-            Ok(meta) if meta.is_file() && meta.len() == size && manifest::identity(&meta) == Some(id)
-        )
-    }
-
-    /// Hard-links the previous build's file at `path` into the staging tree
-    /// if it is still the file the manifest describes. `Ok(false)`: it is
-    /// not (edited, replaced, gone), so the bytes must be written.
-    fn link(&self, path: &str, (size, id): (u64, manifest::Id), target: &Path) -> io::Result<bool> {
-        let source = self.target.join(path);
-        match fs::symlink_metadata(&source) {
-            Ok(meta)
-                if meta.is_file()
-                    && meta.len() == size
-                    && manifest::identity(&meta) == Some(id) => {}
-            _ => return Ok(false),
-        }
-        fs::hard_link(&source, target)?;
-        Ok(true)
+        check_path(path).is_ok() && self.can_take(path, hash)
     }
 
     /// Stops as a killed process would: the lock is released (the kernel
@@ -440,10 +365,10 @@ impl Staging {
         guard::active().retain(|d| d != &self.dir);
     }
 
-    /// How many files so far were hard-linked from the previous tree rather
-    /// than written.
+    /// How many files so far were taken from a previous build's tree (kept
+    /// in the spare, or hard-linked) rather than written.
     pub fn linked(&self) -> usize {
-        self.linked.load(Ordering::Relaxed)
+        self.reused.load(Ordering::Relaxed)
     }
 
     /// Puts the staging tree in place of the build directory's previous
@@ -458,48 +383,74 @@ impl Staging {
         // Held to the end: an interruption waits for the commit instead of
         // removing a tree that is half in place.
         let mut active = guard::active();
-        let written = std::mem::take(&mut *lock(&self.written));
+        let claimed = std::mem::take(&mut *lock(&self.placed));
+        let placed: HashMap<String, Placed> = claimed
+            .into_iter()
+            .filter_map(|(p, f)| Some((p, f?)))
+            .collect();
         let mut report = Committed {
-            files: written.len(),
+            files: placed.len(),
             ..Committed::default()
         };
         let is_link = fs::symlink_metadata(&self.out).is_ok_and(|m| m.file_type().is_symlink());
         let exists = self.target.exists();
+        let t = std::time::Instant::now();
         let survey = if exists {
             let owned_dirs = manifest::owned_dirs(self.previous.files.keys().map(String::as_str));
-            tree::survey(&self.target, &self.keep, &|p| self.previous.owns(p), &|d| {
-                owned_dirs.contains(d)
-            })
-            .map_err(|e| Error::io(&self.target, e))?
+            let rules = tree::Rules {
+                keep: &self.keep,
+                owns: &|p| self.previous.owns(p),
+                owned_dir: &|d| owned_dirs.contains(d),
+                known: &self.dirs,
+            };
+            tree::survey(&self.target, &rules).map_err(|e| Error::io(&self.target, e))?
         } else {
             tree::Survey::default()
         };
         let in_place = is_link || !survey.kept.is_empty() || !survey.foreign.is_empty();
+        super::timing("write/survey", t);
+        let t = std::time::Instant::now();
         let swapped = if !exists {
-            self.create(&written)?;
+            self.prune(&placed)?;
+            self.create(&placed)?;
             true
         } else if in_place {
             false
         } else {
-            self.exchange(&written)?
+            self.prune(&placed)?;
+            self.exchange(&placed)?
         };
-        if !swapped {
+        super::timing("write/swap", t);
+        let t = std::time::Instant::now();
+        if swapped {
+            self.committed = true;
+            self.record_swap(&placed, exists, &survey.clean);
+        } else {
             report.in_place = true;
-            self.update_in_place(&written)?;
-        }
-        self.committed = true;
-        active.retain(|d| d != &self.dir);
-        drop(active);
-        // The manifest only makes the next build faster and says which
-        // files are kansoku's; the pending one already says the latter, so
-        // failing to save this one costs a full write next time, not a
-        // failed build.
-        if let Some(dir) = manifest::dir_identity(&self.target) {
-            let entries = manifest::entries_on_disk(&self.target, &written);
-            if manifest::save(&self.manifests.committed, dir, entries.into_iter()).is_ok() {
-                let _ = self.manifests.tidy();
+            self.update_in_place(&placed)?;
+            self.committed = true;
+            // Changed file by file: no directory's record is kept.
+            let _ = fs::remove_file(&self.manifests.dirs);
+            // Removing the staging tree moved the change time of every file
+            // it shared with the build directory: read them all again. The
+            // manifest only makes the next build faster and says which
+            // files are kansoku's; the pending one already says the latter,
+            // so failing to save this one costs a full write next time, not
+            // a failed build.
+            if let Some(dir) = manifest::dir_identity(&self.target) {
+                let written: Vec<(String, u64, u64)> = placed
+                    .iter()
+                    .map(|(p, f)| (p.clone(), f.size, f.hash))
+                    .collect();
+                let entries = manifest::entries_on_disk(&self.target, &written);
+                if manifest::save(&self.manifests.committed, dir, entries.into_iter()).is_ok() {
+                    let _ = self.manifests.tidy();
+                }
             }
         }
+        super::timing("write/records", t);
+        active.retain(|d| d != &self.dir);
+        drop(active);
         report.kept = survey.kept;
         report.foreign = survey.foreign;
         Ok(report)
@@ -536,6 +487,7 @@ pub fn remove(out: &Path) -> Result<Vec<String>> {
         Err(_) => return Ok(Vec::new()),
     };
     if !target.exists() {
+        spare::discard(&manifests).map_err(|e| Error::io(&manifests.spare_dir, e))?;
         manifests
             .remove_all()
             .map_err(|e| Error::io(&manifests.committed, e))?;
@@ -544,13 +496,17 @@ pub fn remove(out: &Path) -> Result<Vec<String>> {
     let lock_path = state_dir(out).join(format!("{}.lock", name(out)));
     let lock = guard::BuildLock::acquire(&lock_path, &out.display().to_string())
         .map_err(|e| Error::io(out, e))?;
+    spare::discard(&manifests).map_err(|e| Error::io(&manifests.spare_dir, e))?;
     let previous = manifests.load(&target);
     let owned_dirs = manifest::owned_dirs(previous.files.keys().map(String::as_str));
     let none = Keep::new(&[]).expect("no patterns is valid");
-    let survey = tree::survey(&target, &none, &|p| previous.owns(p), &|d| {
-        owned_dirs.contains(d)
-    })
-    .map_err(|e| Error::io(&target, e))?;
+    let rules = tree::Rules {
+        keep: &none,
+        owns: &|p| previous.owns(p),
+        owned_dir: &|d| owned_dirs.contains(d),
+        known: &manifest::Dirs::default(),
+    };
+    let survey = tree::survey(&target, &rules).map_err(|e| Error::io(&target, e))?;
     if survey.foreign.is_empty()
         && !fs::symlink_metadata(out).is_ok_and(|m| m.file_type().is_symlink())
     {

@@ -2,10 +2,11 @@
 //! exchanging it atomically, or updating it file by file (see the parent
 //! module's doc for which, and why).
 
-use super::{guard, lock, manifest, name, tree, Staging};
+use super::stage::{self, How, Placed};
+use super::{guard, manifest, name, tree, Staging};
 use crate::error::{Error, Result};
 use manifest::Entry;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::io;
 use std::path::Path;
@@ -33,22 +34,33 @@ impl Staging {
             .map_err(|e| Error::io(&self.manifests.pending, e))
     }
 
+    /// Records the staging tree's files before it becomes the build
+    /// directory: every identity is known (read as each file was placed,
+    /// and a directory's rename changes none), so this record becomes the
+    /// committed one by a rename once the tree is in place.
+    fn save_complete(&self, placed: &HashMap<String, Placed>) -> Result<()> {
+        let Some(dir) = manifest::dir_identity(&self.dir) else {
+            return Ok(());
+        };
+        manifest::save(&self.manifests.pending, dir, Staging::entries(placed))
+            .map_err(|e| Error::io(&self.manifests.pending, e))
+    }
+
     /// No build directory yet: the staging tree becomes it.
-    pub(super) fn create(&self, written: &[(String, u64, u64)]) -> Result<()> {
+    pub(super) fn create(&self, placed: &HashMap<String, Placed>) -> Result<()> {
         if let Some(parent) = self.out.parent() {
             fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
         }
-        let pending = written.iter().map(|(p, s, h)| (p.as_str(), *s, *h));
-        self.save_pending(manifest::dir_identity(&self.dir), pending)?;
+        self.save_complete(placed)?;
         fs::rename(&self.dir, &self.out).map_err(|e| Error::io(&self.out, e))
     }
 
-    /// Swaps the staging tree and the build directory in one step and
-    /// removes the previous tree. `Ok(false)` when the build directory
-    /// cannot be swapped (a mount point): it must be updated in place.
-    pub(super) fn exchange(&self, written: &[(String, u64, u64)]) -> Result<bool> {
-        let pending = written.iter().map(|(p, s, h)| (p.as_str(), *s, *h));
-        self.save_pending(manifest::dir_identity(&self.dir), pending)?;
+    /// Swaps the staging tree and the build directory in one step; the
+    /// staging name then holds the previous tree. `Ok(false)` when the
+    /// build directory cannot be swapped (a mount point): it must be
+    /// updated in place.
+    pub(super) fn exchange(&self, placed: &HashMap<String, Placed>) -> Result<bool> {
+        self.save_complete(placed)?;
         match swap(&self.dir, &self.out, &name(&self.out)) {
             Ok(()) => {}
             Err(e) if swap_impossible(&e) => return Ok(false),
@@ -60,17 +72,13 @@ impl Staging {
                 )));
             }
         }
-        // The staging name now holds the previous tree, all of it
-        // kansoku's (the survey found nothing else). If removing it fails,
-        // the next build removes it as a leftover.
-        let _ = tree::remove_tree(&self.dir);
         Ok(true)
     }
 
     /// Updates the build directory file by file: every check first, so a
     /// conflict changes nothing; then stale files out, new files in.
-    pub(super) fn update_in_place(&self, written: &[(String, u64, u64)]) -> Result<()> {
-        let new: HashSet<&str> = written.iter().map(|(p, _, _)| p.as_str()).collect();
+    pub(super) fn update_in_place(&self, placed: &HashMap<String, Placed>) -> Result<()> {
+        let new: HashSet<&str> = placed.keys().map(String::as_str).collect();
         let stale: Vec<&str> = {
             let mut v: Vec<&str> = self
                 .previous
@@ -82,13 +90,13 @@ impl Staging {
             v.sort_unstable();
             v
         };
-        self.check_in_place(written, &stale)?;
+        self.check_in_place(placed, &stale)?;
         let pending = self
             .previous
             .files
             .iter()
             .map(|(p, e)| (p.as_str(), e.size, e.hash))
-            .chain(written.iter().map(|(p, s, h)| (p.as_str(), *s, *h)));
+            .chain(placed.iter().map(|(p, f)| (p.as_str(), f.size, f.hash)));
         self.save_pending(manifest::dir_identity(&self.target), pending)?;
         let fail = |what: &Path, e: io::Error| {
             Error::Usage(format!(
@@ -108,24 +116,9 @@ impl Staging {
                 parents.push(parent);
             }
         }
-        // Directories emptied by those removals, deepest first; one that
-        // still holds anything stays.
-        parents.sort_unstable_by(|a, b| b.len().cmp(&a.len()).then(b.cmp(a)));
-        parents.dedup();
-        for dir in parents {
-            let mut d = dir;
-            loop {
-                // One that will receive new files is made again below.
-                if fs::remove_dir(self.target.join(d)).is_err() {
-                    break;
-                }
-                match d.rsplit_once('/') {
-                    Some((up, _)) => d = up,
-                    None => break,
-                }
-            }
-        }
-        let linked = lock(&self.linked_paths);
+        // Directories emptied by those removals; one that will receive new
+        // files is made again below.
+        tree::remove_emptied(&self.target, parents.into_iter());
         let mut made: HashSet<&str> = HashSet::new();
         let mut sorted: Vec<&str> = new.iter().copied().collect();
         sorted.sort_unstable();
@@ -136,8 +129,7 @@ impl Staging {
                     fs::create_dir_all(&dir).map_err(|e| fail(&dir, e))?;
                 }
             }
-            if linked.contains(p) {
-                // The same inode is already in place.
+            if self.already_in_place(p, &placed[p]) {
                 continue;
             }
             let (from, to) = (self.dir.join(p), self.target.join(p));
@@ -149,15 +141,28 @@ impl Staging {
                 Err(e) => return Err(fail(&to, e)),
             }
         }
-        drop(linked);
         let _ = tree::remove_tree(&self.dir);
         Ok(())
+    }
+
+    /// Whether the build directory already holds the file placed at `p`:
+    /// the same inode, linked from it, or the same bytes kept in the spare
+    /// that its own file still has. Such a file needs no move.
+    fn already_in_place(&self, p: &str, f: &Placed) -> bool {
+        match f.how {
+            How::Linked => true,
+            How::Written => false,
+            How::Kept => self
+                .previous
+                .linkable(p, f.size, f.hash)
+                .is_some_and(|(size, id)| stage::still(&self.target.join(p), size, id)),
+        }
     }
 
     /// Everything that would make an in-place update fail or write where it
     /// must not, found before anything changes: a kept or foreign entry
     /// where the build writes, a link or file where it needs a directory.
-    fn check_in_place(&self, written: &[(String, u64, u64)], stale: &[&str]) -> Result<()> {
+    fn check_in_place(&self, placed: &HashMap<String, Placed>, stale: &[&str]) -> Result<()> {
         let stale: HashSet<&str> = stale.iter().copied().collect();
         let mut seen_dirs: HashSet<&str> = HashSet::new();
         let refuse = |p: &str, why: &str| {
@@ -167,7 +172,7 @@ impl Staging {
                 self.out.display()
             )))
         };
-        for (p, _, _) in written {
+        for p in placed.keys() {
             if self.keep.covers(p) {
                 return refuse(
                     p,
@@ -262,12 +267,7 @@ fn swap_by_renames(staging: &Path, out: &Path, name: &str) -> io::Result<()> {
 /// Copies a file across file systems so that its new name appears whole or
 /// not at all: into a temporary name beside it, then renamed.
 fn copy_into_place(from: &Path, to: &Path) -> io::Result<()> {
-    let tmp = to.with_file_name(format!(
-        ".{}.kansoku-tmp-{}",
-        to.file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
-        std::process::id()
-    ));
+    let tmp = stage::temporary(to);
     let copied = fs::copy(from, &tmp).and_then(|_| fs::rename(&tmp, to));
     if copied.is_err() {
         let _ = fs::remove_file(&tmp);

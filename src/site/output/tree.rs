@@ -2,6 +2,8 @@
 //! link, and the `[build] keep` rule for files a person put into the build
 //! directory.
 
+use super::manifest::{identity, Dirs, Id};
+use std::collections::HashMap;
 use std::fs;
 use std::io;
 use std::path::Path;
@@ -24,6 +26,27 @@ pub(crate) fn remove_tree(dir: &Path) -> io::Result<()> {
         }
     })?;
     fs::remove_dir(dir)
+}
+
+/// Removes the directories under `root` that removing files left empty:
+/// each of `parents` (`/`-separated, relative) and then its own parents,
+/// deepest first, stopping at one that still holds anything.
+pub(crate) fn remove_emptied<'a>(root: &Path, parents: impl Iterator<Item = &'a str>) {
+    let mut parents: Vec<&str> = parents.collect();
+    parents.sort_unstable_by(|a, b| b.len().cmp(&a.len()).then(b.cmp(a)));
+    parents.dedup();
+    for dir in parents {
+        let mut d = dir;
+        loop {
+            if fs::remove_dir(root.join(d)).is_err() {
+                break;
+            }
+            match d.rsplit_once('/') {
+                Some((up, _)) => d = up,
+                None => break,
+            }
+        }
+    }
 }
 
 /// Which entries of the build directory a build leaves alone: glob
@@ -124,83 +147,143 @@ pub(crate) struct Survey {
     /// Files, links and empty directories kansoku did not write and no
     /// pattern keeps.
     pub(crate) foreign: Vec<String>,
+    /// The directories below the top that held only kansoku's entries,
+    /// with their identity just before they were read (or matched).
+    pub(crate) clean: Vec<(String, Id)>,
+}
+
+impl Survey {
+    fn extend(&mut self, other: Survey) {
+        self.kept.extend(other.kept);
+        self.foreign.extend(other.foreign);
+        self.clean.extend(other.clean);
+    }
+}
+
+/// What a survey is told about the tree it walks.
+pub(crate) struct Rules<'a> {
+    pub(crate) keep: &'a Keep,
+    /// Whether a file path is kansoku's.
+    pub(crate) owns: &'a (dyn Fn(&str) -> bool + Sync),
+    /// Whether a directory is one a file of kansoku's lives in (an empty
+    /// directory that is not, is someone else's).
+    pub(crate) owned_dir: &'a (dyn Fn(&str) -> bool + Sync),
+    /// Directories found clean by an earlier survey (see `manifest::Dirs`):
+    /// one that still has the identity recorded is not read again.
+    pub(crate) known: &'a Dirs,
 }
 
 /// Walks `dir` without following links and sorts out what is not kansoku's.
-/// `owns` says whether a file path is kansoku's; `owned_dir` whether a
-/// directory is one a file of kansoku's lives in (an empty directory that
-/// is not, is someone else's).
-pub(crate) fn survey(
-    dir: &Path,
-    keep: &Keep,
-    owns: &(dyn Fn(&str) -> bool + Sync),
-    owned_dir: &(dyn Fn(&str) -> bool + Sync),
-) -> io::Result<Survey> {
-    fn walk(
-        dir: &Path,
-        prefix: &str,
-        keep: &Keep,
-        owns: &(dyn Fn(&str) -> bool + Sync),
-        owned_dir: &(dyn Fn(&str) -> bool + Sync),
-    ) -> io::Result<Survey> {
-        use rayon::prelude::*;
-        let entries: Vec<_> = fs::read_dir(dir)?.collect::<io::Result<_>>()?;
-        if entries.is_empty() && !prefix.is_empty() && !owned_dir(prefix) {
-            return Ok(Survey {
-                foreign: vec![prefix.to_owned()],
-                ..Survey::default()
-            });
-        }
-        let parts: Vec<Survey> = entries
-            .par_iter()
-            .map(|e| {
-                let name = e.file_name();
-                let rel = match name.to_str() {
-                    Some(n) if prefix.is_empty() => n.to_owned(),
-                    Some(n) => format!("{prefix}/{n}"),
-                    // kansoku writes only UTF-8 names: this one is not its.
-                    None => {
-                        let lossy = name.to_string_lossy();
-                        let rel = if prefix.is_empty() {
-                            lossy.into_owned()
-                        } else {
-                            format!("{prefix}/{lossy}")
-                        };
-                        return Ok(Survey {
-                            foreign: vec![rel],
-                            ..Survey::default()
-                        });
-                    }
-                };
-                if keep.matches_entry(&rel) {
-                    return Ok(Survey {
-                        kept: vec![rel],
-                        ..Survey::default()
-                    });
-                }
-                if e.file_type()?.is_dir() {
-                    walk(&e.path(), &rel, keep, owns, owned_dir)
-                } else if owns(&rel) {
-                    Ok(Survey::default())
-                } else {
-                    Ok(Survey {
-                        foreign: vec![rel],
-                        ..Survey::default()
-                    })
-                }
-            })
-            .collect::<io::Result<_>>()?;
-        let mut all = Survey::default();
-        for p in parts {
-            all.kept.extend(p.kept);
-            all.foreign.extend(p.foreign);
-        }
-        Ok(all)
+pub(crate) fn survey(dir: &Path, rules: &Rules<'_>) -> io::Result<Survey> {
+    // The known subdirectories of each known directory, to go down into
+    // one that is not read.
+    let mut children: HashMap<&str, Vec<&str>> = HashMap::new();
+    for d in rules.known.keys() {
+        let parent = d.rsplit_once('/').map_or("", |(p, _)| p);
+        children.entry(parent).or_default().push(d);
     }
-    let mut s = walk(dir, "", keep, owns, owned_dir)?;
+    let mut s = walk(dir, "", rules, &children)?;
     s.kept.sort_unstable();
     s.foreign.sort_unstable();
     Ok(s)
+}
+
+fn walk(
+    dir: &Path,
+    prefix: &str,
+    rules: &Rules<'_>,
+    children: &HashMap<&str, Vec<&str>>,
+) -> io::Result<Survey> {
+    use rayon::prelude::*;
+    // Read before the entries: an entry added in between then moves the
+    // identity again, and is seen next time.
+    let id = if prefix.is_empty() {
+        None
+    } else {
+        identity(&fs::symlink_metadata(dir)?)
+    };
+    if let Some(id) = id.filter(|id| rules.known.get(prefix) == Some(id)) {
+        let mut all = Survey {
+            clean: vec![(prefix.to_owned(), id)],
+            ..Survey::default()
+        };
+        let subdirs = children.get(prefix).map_or(&[][..], Vec::as_slice);
+        let parts: Vec<Survey> = subdirs
+            .par_iter()
+            .map(|sub| {
+                let name = sub.rsplit('/').next().unwrap_or(sub);
+                match fs::symlink_metadata(dir.join(name)) {
+                    Ok(m) if m.is_dir() => walk(&dir.join(name), sub, rules, children),
+                    // Gone or replaced: the directory's identity would have
+                    // moved; only a race gets here, and the next survey
+                    // reads the directory.
+                    _ => Ok(Survey::default()),
+                }
+            })
+            .collect::<io::Result<_>>()?;
+        for p in parts {
+            all.extend(p);
+        }
+        return Ok(all);
+    }
+    let entries: Vec<_> = fs::read_dir(dir)?.collect::<io::Result<_>>()?;
+    if entries.is_empty() && !prefix.is_empty() && !(rules.owned_dir)(prefix) {
+        return Ok(Survey {
+            foreign: vec![prefix.to_owned()],
+            ..Survey::default()
+        });
+    }
+    let parts: Vec<Survey> = entries
+        .par_iter()
+        .map(|e| {
+            let name = e.file_name();
+            let rel = match name.to_str() {
+                Some(n) if prefix.is_empty() => n.to_owned(),
+                Some(n) => format!("{prefix}/{n}"),
+                // kansoku writes only UTF-8 names: this one is not its.
+                None => {
+                    let lossy = name.to_string_lossy();
+                    let rel = if prefix.is_empty() {
+                        lossy.into_owned()
+                    } else {
+                        format!("{prefix}/{lossy}")
+                    };
+                    return Ok(Survey {
+                        foreign: vec![rel],
+                        ..Survey::default()
+                    });
+                }
+            };
+            if rules.keep.matches_entry(&rel) {
+                return Ok(Survey {
+                    kept: vec![rel],
+                    ..Survey::default()
+                });
+            }
+            if e.file_type()?.is_dir() {
+                walk(&e.path(), &rel, rules, children)
+            } else if (rules.owns)(&rel) {
+                Ok(Survey::default())
+            } else {
+                Ok(Survey {
+                    foreign: vec![rel],
+                    ..Survey::default()
+                })
+            }
+        })
+        .collect::<io::Result<_>>()?;
+    // Clean when no entry of its own is kept or foreign (its
+    // subdirectories answer for themselves).
+    let own = |p: &String| p.rsplit_once('/').map_or("", |(d, _)| d) == prefix;
+    let mut all = Survey::default();
+    for p in parts {
+        all.extend(p);
+    }
+    let clean = !all.kept.iter().any(own) && !all.foreign.iter().any(own);
+    if let Some(id) = id.filter(|_| clean) {
+        all.clean.push((prefix.to_owned(), id));
+    }
+    Ok(all)
 }
 
 #[cfg(test)]
