@@ -168,16 +168,22 @@ impl Tree {
         let changed = changed
             .into_inner()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let keep: std::collections::HashSet<&str, foldhash::fast::FixedState> =
-            memo::unit_files(&self.caches)
-                .chain(rendered.files.iter().map(|(p, _)| p.as_str()))
-                .collect();
-        let gone: Vec<String> = self
-            .manifest
-            .keys()
-            .filter(|p| !keep.contains(p.as_str()) && !is_search_file(p))
-            .cloned()
-            .collect();
+        // Units without a key list their files only in `rendered`, so
+        // their old files cannot be told gone from the unit table.
+        let gone = match memo::gone_files(&mut self.caches) {
+            Some(gone) if rendered.files.is_empty() => gone,
+            _ => {
+                let keep: std::collections::HashSet<&str, foldhash::fast::FixedState> =
+                    memo::unit_files(&self.caches)
+                        .chain(rendered.files.iter().map(|(p, _)| p.as_str()))
+                        .collect();
+                self.manifest
+                    .keys()
+                    .filter(|p| !keep.contains(p.as_str()) && !is_search_file(p))
+                    .cloned()
+                    .collect()
+            }
+        };
         let (written, removed) = self.write(changed, &gone).inspect_err(|_| {
             // The memo would name files the served tree may lack.
             memo::forget_units(&mut self.caches);

@@ -63,6 +63,9 @@ pub struct Caches {
     /// How many keys of `units` this run's renders set (reset by each
     /// load): when it is all of them, no unit is gone ([`retain_units`]).
     keyed: usize,
+    /// This run's files that the last run's units made and this run's do
+    /// not (see [`gone_files`]); reset by each load.
+    gone: Gone,
     /// Two outputs at one path, with the hash of what the paths were
     /// planned from (see [`collisions`]).
     collisions: Option<(u64, Vec<Diagnostic>)>,
@@ -136,6 +139,27 @@ fn front_matter(page: &content::Page) -> u64 {
     hash_of((&page.rel, &text[..end]))
 }
 
+/// What [`gone_files`] is made from.
+#[derive(Default)]
+struct Gone {
+    /// Files of a unit that its new render no longer makes, and of the
+    /// units forgotten.
+    dropped: Vec<String>,
+    /// Every file of the units rendered this run: another unit may have
+    /// taken a path one dropped.
+    made: std::collections::HashSet<String, foldhash::fast::FixedState>,
+    /// The unit table was cleared since the last run that was told what
+    /// is gone: what the last run made is not known.
+    unknown: bool,
+}
+
+impl Gone {
+    fn since_load(&mut self) {
+        self.dropped.clear();
+        self.made.clear();
+    }
+}
+
 #[derive(Clone, serde::Serialize, serde::Deserialize)]
 struct UnitMemo {
     /// Hash of the render state's key (`Inputs::site`) and the unit's own
@@ -201,6 +225,7 @@ pub(crate) fn load_sources(root: &Path, caches: &mut Caches) -> Result<super::So
     let (content, content_diags) = content?;
     let (evidence, evidence_diags) = evidence?;
     caches.keyed = 0;
+    caches.gone.since_load();
     // Pages that are gone are forgotten with the rest of the old table.
     caches.pages = fresh
         .into_inner()
@@ -742,7 +767,13 @@ pub(crate) fn render(
     } = job;
     use rayon::prelude::*;
     let memo = &caches.units;
-    type Made = (Option<(String, u64)>, u64, Vec<(String, u64)>, bool);
+    /// A unit's outcome: remembered (its memo entry stands), or rendered
+    /// with its key and input (none: not remembered), what that input is
+    /// made from, and its files.
+    enum Made {
+        Remembered,
+        Rendered(Option<(String, u64)>, u64, Vec<(String, u64)>),
+    }
     let results: Vec<std::result::Result<Made, Diagnostic>> = units
         .par_iter()
         .map(|&unit| {
@@ -759,7 +790,7 @@ pub(crate) fn render(
                 if let Some(m) = memo.get(key).filter(|m| m.input == *hash) {
                     if reuse(&m.files) {
                         // Its files stay where they are listed: the memo.
-                        return Ok((None, 0, Vec::new(), false));
+                        return Ok(Made::Remembered);
                     }
                 }
             }
@@ -769,7 +800,7 @@ pub(crate) fn render(
                 files.push((f.path.clone(), h));
                 sink(f, h)?;
             }
-            Ok((input, made_from, files, true))
+            Ok(Made::Rendered(input, made_from, files))
         })
         .collect();
     let results: Vec<Made> = results
@@ -777,19 +808,35 @@ pub(crate) fn render(
         .collect::<std::result::Result<_, _>>()
         .map_err(|d| vec![d])?;
     let mut out = Rendered::default();
-    for (input, made_from, files, fresh) in results {
-        out.rendered += usize::from(fresh);
+    for made in results {
+        let Made::Rendered(input, made_from, files) = made else {
+            caches.keyed += 1;
+            continue;
+        };
+        out.rendered += 1;
+        caches
+            .gone
+            .made
+            .extend(files.iter().map(|(p, _)| p.clone()));
         match input {
             Some((key, hash)) => {
                 caches.keyed += 1;
-                caches.units.insert(
-                    key,
-                    UnitMemo {
-                        made_from,
-                        input: hash,
-                        files,
-                    },
-                );
+                let new = UnitMemo {
+                    made_from,
+                    input: hash,
+                    files,
+                };
+                if let Some(old) = caches.units.get(&key) {
+                    let now: std::collections::HashSet<&str> =
+                        new.files.iter().map(|(p, _)| p.as_str()).collect();
+                    caches.gone.dropped.extend(
+                        old.files
+                            .iter()
+                            .filter(|(p, _)| !now.contains(p.as_str()))
+                            .map(|(p, _)| p.clone()),
+                    );
+                }
+                caches.units.insert(key, new);
             }
             None => out.files.extend(files),
         }
@@ -814,6 +861,7 @@ pub(crate) fn retain_units(site: &Site, units: &[Unit<'_>], caches: &mut Caches)
     if caches.units.len() == caches.keyed {
         return;
     }
+    let dropped = &mut caches.gone.dropped;
     let keys: std::collections::HashSet<String> = units
         .iter()
         .map(|&u| match u {
@@ -822,13 +870,40 @@ pub(crate) fn retain_units(site: &Site, units: &[Unit<'_>], caches: &mut Caches)
             Unit::Site(part) => format!("site:{part:?}"),
         })
         .collect();
-    caches.units.retain(|k, _| keys.contains(k));
+    caches.units.retain(|k, m| {
+        let keep = keys.contains(k);
+        if !keep {
+            dropped.extend(m.files.iter().map(|(p, _)| p.clone()));
+        }
+        keep
+    });
+}
+
+/// The files the last run's units made and this run's do not, after a
+/// render of the whole site and [`retain_units`]; `None` when that is not
+/// known (the unit table was cleared since, [`forget_units`]): then the
+/// caller compares every file it has with [`unit_files`]. Asking marks
+/// the table as known again.
+pub(crate) fn gone_files(caches: &mut Caches) -> Option<Vec<String>> {
+    let gone = &mut caches.gone;
+    if std::mem::take(&mut gone.unknown) {
+        return None;
+    }
+    let mut files: Vec<String> = gone
+        .dropped
+        .drain(..)
+        .filter(|p| !gone.made.contains(p))
+        .collect();
+    files.sort_unstable();
+    files.dedup();
+    Some(files)
 }
 
 /// Forgets every rendered unit: the next run renders them all (the sink
 /// lost files the memo says it has).
 pub(crate) fn forget_units(caches: &mut Caches) {
     caches.units.clear();
+    caches.gone.unknown = true;
 }
 
 /// The on-disk form of the render memo: kansoku's version first, so that
