@@ -64,8 +64,8 @@ pub fn validate(
     evidence: &EvidenceIndex,
     mode: Mode,
 ) -> (Arc<Index>, Vec<Diagnostic>) {
-    let (index, v, _) = Validation::new(config, content, evidence, mode, None);
-    (index, v.diagnostics())
+    let (index, diags, _) = run(config, content, evidence, mode, None);
+    (index, diags)
 }
 
 /// What an earlier run found, for [`validate_memo`] to take instead of
@@ -77,13 +77,12 @@ pub(crate) struct Checks {
     pages: Map<String, (u64, Vec<Diagnostic>)>,
     /// The site-wide part, with the key it was made under
     /// ([`validate_memo`]'s `whole`).
-    whole: Option<Whole>,
+    whole: Option<Arc<Whole>>,
 }
 
 /// The site-wide part of a validation: what reads every page's front
 /// matter (the lookups and index, duplicate ids, uncited evidence, premise
 /// cycles, and the findings that name another page's location).
-#[derive(Clone)]
 struct Whole {
     key: u64,
     lookups: Arc<checker::Lookups>,
@@ -110,19 +109,16 @@ pub(crate) fn validate_memo(
     whole: Option<u64>,
     memo: &mut Checks,
 ) -> (Arc<Index>, Vec<Diagnostic>) {
-    let (index, v, checks) = Validation::new(
+    let old = std::mem::take(memo);
+    let (index, diags, checks) = run(
         config,
         content,
         evidence,
         mode,
-        Some(Remembered {
-            keys,
-            whole,
-            old: memo,
-        }),
+        Some(Remembered { keys, whole, old }),
     );
     *memo = checks;
-    (index, v.diagnostics())
+    (index, diags)
 }
 
 /// The key a page's own findings are remembered under: the hash of its
@@ -202,123 +198,107 @@ pub(crate) fn site_facts(
     h.finish()
 }
 
-/// Every finding of one validation, kept apart by scope: the site-wide
-/// ones (duplicate ids, uncited evidence, cycles) are recomputed with the
-/// per-page ones every time, so neither can outlive the facts it names.
-/// What [`Validation::new`] may take from an earlier run: the key of each
-/// page's own check, the key of the site-wide part, and that run's memo.
-#[derive(Clone, Copy)]
+/// What [`validate_memo`] may take from an earlier run: the key of each
+/// page's own check, the key of the site-wide part, and that run's memo
+/// (taken: its findings move into the next one).
 struct Remembered<'m> {
     keys: &'m [Option<u64>],
     whole: Option<u64>,
-    old: &'m Checks,
+    old: Checks,
 }
 
-#[derive(Debug, Clone)]
-struct Validation {
-    /// Findings about the whole site.
-    global: Vec<Diagnostic>,
-    /// Findings about each page, in page order.
-    pages: Vec<Vec<Diagnostic>>,
-}
-
-impl Validation {
-    /// Checks every page, or takes its own findings from `memo` where its
-    /// key (`keys[pi]`) is the one it was checked under; returns the
-    /// table of this run's per-page findings (empty without a memo).
-    fn new(
-        config: &Config,
-        content: &Content,
-        evidence: &EvidenceIndex,
-        mode: Mode,
-        memo: Option<Remembered<'_>>,
-    ) -> (Arc<Index>, Validation, Checks) {
-        let whole_key = memo.and_then(|m| m.whole);
-        let remembered_whole = memo
-            .and_then(|m| m.old.whole.as_ref())
-            .filter(|w| Some(w.key) == whole_key && w.located.len() == content.pages.len());
-        let remembered: Vec<Option<&Vec<Diagnostic>>> = (0..content.pages.len())
-            .map(|pi| {
-                let m = memo?;
-                let key = m.keys[pi]?;
-                m.old
-                    .pages
-                    .get(&content.pages[pi].rel)
-                    .filter(|(k, _)| *k == key)
-                    .map(|(_, d)| d)
+/// Validates, taking from `memo` what it remembers under the same keys
+/// (see [`validate_memo`]); returns the index, every finding (sorted,
+/// each cloned once from where it is kept) and what the next run may take.
+fn run(
+    config: &Config,
+    content: &Content,
+    evidence: &EvidenceIndex,
+    mode: Mode,
+    memo: Option<Remembered<'_>>,
+) -> (Arc<Index>, Vec<Diagnostic>, Checks) {
+    let n = content.pages.len();
+    let (keys, whole_key, mut old) = match memo {
+        Some(m) => (Some(m.keys), m.whole, m.old),
+        None => (None, None, Checks::default()),
+    };
+    let key = |pi: usize| keys.and_then(|k| k[pi]);
+    let remembered_whole = old
+        .whole
+        .take()
+        .filter(|w| Some(w.key) == whole_key && w.located.len() == n);
+    // Each remembered page's entry is moved out of the old table, path
+    // and all, into the new one.
+    let mut remembered: Vec<Option<(String, Vec<Diagnostic>)>> = (0..n)
+        .map(|pi| {
+            let key = key(pi)?;
+            let (rel, (k, d)) = old.pages.remove_entry(content.pages[pi].rel.as_str())?;
+            (k == key).then_some((rel, d))
+        })
+        .collect();
+    // The lookups are built only when something is checked: a run whose
+    // edits changed no front matter, and no page's own check, needs none.
+    let checker =
+        (remembered_whole.is_none() || remembered.iter().any(Option::is_none)).then(|| {
+            let lookups = remembered_whole.as_ref().map(|w| w.lookups.clone());
+            Checker::new(config, content, evidence, mode, lookups)
+        });
+    let whole = match (remembered_whole, &checker) {
+        (Some(w), _) => w,
+        (None, Some(checker)) => {
+            let mut global = checker.duplicate_ids();
+            let (index, located) = rayon::join(
+                || checker.index(),
+                || {
+                    (0..n)
+                        .into_par_iter()
+                        .map(|pi| checker.located(pi))
+                        .collect::<Vec<_>>()
+                },
+            );
+            global.extend(checker.uncited_evidence());
+            global.extend(checker.cycles());
+            Arc::new(Whole {
+                key: whole_key.unwrap_or(0),
+                lookups: checker.lookups(),
+                index: Arc::new(index),
+                global,
+                located,
             })
-            .collect();
-        // The lookups are built only when something is checked: a run
-        // whose edits changed no front matter, and no page's own check,
-        // needs none.
-        let checker =
-            (remembered_whole.is_none() || remembered.iter().any(Option::is_none)).then(|| {
-                let lookups = remembered_whole.map(|w| w.lookups.clone());
-                Checker::new(config, content, evidence, mode, lookups)
-            });
-        let own = |pi: usize| match (remembered[pi], &checker) {
-            (Some(d), _) => d.clone(),
-            (None, Some(checker)) => checker.page(pi),
-            (None, None) => unreachable!("a checker is built when a page is not remembered"),
-        };
-        let whole = match (remembered_whole, &checker) {
-            (Some(w), _) => Whole::clone(w),
-            (None, Some(checker)) => {
-                let mut global = checker.duplicate_ids();
-                let (index, located) = rayon::join(
-                    || checker.index(),
-                    || {
-                        (0..content.pages.len())
-                            .into_par_iter()
-                            .map(|pi| checker.located(pi))
-                            .collect::<Vec<_>>()
-                    },
-                );
-                global.extend(checker.uncited_evidence());
-                global.extend(checker.cycles());
-                Whole {
-                    key: whole_key.unwrap_or(0),
-                    lookups: checker.lookups(),
-                    index: Arc::new(index),
-                    global,
-                    located,
-                }
-            }
-            (None, None) => {
-                unreachable!("a checker is built when the site-wide part is not remembered")
-            }
-        };
-        let own: Vec<Vec<Diagnostic>> = (0..content.pages.len()).into_par_iter().map(own).collect();
-        let mut checks = Checks::default();
-        let pages = own
-            .into_iter()
-            .zip(&whole.located)
-            .enumerate()
-            .map(|(pi, (mut own, located))| {
-                if let Some(key) = memo.and_then(|m| m.keys[pi]) {
-                    checks
-                        .pages
-                        .insert(content.pages[pi].rel.clone(), (key, own.clone()));
-                }
-                own.extend(located.iter().cloned());
-                own
-            })
-            .collect();
-        let global = whole.global.clone();
-        let index = whole.index.clone();
-        if whole_key.is_some() {
-            checks.whole = Some(whole);
         }
-        (index, Validation { global, pages }, checks)
+        (None, None) => {
+            unreachable!("a checker is built when the site-wide part is not remembered")
+        }
+    };
+    let fresh: Vec<Option<Vec<Diagnostic>>> = (0..n)
+        .into_par_iter()
+        .map(|pi| match (&remembered[pi], &checker) {
+            (Some(_), _) => None,
+            (None, Some(checker)) => Some(checker.page(pi)),
+            (None, None) => unreachable!("a checker is built when a page is not remembered"),
+        })
+        .collect();
+    let mut diags = whole.global.clone();
+    let mut checks = Checks::default();
+    for (pi, fresh) in fresh.into_iter().enumerate() {
+        let (rel, own) = match (remembered[pi].take(), fresh) {
+            (Some(entry), _) => entry,
+            (None, Some(own)) => (content.pages[pi].rel.clone(), own),
+            (None, None) => unreachable!("every page is remembered or checked"),
+        };
+        diags.extend(own.iter().cloned());
+        diags.extend(whole.located[pi].iter().cloned());
+        if let Some(key) = key(pi) {
+            checks.pages.insert(rel, (key, own));
+        }
     }
-
-    fn diagnostics(&self) -> Vec<Diagnostic> {
-        let mut diags = self.global.clone();
-        diags.extend(self.pages.iter().flatten().cloned());
-        sort(&mut diags);
-        once_per_failed_page(&mut diags);
-        diags
+    sort(&mut diags);
+    once_per_failed_page(&mut diags);
+    let index = whole.index.clone();
+    if whole_key.is_some() {
+        checks.whole = Some(whole);
     }
+    (index, diags, checks)
 }
 
 /// Sorts findings by file, line and column, keeping rule order for ties.
