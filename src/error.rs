@@ -8,7 +8,7 @@ use std::fmt;
 use std::path::PathBuf;
 
 /// A place in a source file, 1-based, with the path relative to the site root.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct Location {
     /// Path relative to the site root, with `/` separators.
     pub path: String,
@@ -36,7 +36,9 @@ impl fmt::Display for Location {
 }
 
 /// How bad a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Stops `build` and fails `check`.
@@ -46,7 +48,7 @@ pub enum Severity {
 }
 
 /// One finding about the site's sources.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Diagnostic {
     /// Error or warning.
     pub severity: Severity,
@@ -60,6 +62,53 @@ pub struct Diagnostic {
     pub hint: Option<String>,
     /// The offending source line, when known, and the width of the span under it.
     pub snippet: Option<Box<(String, usize)>>,
+}
+
+/// A [`Diagnostic`] as saved in a memo (`site::memo`): its code is read
+/// back as the `&'static str` the rules use, each distinct code allocated
+/// once per process.
+#[derive(serde::Deserialize)]
+struct SavedDiagnostic {
+    severity: Severity,
+    code: String,
+    location: Location,
+    message: String,
+    hint: Option<String>,
+    snippet: Option<Box<(String, usize)>>,
+}
+
+impl<'de> serde::Deserialize<'de> for Diagnostic {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Diagnostic, D::Error> {
+        <SavedDiagnostic as serde::Deserialize>::deserialize(d).map(Diagnostic::from)
+    }
+}
+
+impl From<SavedDiagnostic> for Diagnostic {
+    fn from(d: SavedDiagnostic) -> Diagnostic {
+        use std::collections::HashSet;
+        use std::sync::{Mutex, OnceLock};
+        static CODES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+        let mut codes = CODES
+            .get_or_init(Mutex::default)
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let code = match codes.get(d.code.as_str()) {
+            Some(&known) => known,
+            None => {
+                let known: &'static str = Box::leak(d.code.into_boxed_str());
+                codes.insert(known);
+                known
+            }
+        };
+        Diagnostic {
+            severity: d.severity,
+            code,
+            location: d.location,
+            message: d.message,
+            hint: d.hint,
+            snippet: d.snippet,
+        }
+    }
 }
 
 impl Diagnostic {

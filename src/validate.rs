@@ -69,14 +69,16 @@ pub fn validate(
 }
 
 /// What an earlier run found, for [`validate_memo`] to take instead of
-/// checking again.
-#[derive(Default)]
+/// checking again. Saved between builds without its site-wide part
+/// (`site::memo`).
+#[derive(Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Checks {
     /// Each page's own findings, by content-relative path, with the key it
     /// was checked under ([`check_key`]).
     pages: Map<String, (u64, Vec<Diagnostic>)>,
     /// The site-wide part, with the key it was made under
     /// ([`validate_memo`]'s `whole`).
+    #[serde(skip)]
     whole: Option<Arc<Whole>>,
 }
 

@@ -1,5 +1,6 @@
 //! `kansoku build`'s memo between runs (issue 13): a second build after
-//! an edit renders only what changed and writes what a cold build writes;
+//! an edit renders only what changed and writes what a cold build writes,
+//! and finds what a cold build finds;
 //! a corrupt memo is ignored; `--no-cache` builds cold; `kansoku clean`
 //! removes the memo.
 
@@ -142,4 +143,57 @@ fn a_cached_build_indexes_again_only_the_search_shards_of_edited_pages() {
 
     kansoku(&root, &["clean"]);
     assert!(!memo.exists(), "clean removes the search memo");
+}
+
+/// A page's findings are kept between builds (`.kansoku/public.checks.json`)
+/// under the key of its bytes and the site facts: a page that did not
+/// change gets a new finding when a claim it rests on elsewhere changes
+/// class, as a cold build says.
+#[test]
+fn a_cached_build_finds_what_a_cold_one_finds_on_an_unchanged_page() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("site");
+    copy_fixture(&root);
+    let page = |name: &str, class: &str, from: &str| {
+        format!(
+            "+++\ntitle = {{ ja = \"{name}\", en = \"{name}\" }}\n\n[[claims]]\nid = \"{name}-claim\"\nclass = \"{class}\"\nja = \"主張。\"\nen = \"A claim.\"\nevidence = [\"logs/run.log#L7\"]\n{from}+++\n\n::: ja\n本文。\n:::\n::: en\nBody.\n:::\n"
+        )
+    };
+    let premise = root.join("content/notes/premise.md");
+    std::fs::write(&premise, page("premise", "confirmed", "")).expect("write");
+    std::fs::write(
+        root.join("content/notes/inference.md"),
+        page("inference", "inferred", "from = [\"premise-claim\"]\n"),
+    )
+    .expect("write");
+    let first = kansoku(&root, &["build"]);
+    assert!(!first.contains("W082"), "{first}");
+    assert!(root.join(".kansoku/public.checks.json").is_file());
+
+    // Only the premise changes; the inference's page is taken from the
+    // memo unless the key sees the new class.
+    std::fs::write(&premise, page("premise", "unresolved", "")).expect("edit");
+    let cached = kansoku(&root, &["build"]);
+    let cold = kansoku(
+        &root,
+        &[
+            "build",
+            "--no-cache",
+            "--out",
+            dir.path().join("cold").to_str().expect("utf-8"),
+        ],
+    );
+    let findings = |out: &str| -> Vec<String> {
+        out.lines()
+            .filter(|l| l.contains("warning[") || l.contains("error["))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert!(
+        findings(&cached)
+            .iter()
+            .any(|l| l.starts_with("content/notes/inference.md:") && l.contains("W082")),
+        "{cached}"
+    );
+    assert_eq!(findings(&cached), findings(&cold));
 }

@@ -428,6 +428,22 @@ fn run(ops: &[Op], renderers: &mut BTreeMap<u8, Renderer>) -> Result<(), TestCas
             step,
             built.as_ref().err()
         );
+        // The cached build's findings (its page facts and findings are
+        // taken from the last build's where they hold) are a cold load's;
+        // a build adds its own warnings after them (sitemap, foreign
+        // files).
+        match (&built, &want) {
+            (Ok(report), Ok(b)) => prop_assert_eq!(
+                &report.warnings[..b.len().min(report.warnings.len())],
+                &b[..],
+                "build warnings at step {}",
+                step
+            ),
+            (Err(Error::Content(a)), Err(Error::Content(b))) => {
+                prop_assert_eq!(a, b, "build errors at step {}", step)
+            }
+            _ => {}
+        }
         if let Some(w) = &want_files {
             let public = served(&root.join("public"));
             let differ: Vec<&String> = w

@@ -85,6 +85,12 @@ pub struct Caches {
     /// Keep no parses (only their hashes): a build runs once, and a copy
     /// of every page would double its memory.
     once: bool,
+    /// Where a build that runs once keeps its findings for the next one,
+    /// given the site's configuration (see [`validate_saved`]); `None`:
+    /// nowhere.
+    saved_checks: Option<CheckStore>,
+    /// What [`validate_saved`] found, for [`Caches::save_checks`].
+    checks_to_save: Option<(PathBuf, SavedChecks)>,
     /// Make no render keys (a page's `visible`, `claims` and `words`):
     /// a load that renders nothing (`check`) would spend a sixth of its
     /// time on them.
@@ -307,7 +313,10 @@ pub(crate) fn validate(
         ..
     } = sources;
     if caches.once {
-        return crate::validate::validate(config, content, evidence, mode);
+        let Some(path) = caches.saved_checks.as_ref().map(|at| at(config)) else {
+            return crate::validate::validate(config, content, evidence, mode);
+        };
+        return validate_saved(sources, mode, caches, path);
     }
     let memos: Vec<Option<&PageMemo>> = content
         .pages
@@ -334,6 +343,81 @@ pub(crate) fn validate(
         whole,
         &mut caches.checks,
     )
+}
+
+/// The page facts and findings a build saves for the next one (see
+/// [`validate_saved`]): kansoku's `build_id` first, so that another
+/// kansoku's are never read.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct SavedChecks {
+    version: String,
+    /// Content-relative path → (hash of the page's bytes, its facts).
+    facts: Map<String, (u64, u64)>,
+    checks: crate::validate::Checks,
+}
+
+/// [`validate`] in a build that runs once but keeps its findings on disk
+/// at `path` for the next build: a page's facts (`validate::page_facts`,
+/// a function of its bytes) and own findings (under the key of its bytes
+/// and the site facts) are taken from there where they still hold. The
+/// site-wide part is made anew.
+fn validate_saved(
+    sources: &super::Sources,
+    mode: crate::validate::Mode,
+    caches: &mut Caches,
+    path: PathBuf,
+) -> (Arc<crate::validate::Index>, Vec<Diagnostic>) {
+    use rayon::prelude::*;
+    let super::Sources {
+        config,
+        content,
+        evidence,
+        ..
+    } = sources;
+    let saved = std::fs::read(&path)
+        .ok()
+        .and_then(|bytes| serde_json::from_slice::<SavedChecks>(&bytes).ok())
+        .filter(|s| s.version == crate::version::build_id());
+    let (old_facts, mut checks) = match saved {
+        Some(s) => (s.facts, s.checks),
+        None => Default::default(),
+    };
+    let bytes: Vec<u64> = content
+        .pages
+        .iter()
+        .map(|p| caches.pages.get(&p.rel).map_or(0, |m| m.bytes))
+        .collect();
+    let facts: Vec<u64> = content
+        .pages
+        .par_iter()
+        .zip(&bytes)
+        .map(|(page, &b)| match old_facts.get(&page.rel) {
+            Some(&(known, facts)) if known == b => facts,
+            _ => crate::validate::page_facts(page),
+        })
+        .collect();
+    let site = crate::validate::site_facts(config, content, evidence, mode, &facts);
+    let keys: Vec<Option<u64>> = bytes
+        .iter()
+        .map(|&b| Some(crate::validate::check_key(b, site)))
+        .collect();
+    let out =
+        crate::validate::validate_memo(config, content, evidence, mode, &keys, None, &mut checks);
+    let facts = content
+        .pages
+        .iter()
+        .zip(bytes.iter().zip(&facts))
+        .map(|(p, (&b, &f))| (p.rel.clone(), (b, f)))
+        .collect();
+    caches.checks_to_save = Some((
+        path,
+        SavedChecks {
+            version: crate::version::build_id().to_owned(),
+            facts,
+            checks,
+        },
+    ));
+    out
 }
 
 /// The theme of the site at `root`, loaded again only if its files
@@ -914,7 +998,26 @@ struct Saved {
     units: Map<String, UnitMemo>,
 }
 
+/// Where a build keeps its findings, given the site's configuration.
+pub(crate) type CheckStore = Box<dyn Fn(&Config) -> PathBuf + Send + Sync>;
+
 impl Caches {
+    /// Keeps this build's page facts and findings for the next build at
+    /// the path `at` names, and takes the last build's from there.
+    pub(crate) fn keep_checks(&mut self, at: CheckStore) {
+        self.saved_checks = Some(at);
+    }
+
+    /// Saves what [`Caches::keep_checks`] asked for, through a temporary
+    /// file renamed into place.
+    pub(crate) fn save_checks(&mut self) -> std::io::Result<()> {
+        let Some((path, saved)) = self.checks_to_save.take() else {
+            return Ok(());
+        };
+        let bytes = serde_json::to_vec(&saved).map_err(std::io::Error::other)?;
+        write_replacing(&path, &bytes)
+    }
+
     /// Takes the render memo a previous `kansoku build` saved at `path`;
     /// an empty one if there is none, or it is unreadable, corrupt or another
     /// kansoku's (`version::build_id`; then the build is cold, never an error).
@@ -941,11 +1044,17 @@ impl Caches {
             units: &self.units,
         };
         let bytes = serde_json::to_vec(&saved).map_err(std::io::Error::other)?;
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)?;
-        }
-        let tmp = path.with_extension("json.tmp");
-        std::fs::write(&tmp, bytes)?;
-        std::fs::rename(&tmp, path)
+        write_replacing(path, &bytes)
     }
+}
+
+/// Writes `bytes` at `path` through a temporary file renamed into place,
+/// so that a reader never sees half of one.
+fn write_replacing(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = path.with_extension("json.tmp");
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path)
 }

@@ -294,6 +294,15 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
         }
     };
     let t = Instant::now();
+    if options.cache {
+        // Where the build directory is depends on `book.toml`, which the
+        // load reads first.
+        let (root, out) = (root.to_path_buf(), options.out.clone());
+        caches.keep_checks(Box::new(move |config: &Config| {
+            let dir = out.clone().unwrap_or_else(|| root.join(&config.build_dir));
+            output::checks_memo_path(&dir)
+        }));
+    }
     let (mut site, warnings) = load_with(root, Mode::Build, &mut caches)?;
     lap("load", t);
     let out_dir = match &options.out {
@@ -489,6 +498,7 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     // Only an optimisation for the next build: one that cannot be saved
     // leaves the next build cold, and this one is done.
     let _ = caches.save_units(&output::memo_path(&out_dir));
+    let _ = caches.save_checks();
     let _ = search_memo.save(&search_memo_path);
     lap("write", t);
     let out_shown = options

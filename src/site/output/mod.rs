@@ -161,6 +161,12 @@ pub(crate) fn memo_path(out: &Path) -> PathBuf {
     state_dir(out).join(format!("{}.memo.json", name(out)))
 }
 
+/// Where the page facts and findings of builds into `out` are kept (see
+/// `site::memo::validate_saved`): beside the other memo tables.
+pub(crate) fn checks_memo_path(out: &Path) -> PathBuf {
+    state_dir(out).join(format!("{}.checks.json", name(out)))
+}
+
 /// Where the search stage's memo of builds into `out` is kept (see
 /// `search::Memo`): beside the other memo tables.
 pub(crate) fn search_memo_path(out: &Path) -> PathBuf {
