@@ -179,7 +179,7 @@ impl Renderer {
         let cx = self.ctx(site, prepared);
         let files = self.unit_files(&cx, unit)?;
         // A claim view this unit (or another) showed failed to render.
-        match prepared.claim_error() {
+        match prepared.deferred_error() {
             Some(d) => Err(d),
             None => Ok(files),
         }

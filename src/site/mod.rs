@@ -521,15 +521,10 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     // Freeing every page, claim and memo entry is a twentieth of a cached
     // build's time at scale, on one thread once the work is done: a caller
     // that exits next (the command line) need not wait for it.
+    // Where no thread can be started, the closure and what it owns are
+    // dropped here instead.
     drop(units);
-    let freed = std::sync::Arc::new(std::sync::Mutex::new(Some((site, caches))));
-    let background = freed.clone();
-    if std::thread::Builder::new()
-        .spawn(move || drop(lock(&background).take()))
-        .is_err()
-    {
-        // No thread to be had: freed here.
-        drop(lock(&freed).take());
-    }
+    let freed = (site, caches);
+    let _ = std::thread::Builder::new().spawn(move || drop(freed));
     Ok(report)
 }

@@ -23,8 +23,8 @@ pub struct Prepared {
     claims: ClaimSlots,
     /// The claims and navigation entries that failed to render, by claim
     /// id or entry, with why: the render fails (see
-    /// [`Prepared::claim_error`]).
-    claim_errors: std::sync::Mutex<Vec<(String, Diagnostic)>>,
+    /// [`Prepared::deferred_error`]).
+    deferred_errors: std::sync::Mutex<Vec<(String, Diagnostic)>>,
     /// Page indices in navigation order.
     pub(in crate::render) order: Vec<usize>,
     /// Navigation tree: parent URL path → positions in `order`.
@@ -74,9 +74,9 @@ impl Prepared {
     /// The first (by claim id or entry) claim view or navigation entry
     /// that failed to render, if any: a render that showed a claim or an
     /// entry without it must fail.
-    pub(in crate::render) fn claim_error(&self) -> Option<Diagnostic> {
+    pub(in crate::render) fn deferred_error(&self) -> Option<Diagnostic> {
         let errors = self
-            .claim_errors
+            .deferred_errors
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         errors
@@ -89,7 +89,7 @@ impl Prepared {
 impl<'a> Ctx<'a> {
     /// The navigation entry of the page at `pos` in `order`, in `tree`:
     /// (not current, current), rendered on first use; `None` when it
-    /// failed to render (then recorded for [`Prepared::claim_error`]).
+    /// failed to render (then recorded for [`Prepared::deferred_error`]).
     pub(in crate::render) fn nav_item(
         &self,
         tree: NavTree,
@@ -100,7 +100,7 @@ impl<'a> Ctx<'a> {
             .get_or_init(|| match nav_entry(self, tree, pos) {
                 Ok(item) => Some(item),
                 Err(d) => {
-                    p.claim_errors
+                    p.deferred_errors
                         .lock()
                         .unwrap_or_else(std::sync::PoisonError::into_inner)
                         .push((
@@ -115,7 +115,7 @@ impl<'a> Ctx<'a> {
 
     /// The view of claim `id` in `lang`, rendered on first use; `None` for
     /// an unknown id, or when it failed to render (then recorded for
-    /// [`Prepared::claim_error`]).
+    /// [`Prepared::deferred_error`]).
     pub(in crate::render) fn claim(&self, lang: Lang, id: &str) -> Option<&'a ClaimView> {
         let p: &'a Prepared = self.p;
         let slot = p.claims.get(id)?;
@@ -125,7 +125,7 @@ impl<'a> Ctx<'a> {
                 match rendered_claim_view(self, at, lang) {
                     Ok(v) => Some(v),
                     Err(d) => {
-                        p.claim_errors
+                        p.deferred_errors
                             .lock()
                             .unwrap_or_else(std::sync::PoisonError::into_inner)
                             .push((id.to_owned(), d));
@@ -257,7 +257,7 @@ impl Ctx<'_> {
                 let pos = children[i];
                 let url = page_at(pos).url_path.as_str();
                 // An entry that failed to render fails the render (see
-                // `Prepared::claim_error`).
+                // `Prepared::deferred_error`).
                 if let Some((plain, marked)) = cx.nav_item(tree, pos) {
                     out.push_str(if current == Some(url) { marked } else { plain });
                 }
@@ -523,7 +523,7 @@ pub(in crate::render) fn prepare(r: &Renderer, site: &Site) -> Result<Prepared, 
             cx.nav_item(tree, 0);
         }
     }
-    if let Some(d) = p.claim_error() {
+    if let Some(d) = p.deferred_error() {
         return Err(vec![d]);
     }
     Ok(p)
