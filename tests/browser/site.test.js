@@ -109,6 +109,9 @@ test("structure: landmarks, skip link, lang on every language part, focus styles
     const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
     assert.equal(outline, "solid", "keyboard focus is visible");
     await page.keyboard.press("Enter");
+    // Following the link is a same-document navigation: wait for it
+    // (reading the URL at once raced it, and failed once in CI).
+    await page.waitForFunction(() => location.hash === "#main", null, { timeout: 5000 }).catch(() => {});
     assert.equal(new URL(page.url()).hash, "#main");
   }
   // Parallel view: every column and every title says which language it is in.
