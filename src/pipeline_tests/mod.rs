@@ -163,32 +163,17 @@ impl Model {
                 })
             }),
             Op::Cite(a, b) => {
-                let id = self
-                    .pages
-                    .get(&b)
-                    .and_then(|p| p.claims.last())
-                    .map(|c| c.id);
-                if let Some(id) = id {
+                if let Some(id) = self.claim_id(b, <[Claim]>::last) {
                     self.with(a, |p| p.cites.push(id));
                 }
             }
             Op::Duplicate(a, b) => {
-                let id = self
-                    .pages
-                    .get(&b)
-                    .and_then(|p| p.claims.first())
-                    .map(|c| c.id);
-                if let Some(id) = id {
+                if let Some(id) = self.claim_id(b, <[Claim]>::first) {
                     self.with_claim(a, |c| c.id = id);
                 }
             }
             Op::From(a, b) => {
-                let id = self
-                    .pages
-                    .get(&b)
-                    .and_then(|p| p.claims.last())
-                    .map(|c| c.id);
-                if let Some(id) = id {
+                if let Some(id) = self.claim_id(b, <[Claim]>::last) {
                     self.with(a, |p| p.from.push(id));
                 }
             }
@@ -204,6 +189,14 @@ impl Model {
             Op::Theme => self.theme = (self.theme + 1) % 2,
             Op::Book => self.book = (self.book + 1) % 2,
         }
+    }
+
+    /// The id of the claim `pick` chooses on page `k`, if it has one.
+    fn claim_id(&self, k: u8, pick: impl FnOnce(&[Claim]) -> Option<&Claim>) -> Option<u8> {
+        self.pages
+            .get(&k)
+            .and_then(|p| pick(&p.claims))
+            .map(|c| c.id)
     }
 
     fn with(&mut self, k: u8, f: impl FnOnce(&mut Page)) {
