@@ -6,6 +6,7 @@
 
 pub(crate) mod memo;
 pub mod output;
+pub mod place;
 
 pub use memo::Caches;
 
@@ -150,26 +151,6 @@ impl BuildReport {
     }
 }
 
-/// Checks must never turn a site's source directories into build output.
-fn guard_out_dir(config: &Config) -> Result<()> {
-    let out = &config.build_dir;
-    for src in [
-        Path::new("content"),
-        config.evidence_dir.as_path(),
-        Path::new("templates"),
-        Path::new("static"),
-    ] {
-        if src.starts_with(out) || out.starts_with(src) {
-            return Err(Error::Usage(format!(
-                "build-dir \"{}\" overlaps the source directory \"{}\"; choose another, such as \"public\"",
-                out.display(),
-                src.display()
-            )));
-        }
-    }
-    Ok(())
-}
-
 /// A warning for each file in the build directory that kansoku did not
 /// write and `[build] keep` does not name: it is left in place, and the
 /// published site will carry it.
@@ -191,28 +172,23 @@ fn foreign_files(out: &Path, committed: &output::Committed) -> Vec<Diagnostic> {
         .collect()
 }
 
-/// `build --out DIR`: any directory but the site itself, one of its
-/// ancestors, or one inside its sources. Returns it as given.
-fn guard_out(root: &Path, config: &Config, out: &Path) -> Result<PathBuf> {
-    let abs = |p: &Path| std::path::absolute(p).map_err(|e| Error::io(p, e));
-    let (root_abs, out_abs) = (abs(root)?, abs(out)?);
-    let sources = [
-        Path::new("content"),
-        config.evidence_dir.as_path(),
-        Path::new("templates"),
-        Path::new("static"),
-    ];
-    if root_abs.starts_with(&out_abs)
-        || sources
-            .iter()
-            .any(|s| out_abs.starts_with(root_abs.join(s)))
-    {
-        return Err(Error::Usage(format!(
-            "--out \"{}\" would replace the site or its sources; choose a directory of its own, such as \"public\"",
-            out.display()
-        )));
-    }
-    Ok(out.to_path_buf())
+/// An error for each file kansoku did not write at a path the build
+/// writes, with other bytes than it would write: nothing was changed.
+fn conflicting_files(out: &Path, paths: &[String]) -> Vec<Diagnostic> {
+    let dir = out.to_string_lossy().replace('\\', "/");
+    paths
+        .iter()
+        .map(|p| {
+            Diagnostic::error(
+                "E044",
+                crate::error::Location::file(format!("{dir}/{p}")),
+                "not written by kansoku (no record names it), and this build writes this path; nothing was changed",
+            )
+            .with_hint(format!(
+                "move the file out of {dir}/ to keep it; if {dir}/ holds only an earlier build's output whose record in .kansoku/ was lost, remove {dir}/ and build again"
+            ))
+        })
+        .collect()
 }
 
 /// What a build includes beyond the pages themselves, and where it goes.
@@ -297,21 +273,27 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     if options.cache {
         // Where the build directory is depends on `book.toml`, which the
         // load reads first.
+        // A place that is refused below is never built into, so what is
+        // read from its records here is never used.
         let (root, out) = (root.to_path_buf(), options.out.clone());
         caches.keep_checks(Box::new(move |config: &Config| {
-            let dir = out.clone().unwrap_or_else(|| root.join(&config.build_dir));
-            output::checks_memo_path(&dir)
+            let place = match &out {
+                Some(dir) => place::out_dir(&root, config, dir),
+                None => place::build_dir(&root, config),
+            };
+            place.map_or_else(
+                |_| root.join(output::STATE_DIR).join("unused.checks.json"),
+                |p| output::checks_memo_path(&p.state, &p.out),
+            )
         }));
     }
     let (mut site, warnings) = load_with(root, Mode::Build, &mut caches)?;
     lap("load", t);
-    let out_dir = match &options.out {
-        Some(out) => guard_out(root, &site.config, out)?,
-        None => {
-            guard_out_dir(&site.config)?;
-            root.join(&site.config.build_dir)
-        }
+    let place = match &options.out {
+        Some(out) => place::out_dir(root, &site.config, out)?,
+        None => place::build_dir(root, &site.config)?,
     };
+    let out_dir = place.out.clone();
     if let Some(url) = &options.base_url {
         site.config.set_site_url(url);
     }
@@ -340,7 +322,8 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     // page it indexes. Nothing reaches `out_dir` unless everything
     // succeeds: an error drops the staging tree.
     let t = Instant::now();
-    let staging = output::Staging::begin_keeping(&out_dir, site.config.keep.clone())?;
+    let staging = output::Staging::begin_at(&out_dir, &place.state, site.config.keep.clone())?;
+    place::remember_target(&place)?;
     // The pages search indexes, with their content hashes. Their bytes
     // are read back from the staging tree for the shards indexed again,
     // so no page is held in memory until the search stage.
@@ -397,7 +380,7 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
         true
     };
     if options.cache {
-        caches.read_units(&output::memo_path(&out_dir));
+        caches.read_units(&output::memo_path(&place.state, &out_dir));
     }
     let units = renderer.units(&site);
     let job = memo::Job {
@@ -452,7 +435,7 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     let t = Instant::now();
     // Search reads the rendered pages, so it runs after render; its bundle
     // is written with everything else, atomically.
-    let search_memo_path = output::search_memo_path(&out_dir);
+    let search_memo_path = output::search_memo_path(&place.state, &out_dir);
     let mut search_memo = crate::search::Memo::default();
     if search {
         tell(Progress::Indexing);
@@ -493,21 +476,46 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     lap("search", t);
     let t = Instant::now();
     tell(Progress::Writing);
-    let committed = staging.commit()?;
+    let committed = staging.commit().map_err(|e| match output::conflicts(&e) {
+        Some(paths) => Error::Content(conflicting_files(&place.shown, paths)),
+        None => e,
+    })?;
     memo::retain_units(&site, &units, &mut caches);
     // Only an optimisation for the next build: one that cannot be saved
     // leaves the next build cold, and this one is done.
-    let _ = caches.save_units(&output::memo_path(&out_dir));
+    let _ = caches.save_units(&output::memo_path(&place.state, &out_dir));
     let _ = caches.save_checks();
     let _ = search_memo.save(&search_memo_path);
     lap("write", t);
-    let out_shown = options
-        .out
-        .clone()
-        .unwrap_or_else(|| site.config.build_dir.clone());
+    let out_shown = place.shown.clone();
     let mut warnings = warnings;
     warnings.extend(site.config.sitemap_warning());
     warnings.extend(foreign_files(&out_shown, &committed));
+    warnings.extend(committed.set_aside.iter().map(|(path, found)| {
+        Diagnostic::warning(
+            "W043",
+            crate::error::Location::file(path.to_string_lossy().replace('\\', "/")),
+            format!(
+                "kansoku's copy of an earlier build held entries it did not write ({}); it was moved here unused, and nothing of it was published",
+                found.join(", ")
+            ),
+        )
+        .with_hint(format!(
+            "take what you need from {} and delete it; kansoku never removes it",
+            path.display()
+        ))
+    }));
+    warnings.extend(committed.stuck.iter().map(|(path, why)| {
+        Diagnostic::warning(
+            "W042",
+            crate::error::Location::file(path.to_string_lossy().replace('\\', "/")),
+            format!("kansoku could not remove this leftover of an earlier build: {why}"),
+        )
+        .with_hint(format!(
+            "make it writable (`chmod -R u+w {p}`, or `chattr -R -i {p}` if it is immutable) or remove it; every build tries again",
+            p = path.display()
+        ))
+    }));
     let claims = site.content.claims_per_class();
     let report = BuildReport {
         pages: site.content.pages.len(),
