@@ -60,19 +60,28 @@ pub(crate) fn sibling(out: &Path, name: &str, tag: &str, pid: u32) -> PathBuf {
 /// in use: a build holds the lock from before it makes one until after it
 /// is gone. A previous tree that a build killed mid-swap left while `out`
 /// is missing is put back rather than removed.
-pub(crate) fn remove_leftovers(out: &Path, name: &str) -> io::Result<()> {
+///
+/// One that cannot be removed (a directory in it made read-only or
+/// immutable by hand) is left, and returned with why: it has another name
+/// than this build's, so it stops nothing, and the caller names it.
+pub(crate) fn remove_leftovers(
+    out: &Path,
+    name: &str,
+) -> crate::error::Result<Vec<(PathBuf, String)>> {
+    use crate::error::Error;
+    let mut stuck = Vec::new();
     let Some(parent) = out.parent() else {
-        return Ok(());
+        return Ok(stuck);
     };
     let entries = match fs::read_dir(parent) {
         Ok(entries) => entries,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(e),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(stuck),
+        Err(e) => return Err(Error::io(parent, e)),
     };
     let own = std::process::id();
     let prefix = format!(".{name}.kansoku-");
     for entry in entries {
-        let entry = entry?;
+        let entry = entry.map_err(|e| Error::io(parent, e))?;
         let file_name = entry.file_name();
         let Some(rest) = file_name.to_str().and_then(|n| n.strip_prefix(&prefix)) else {
             continue;
@@ -86,16 +95,41 @@ pub(crate) fn remove_leftovers(out: &Path, name: &str) -> io::Result<()> {
         let path = entry.path();
         let out_missing =
             matches!(fs::symlink_metadata(out), Err(e) if e.kind() == io::ErrorKind::NotFound);
-        if tag == "old" && out_missing && entry.file_type()?.is_dir() {
-            fs::rename(&path, out)?;
+        if tag == "old" && out_missing && entry.file_type().is_ok_and(|t| t.is_dir()) {
+            fs::rename(&path, out).map_err(|e| Error::io(&path, e))?;
             continue;
         }
         match remove_tree(&path) {
-            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+            Err(e) if e.kind() != io::ErrorKind::NotFound => stuck.push((path, e.to_string())),
             _ => {}
         }
     }
-    Ok(())
+    Ok(stuck)
+}
+
+/// Removes the spares earlier builds could not remove and moved aside
+/// (`NAME.spare-stuck-PID` in `state`); those that still cannot be
+/// removed are returned with why.
+pub(crate) fn remove_stuck_spares(state: &Path, name: &str) -> Vec<(PathBuf, String)> {
+    let mut stuck = Vec::new();
+    let Ok(entries) = fs::read_dir(state) else {
+        return stuck;
+    };
+    let prefix = format!("{name}.spare-stuck-");
+    for entry in entries.flatten() {
+        if !entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.starts_with(&prefix))
+        {
+            continue;
+        }
+        let path = entry.path();
+        if let Err(e) = remove_tree(&path) {
+            stuck.push((path, e.to_string()));
+        }
+    }
+    stuck
 }
 
 /// Set when the process is interrupted: every write into a staging tree

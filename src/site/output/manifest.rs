@@ -203,6 +203,12 @@ impl Manifest {
                 hash: u64::from_str_radix(hash, 16).ok()?,
                 id,
             };
+            // A path that could leave the tree (`../x`, `/etc/x`) was not
+            // written by any build: the whole record is damaged or forged,
+            // and trusting the rest of it could remove a person's file.
+            if !super::plain(path) {
+                return None;
+            }
             files.insert(path.to_owned(), entry);
         }
         (count == files.len()).then_some(Manifest { files })
@@ -391,7 +397,7 @@ pub(super) fn load_dirs(path: &Path, root: &Path) -> Dirs {
             let [ref id @ .., path] = f[..] else {
                 return None;
             };
-            if id.len() != 7 {
+            if id.len() != 7 || !super::plain(path) {
                 return None;
             }
             dirs.insert(path.to_owned(), parse_id(id)?);
@@ -456,6 +462,23 @@ mod tests {
         assert!(Manifest::parse(&whole, (1, 2)).is_some());
         assert!(Manifest::parse(&whole, (1, 3)).is_none());
         assert!(Manifest::parse("kansoku-manifest 2 1 2\nend 0\n", (1, 2)).is_some());
+    }
+
+    #[test]
+    fn a_path_that_leaves_the_tree_voids_a_record() {
+        for path in [
+            "../outside",
+            "/etc/passwd",
+            "a/../../b",
+            "a//b",
+            "./a",
+            "a\\b",
+        ] {
+            let text = format!(
+                "kansoku-manifest 2 1 2\n1 00000000000000ff - - - - - - - ok\n1 00000000000000ff - - - - - - - {path}\nend 2\n"
+            );
+            assert!(Manifest::parse(&text, (1, 2)).is_none(), "{path}");
+        }
     }
 
     #[test]

@@ -99,6 +99,10 @@ pub struct Staging {
     /// be committed even if the caller carries on.
     failed: AtomicBool,
     committed: bool,
+    /// kansoku's own leftovers it could not remove, with why.
+    stuck: Vec<(PathBuf, String)>,
+    /// Spares that held entries kansoku did not write, moved aside.
+    set_aside: Vec<(PathBuf, Vec<String>)>,
     _lock: guard::BuildLock,
 }
 
@@ -115,6 +119,14 @@ pub struct Committed {
     /// keeps, left where they are (`/`-separated, under the build
     /// directory).
     pub foreign: Vec<String>,
+    /// kansoku's own leftovers of earlier builds (staging trees, spares)
+    /// that could not be removed, with why: named so a person can unblock
+    /// them.
+    pub stuck: Vec<(PathBuf, String)>,
+    /// kansoku's copies of an earlier build that held entries it did not
+    /// write (`/`-separated, under the copy), moved aside unused so that
+    /// nothing of them is published or lost.
+    pub set_aside: Vec<(PathBuf, Vec<String>)>,
 }
 
 /// The cause inside an [`Error::Io`] when two outputs claim one path (the
@@ -151,30 +163,47 @@ fn name(out: &Path) -> String {
         .map_or_else(|| "public".into(), |n| n.to_string_lossy().into_owned())
 }
 
+/// The records' directory of a build directory named on its own (by the
+/// tests and [`write_atomic`]): `.kansoku/` beside it. A site's build names
+/// its own (see `site::place`).
 fn state_dir(out: &Path) -> PathBuf {
     out.with_file_name(STATE_DIR)
 }
 
 /// Where the memo tables of builds into `out` are kept (see
-/// `site::memo`): beside its manifest, removed by `kansoku clean`.
-pub(crate) fn memo_path(out: &Path) -> PathBuf {
-    state_dir(out).join(format!("{}.memo.json", name(out)))
+/// `site::memo`): beside its manifest in `state`, removed by `kansoku clean`.
+pub(crate) fn memo_path(state: &Path, out: &Path) -> PathBuf {
+    state.join(format!("{}.memo.json", name(out)))
 }
 
 /// Where the page facts and findings of builds into `out` are kept (see
 /// `site::memo::validate_saved`): beside the other memo tables.
-pub(crate) fn checks_memo_path(out: &Path) -> PathBuf {
-    state_dir(out).join(format!("{}.checks.json", name(out)))
+pub(crate) fn checks_memo_path(state: &Path, out: &Path) -> PathBuf {
+    state.join(format!("{}.checks.json", name(out)))
 }
 
 /// Where the search stage's memo of builds into `out` is kept (see
 /// `search::Memo`): beside the other memo tables.
-pub(crate) fn search_memo_path(out: &Path) -> PathBuf {
-    state_dir(out).join(format!("{}.search.json", name(out)))
+pub(crate) fn search_memo_path(state: &Path, out: &Path) -> PathBuf {
+    state.join(format!("{}.search.json", name(out)))
 }
 
-fn manifest_paths(out: &Path) -> manifest::Paths {
-    manifest::Paths::new(&state_dir(out), out, &name(out))
+fn manifest_paths(state: &Path, out: &Path) -> manifest::Paths {
+    manifest::Paths::new(state, out, &name(out))
+}
+
+/// Refuses a records' directory that is not a directory (a file or a link
+/// named `.kansoku`): kansoku would fail to make it, or write through the
+/// link.
+fn check_state_dir(state: &Path) -> Result<()> {
+    match fs::symlink_metadata(state) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(Error::Usage(format!(
+            "{} is not a directory; kansoku keeps its build records in a directory of that name. Move it away (nothing of kansoku's is in it) and build again",
+            state.display()
+        ))),
+        Err(_) => Ok(()),
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -251,33 +280,66 @@ impl Staging {
     /// directory beside `out` (the spare, moved there, or an empty one) and
     /// reads the records of what the previous builds wrote.
     pub fn begin_keeping(out: &Path, keep: Keep) -> Result<Staging> {
+        Staging::begin_at(out, &state_dir(out), keep)
+    }
+
+    /// [`Staging::begin_keeping`] with the records kept in `state`.
+    pub fn begin_at(out: &Path, state: &Path, keep: Keep) -> Result<Staging> {
         let t = std::time::Instant::now();
         let target = resolve(out)?;
         check_writable(out, &target)?;
+        check_state_dir(state)?;
         let name = name(out);
-        let state = state_dir(out);
         let lock_path = state.join(format!("{name}.lock"));
         let build_lock = guard::BuildLock::acquire(&lock_path, &out.display().to_string())
             .map_err(|e| Error::io(&lock_path, e))?;
-        guard::remove_leftovers(out, &name).map_err(|e| Error::io(out, e))?;
+        let mut stuck = guard::remove_leftovers(out, &name)?;
+        let mut set_aside = Vec::new();
+        stuck.extend(guard::remove_stuck_spares(state, &name));
         let dir = guard::sibling(out, &name, "staging", std::process::id());
         if fs::symlink_metadata(&dir).is_ok() {
-            tree::remove_tree(&dir).map_err(|e| Error::io(&dir, e))?;
+            tree::remove_tree(&dir)
+                .map_err(|e| tree::cannot_remove("an earlier build's staging tree", &dir, &e))?;
         }
-        let manifests = manifest_paths(out);
+        let manifests = manifest_paths(state, out);
         // A symlinked build directory is always updated in place, which
         // leaves no previous tree to keep: a spare is never used there.
         let is_link = fs::symlink_metadata(out).is_ok_and(|m| m.file_type().is_symlink());
         // Two records of ~40 bytes a file: read side by side.
-        let (previous, mut spare) = rayon::join(
+        let (previous, verdict) = rayon::join(
             || manifests.load(&target),
-            || (!is_link).then(|| spare::usable(&manifests)).flatten(),
+            || (!is_link).then(|| spare::check(&manifests)),
         );
+        let (mut spare, mut spare_dirs) = match verdict {
+            Some(spare::Verdict::Usable(m, d)) => (Some(m), d),
+            Some(spare::Verdict::Foreign(found)) => {
+                // Someone else's entries: kept, out of the way, and named.
+                let aside = state.join(format!("{name}.spare-foreign-{}", std::process::id()));
+                fs::rename(&manifests.spare_dir, &aside)
+                    .map_err(|e| Error::io(&manifests.spare_dir, e))?;
+                let _ = fs::remove_file(&manifests.spare);
+                let _ = fs::remove_file(&manifests.spare_dirs);
+                set_aside.push((aside, found));
+                (None, manifest::Dirs::default())
+            }
+            _ => (None, manifest::Dirs::default()),
+        };
         if spare.is_none() {
-            spare::discard(&manifests).map_err(|e| Error::io(&manifests.spare_dir, e))?;
+            if let Err(e) = spare::discard(&manifests) {
+                // Moved aside, so that it stops nothing; removed by a
+                // later build once it can be.
+                let aside = state.join(format!("{name}.spare-stuck-{}", std::process::id()));
+                fs::rename(&manifests.spare_dir, &aside).map_err(|_| {
+                    tree::cannot_remove(
+                        "kansoku's copy of an earlier build",
+                        &manifests.spare_dir,
+                        &e,
+                    )
+                })?;
+                stuck.push((aside, e.to_string()));
+            }
         }
         let dirs = manifest::load_dirs(&manifests.dirs, &target);
-        let mut spare_dirs = manifest::Dirs::default();
         // Made (or moved from the spare) and recorded under the lock an
         // interruption takes first, so that it either finds this tree to
         // remove or exits before it is made: never between the two, which
@@ -287,11 +349,8 @@ impl Staging {
             let Some(_op) = guard::write_op() else {
                 return Err(Error::Usage("the build was interrupted".into()));
             };
-            if spare.is_some() {
-                spare_dirs = manifest::load_dirs(&manifests.spare_dirs, &manifests.spare_dir);
-                if !spare::take(&manifests, &dir) {
-                    (spare, spare_dirs) = (None, manifest::Dirs::default());
-                }
+            if spare.is_some() && !spare::take(&manifests, &dir) {
+                (spare, spare_dirs) = (None, manifest::Dirs::default());
             }
             if spare.is_none() {
                 fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
@@ -316,6 +375,8 @@ impl Staging {
             can_link: AtomicBool::new(true),
             failed: AtomicBool::new(false),
             committed: false,
+            stuck,
+            set_aside,
             _lock: build_lock,
         })
     }
@@ -408,12 +469,15 @@ impl Staging {
                 owns: &|p| self.previous.owns(p),
                 owned_dir: &|d| owned_dirs.contains(d),
                 known: &self.dirs,
+                writable: false,
             };
-            tree::survey(&self.target, &rules).map_err(|e| Error::io(&self.target, e))?
+            tree::survey(&self.target, &rules).map_err(|e| denied(&self.out, &self.target, e))?
         } else {
             tree::Survey::default()
         };
-        let in_place = is_link || !survey.kept.is_empty() || !survey.foreign.is_empty();
+        let mut survey = survey;
+        let adopted = self.adopt(&placed, &mut survey.foreign)?;
+        let in_place = is_link || adopted || !survey.kept.is_empty() || !survey.foreign.is_empty();
         super::timing("write/survey", t);
         let t = std::time::Instant::now();
         let swapped = if !exists {
@@ -459,7 +523,88 @@ impl Staging {
         drop(active);
         report.kept = survey.kept;
         report.foreign = survey.foreign;
+        report.stuck = std::mem::take(&mut self.stuck);
+        report.set_aside = std::mem::take(&mut self.set_aside);
         Ok(report)
+    }
+}
+
+impl Staging {
+    /// Sorts out the files kansoku has no record of at paths this build
+    /// writes. One that already holds exactly the bytes this build writes
+    /// there (an earlier build's, whose record was lost) is taken as
+    /// kansoku's: replacing it loses nothing. Any other is a person's
+    /// file, and the build is refused before anything changes, naming
+    /// every such file. Returns whether any was taken.
+    fn adopt(&self, placed: &HashMap<String, Placed>, foreign: &mut Vec<String>) -> Result<bool> {
+        let mut conflicts = Vec::new();
+        let mut adopted = false;
+        let placed_dirs = manifest::owned_dirs(placed.keys().map(String::as_str));
+        foreign.retain(|p| {
+            // An empty directory this build writes into is used, not left
+            // (a link there is not a directory, and is refused later).
+            if placed_dirs.contains(p.as_str())
+                && fs::symlink_metadata(self.target.join(p)).is_ok_and(|m| m.is_dir())
+            {
+                return false;
+            }
+            let Some(f) = placed.get(p) else {
+                return true;
+            };
+            let path = self.target.join(p);
+            let same = tree::real_parents(&self.target, p)
+                && fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() == f.size)
+                && fs::read(&path).is_ok_and(|b| content_hash(&b) == f.hash);
+            if same {
+                adopted = true;
+            } else {
+                conflicts.push(p.clone());
+            }
+            !same
+        });
+        if conflicts.is_empty() {
+            return Ok(adopted);
+        }
+        conflicts.sort_unstable();
+        Err(Error::io(
+            &self.out,
+            io::Error::new(io::ErrorKind::AlreadyExists, Conflicts { paths: conflicts }),
+        ))
+    }
+}
+
+/// The cause inside an [`Error::Io`] when the build directory holds files
+/// kansoku did not write (no record names them) at paths the build writes,
+/// with other bytes: the build is refused rather than overwrite them. Find
+/// it with [`conflicts`].
+#[derive(Debug)]
+pub struct Conflicts {
+    /// The files, `/`-separated and relative to the build directory.
+    pub paths: Vec<String>,
+}
+
+impl std::fmt::Display for Conflicts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} file{} kansoku did not write would be overwritten: {}",
+            self.paths.len(),
+            if self.paths.len() == 1 { "" } else { "s" },
+            self.paths.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for Conflicts {}
+
+/// The files of a [`Conflicts`], when `err` is one.
+pub fn conflicts(err: &Error) -> Option<&[String]> {
+    match err {
+        Error::Io { source, .. } => source
+            .get_ref()
+            .and_then(|e| e.downcast_ref::<Conflicts>())
+            .map(|c| c.paths.as_slice()),
+        _ => None,
     }
 }
 
@@ -487,7 +632,13 @@ pub fn write_atomic(files: &[OutputFile], out: &Path) -> Result<Committed> {
 /// when nothing else is left in it. Returns what was left (`/`-separated,
 /// under `out`), for the caller to mention.
 pub fn remove(out: &Path) -> Result<Vec<String>> {
-    let manifests = manifest_paths(out);
+    remove_at(out, &state_dir(out))
+}
+
+/// [`remove`] for a build directory whose records are kept in `state`.
+pub fn remove_at(out: &Path, state: &Path) -> Result<Vec<String>> {
+    check_state_dir(state)?;
+    let manifests = manifest_paths(state, out);
     let target = match resolve(out) {
         Ok(t) => t,
         Err(_) => return Ok(Vec::new()),
@@ -499,7 +650,7 @@ pub fn remove(out: &Path) -> Result<Vec<String>> {
             .map_err(|e| Error::io(&manifests.committed, e))?;
         return Ok(Vec::new());
     }
-    let lock_path = state_dir(out).join(format!("{}.lock", name(out)));
+    let lock_path = state.join(format!("{}.lock", name(out)));
     let lock = guard::BuildLock::acquire(&lock_path, &out.display().to_string())
         .map_err(|e| Error::io(out, e))?;
     spare::discard(&manifests).map_err(|e| Error::io(&manifests.spare_dir, e))?;
@@ -511,24 +662,42 @@ pub fn remove(out: &Path) -> Result<Vec<String>> {
         owns: &|p| previous.owns(p),
         owned_dir: &|d| owned_dirs.contains(d),
         known: &manifest::Dirs::default(),
+        writable: false,
     };
-    let survey = tree::survey(&target, &rules).map_err(|e| Error::io(&target, e))?;
-    if survey.foreign.is_empty()
-        && !fs::symlink_metadata(out).is_ok_and(|m| m.file_type().is_symlink())
-    {
-        tree::remove_tree(&target).map_err(|e| Error::io(&target, e))?;
+    let survey = tree::survey(&target, &rules).map_err(|e| denied(out, &target, e))?;
+    let is_link = fs::symlink_metadata(out).is_ok_and(|m| m.file_type().is_symlink());
+    if survey.foreign.is_empty() && !is_link {
+        if tree::is_mount_point(&target) {
+            // A mount point cannot be removed (EBUSY): empty it, and
+            // leave the directory to whoever mounted it.
+            for entry in fs::read_dir(&target).map_err(|e| denied(out, &target, e))? {
+                let path = entry.map_err(|e| denied(out, &target, e))?.path();
+                tree::remove_tree(&path).map_err(|e| denied(out, &path, e))?;
+            }
+        } else {
+            tree::remove_tree(&target).map_err(|e| denied(out, &target, e))?;
+        }
     } else {
         let mut dirs: Vec<&str> = owned_dirs.iter().copied().collect();
         for p in previous.files.keys() {
+            // Never through a link a person put where kansoku's
+            // directory was: the file it reaches is not kansoku's.
+            if !tree::real_parents(&target, p) {
+                continue;
+            }
             let path = target.join(p);
             match fs::symlink_metadata(&path) {
-                Ok(m) if !m.is_dir() => fs::remove_file(&path).map_err(|e| Error::io(&path, e))?,
+                Ok(m) if m.is_file() => {
+                    fs::remove_file(&path).map_err(|e| denied(out, &path, e))?
+                }
                 _ => {}
             }
         }
         dirs.sort_unstable_by_key(|d| std::cmp::Reverse(d.len()));
         for d in dirs {
-            let _ = fs::remove_dir(target.join(d));
+            if tree::real_parents(&target, d) {
+                let _ = fs::remove_dir(target.join(d));
+            }
         }
         if target == out {
             let _ = fs::remove_dir(&target);
@@ -540,27 +709,52 @@ pub fn remove(out: &Path) -> Result<Vec<String>> {
     let _ = fs::remove_file(&lock_path);
     drop(lock);
     // The state directory goes too once nothing else of kansoku's is in it.
-    let _ = fs::remove_dir(state_dir(out));
+    let _ = fs::remove_dir(state);
     Ok(survey.foreign)
+}
+
+/// An I/O error on `path` (in or under the build directory `out`), with
+/// a hint when it is a permission the user can give.
+pub(crate) fn denied(out: &Path, path: &Path, e: io::Error) -> Error {
+    if e.kind() == io::ErrorKind::PermissionDenied {
+        let dir = if path.is_dir() {
+            path
+        } else {
+            path.parent().unwrap_or(path)
+        };
+        return Error::Usage(format!(
+            "{}: {e}; kansoku cannot change what is in {}. Make it writable (for example `chmod -R u+w {}`) and run kansoku again",
+            path.display(),
+            dir.display(),
+            out.display()
+        ));
+    }
+    Error::io(path, e)
 }
 
 /// Rejects any path that could leave the staging directory or name it
 /// ambiguously: empty, absolute, `.`/`..` or empty segments, backslashes.
 fn check_path(path: &str) -> Result<()> {
-    let plain = !path.is_empty()
-        && path
-            .split('/')
-            .all(|s| !s.is_empty() && s != "." && s != ".." && !s.contains(['\\', '\0']))
-        && Path::new(path)
-            .components()
-            .all(|c| matches!(c, Component::Normal(_)));
-    if plain {
+    if plain(path) {
         Ok(())
     } else {
         Err(Error::Usage(format!(
             "output path {path:?} is not a plain relative path"
         )))
     }
+}
+
+/// Whether `path` is relative, normalised and plain: no empty, `.` or
+/// `..` segment, no backslash, NUL or newline. Every path read back from a
+/// record must be (see `manifest`).
+pub(crate) fn plain(path: &str) -> bool {
+    !path.is_empty()
+        && path
+            .split('/')
+            .all(|s| !s.is_empty() && s != "." && s != ".." && !s.contains(['\\', '\0', '\n']))
+        && Path::new(path)
+            .components()
+            .all(|c| matches!(c, Component::Normal(_)))
 }
 
 /// A 64-bit hash of a file's bytes, the same in every run (a foldhash

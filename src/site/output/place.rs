@@ -107,9 +107,14 @@ impl Staging {
         };
         let mut parents: Vec<&str> = Vec::new();
         for p in &stale {
+            // Only kansoku's own file: never one reached through a link,
+            // nor a link a person put at its path.
+            if !tree::real_parents(&self.target, p) {
+                continue;
+            }
             let path = self.target.join(p);
             match fs::symlink_metadata(&path) {
-                Ok(m) if !m.is_dir() => fs::remove_file(&path).map_err(|e| fail(&path, e))?,
+                Ok(m) if m.is_file() => fs::remove_file(&path).map_err(|e| fail(&path, e))?,
                 _ => {}
             }
             if let Some((parent, _)) = p.rsplit_once('/') {

@@ -18,13 +18,54 @@ use std::fs;
 use std::io;
 use std::path::Path;
 
-/// The spare and its record, if both are there and agree.
-pub(super) fn usable(paths: &Paths) -> Option<Manifest> {
+/// What the check of the spare found.
+pub(super) enum Verdict {
+    /// Usable: its record, and its directories found clean.
+    Usable(Manifest, manifest::Dirs),
+    /// Holds entries its record does not name (a file put there by hand, a
+    /// symbolic link a build would write through): never used, and moved
+    /// aside rather than removed, since those entries are not kansoku's.
+    Foreign(Vec<String>),
+    /// Missing, without a record, or with a directory kansoku cannot write
+    /// into: discarded.
+    Unusable,
+}
+
+/// Checks the spare against its record before a build uses it.
+pub(super) fn check(paths: &Paths) -> Verdict {
+    match usable(paths) {
+        Some(v) => v,
+        None => Verdict::Unusable,
+    }
+}
+
+fn usable(paths: &Paths) -> Option<Verdict> {
     let meta = fs::symlink_metadata(&paths.spare_dir).ok()?;
     if !meta.is_dir() {
         return None;
     }
-    paths.load_spare()
+    let record = paths.load_spare()?;
+    let dirs = manifest::load_dirs(&paths.spare_dirs, &paths.spare_dir);
+    let owned_dirs = manifest::owned_dirs(record.files.keys().map(String::as_str));
+    let none = tree::Keep::new(&[]).expect("no patterns is valid");
+    let rules = tree::Rules {
+        keep: &none,
+        owns: &|p| record.owns(p),
+        owned_dir: &|d| owned_dirs.contains(d),
+        // Only directories whose identity has not moved since a survey
+        // found them clean are skipped: adding, removing or replacing an
+        // entry moves it.
+        known: &dirs,
+        writable: true,
+    };
+    let survey = tree::survey(&paths.spare_dir, &rules).ok()?;
+    if !survey.foreign.is_empty() {
+        return Some(Verdict::Foreign(survey.foreign));
+    }
+    if !survey.locked.is_empty() {
+        return None;
+    }
+    Some(Verdict::Usable(record, dirs))
 }
 
 /// Removes a spare that cannot be used, and its record.
@@ -79,6 +120,9 @@ impl Staging {
             .collect();
         stale.par_iter().try_for_each(|p| {
             let path = self.dir.join(p);
+            if !tree::real_parents(&self.dir, p) {
+                return Ok(());
+            }
             match fs::symlink_metadata(&path) {
                 // A directory now: this build put files under it.
                 Ok(m) if !m.is_dir() => fs::remove_file(&path).map_err(|e| Error::io(&path, e)),

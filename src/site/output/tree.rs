@@ -13,19 +13,97 @@ use std::path::Path;
 /// never touched (a symlinked `public/` once had its target emptied here).
 pub(crate) fn remove_tree(dir: &Path) -> io::Result<()> {
     use rayon::prelude::*;
+    // Each failure names the entry that could not be removed, which is
+    // rarely the top of the tree (a read-only or immutable directory deep
+    // inside): the message must lead to it.
+    let at = |p: &Path| {
+        let p = p.to_path_buf();
+        move |e: io::Error| io::Error::new(e.kind(), Stuck { path: p, source: e })
+    };
     if !fs::symlink_metadata(dir)?.is_dir() {
-        return fs::remove_file(dir);
+        return fs::remove_file(dir).map_err(at(dir));
     }
-    let entries: Vec<_> = fs::read_dir(dir)?.collect::<io::Result<_>>()?;
+    let entries: Vec<_> = fs::read_dir(dir)
+        .map_err(at(dir))?
+        .collect::<io::Result<_>>()
+        .map_err(at(dir))?;
     entries.par_iter().try_for_each(|e| {
         // `DirEntry::file_type` does not follow links.
-        if e.file_type()?.is_dir() {
+        if e.file_type().map_err(at(&e.path()))?.is_dir() {
             remove_tree(&e.path())
         } else {
-            fs::remove_file(e.path())
+            fs::remove_file(e.path()).map_err(at(&e.path()))
         }
     })?;
-    fs::remove_dir(dir)
+    fs::remove_dir(dir).map_err(at(dir))
+}
+
+/// An entry [`remove_tree`] could not remove, and why.
+#[derive(Debug)]
+pub(crate) struct Stuck {
+    pub(crate) path: std::path::PathBuf,
+    source: io::Error,
+}
+
+impl std::fmt::Display for Stuck {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.source)
+    }
+}
+
+impl std::error::Error for Stuck {}
+
+/// The entry a [`remove_tree`] error is about, if it names one.
+fn stuck(e: &io::Error) -> Option<&Stuck> {
+    e.get_ref().and_then(|i| i.downcast_ref::<Stuck>())
+}
+
+/// An error for a tree of kansoku's own (`what`, at `tree`) that could not
+/// be removed, naming the entry that stopped it and how to unblock it.
+pub(crate) fn cannot_remove(what: &str, tree: &Path, e: &io::Error) -> crate::error::Error {
+    let (path, why) = match stuck(e) {
+        Some(s) => (s.path.as_path(), s.source.to_string()),
+        None => (tree, e.to_string()),
+    };
+    crate::error::Error::Usage(format!(
+        "cannot remove {} ({what}): {why}. Hint: make it writable (`chmod -R u+w {}`, or `chattr -R -i {}` if it is immutable) or remove it yourself, then build again",
+        path.display(),
+        tree.display(),
+        tree.display()
+    ))
+}
+
+/// Whether every directory on the way from `root` to `rel` (`/`-separated,
+/// `rel` itself excluded) is a directory and not a symbolic link: only then
+/// does `root.join(rel)` name an entry of `root`'s own tree.
+pub(crate) fn real_parents(root: &Path, rel: &str) -> bool {
+    let mut end = 0;
+    while let Some(i) = rel[end..].find('/') {
+        end += i;
+        match fs::symlink_metadata(root.join(&rel[..end])) {
+            Ok(m) if m.is_dir() => {}
+            _ => return false,
+        }
+        end += 1;
+    }
+    true
+}
+
+/// Whether `dir` is the top of a mounted file system (its device differs
+/// from its parent's), which can be emptied but not removed or renamed.
+#[cfg(unix)]
+pub(crate) fn is_mount_point(dir: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let parent = dir.parent().unwrap_or(dir);
+    match (fs::symlink_metadata(dir), fs::metadata(parent)) {
+        (Ok(d), Ok(p)) => d.is_dir() && (d.dev() != p.dev() || d.ino() == p.ino()),
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+pub(crate) fn is_mount_point(_: &Path) -> bool {
+    false
 }
 
 /// Removes the directories under `root` that removing files left empty:
@@ -38,7 +116,7 @@ pub(crate) fn remove_emptied<'a>(root: &Path, parents: impl Iterator<Item = &'a 
     for dir in parents {
         let mut d = dir;
         loop {
-            if fs::remove_dir(root.join(d)).is_err() {
+            if !real_parents(root, d) || fs::remove_dir(root.join(d)).is_err() {
                 break;
             }
             match d.rsplit_once('/') {
@@ -150,6 +228,9 @@ pub(crate) struct Survey {
     /// The directories below the top that held only kansoku's entries,
     /// with their identity just before they were read (or matched).
     pub(crate) clean: Vec<(String, Id)>,
+    /// Directories this process cannot write into, when the rules ask
+    /// (see [`Rules::writable`]); not read further.
+    pub(crate) locked: Vec<String>,
 }
 
 impl Survey {
@@ -157,6 +238,7 @@ impl Survey {
         self.kept.extend(other.kept);
         self.foreign.extend(other.foreign);
         self.clean.extend(other.clean);
+        self.locked.extend(other.locked);
     }
 }
 
@@ -171,6 +253,20 @@ pub(crate) struct Rules<'a> {
     /// Directories found clean by an earlier survey (see `manifest::Dirs`):
     /// one that still has the identity recorded is not read again.
     pub(crate) known: &'a Dirs,
+    /// Whether a directory kansoku cannot write into counts as foreign:
+    /// for the spare, which a build updates file by file.
+    pub(crate) writable: bool,
+}
+
+/// Whether this process may add and remove entries in `dir`.
+#[cfg(unix)]
+fn can_write(dir: &Path) -> bool {
+    rustix::fs::access(dir, rustix::fs::Access::WRITE_OK).is_ok()
+}
+
+#[cfg(not(unix))]
+fn can_write(_: &Path) -> bool {
+    true
 }
 
 /// Walks `dir` without following links and sorts out what is not kansoku's.
@@ -202,6 +298,14 @@ fn walk(
     } else {
         identity(&fs::symlink_metadata(dir)?)
     };
+    // Checked even for a directory known clean: a read-only one may have
+    // been recorded so (one `access` call each).
+    if rules.writable && !can_write(dir) {
+        return Ok(Survey {
+            locked: vec![prefix.to_owned()],
+            ..Survey::default()
+        });
+    }
     if let Some(id) = id.filter(|id| rules.known.get(prefix) == Some(id)) {
         let mut all = Survey {
             clean: vec![(prefix.to_owned(), id)],
@@ -260,9 +364,12 @@ fn walk(
                     ..Survey::default()
                 });
             }
-            if e.file_type()?.is_dir() {
+            let kind = e.file_type()?;
+            if kind.is_dir() {
                 walk(&e.path(), &rel, rules, children)
-            } else if (rules.owns)(&rel) {
+            } else if (rules.owns)(&rel) && !kind.is_symlink() {
+                // A link is never kansoku's, even at one of its paths: a
+                // person put it there.
                 Ok(Survey::default())
             } else {
                 Ok(Survey {
