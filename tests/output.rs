@@ -538,8 +538,9 @@ fn a_file_edited_in_public_is_written_again_never_taken_from_the_spare() {
 }
 
 /// A file in the spare that its record does not name (written into
-/// `public/` just before a swap) is never removed: it comes back into
-/// the build directory, where the next build leaves it in place.
+/// `public/` just before a swap, or planted) is never removed and never
+/// published (issue 23, finding 7): the spare is moved aside unused, named
+/// in the report, and the build starts from an empty staging tree.
 #[test]
 fn a_file_the_spare_record_does_not_name_is_left_alone() {
     let tmp = tempfile::tempdir().expect("temp dir");
@@ -551,13 +552,24 @@ fn a_file_the_spare_record_does_not_name_is_left_alone() {
     let spare = tmp.path().join(".kansoku/public.spare");
     fs::write(spare.join("ja/late.txt"), "mine").expect("write");
     let v2 = site(3, "v2");
-    build(&v2, &out);
-    let mut expected = as_tree(&v2);
-    expected.insert("ja/late.txt".into(), b"mine".to_vec());
-    assert_eq!(tree(&out), expected);
     let committed = build(&v2, &out);
-    assert_eq!(committed.foreign, ["ja/late.txt"]);
-    assert_eq!(tree(&out), expected);
+    assert_eq!(
+        tree(&out),
+        as_tree(&v2),
+        "nothing of the spare is published"
+    );
+    let [(aside, found)] = &committed.set_aside[..] else {
+        panic!("one spare set aside: {committed:?}");
+    };
+    assert_eq!(found, &["ja/late.txt"]);
+    assert_eq!(fs::read(aside.join("ja/late.txt")).expect("kept"), b"mine");
+    let committed = build(&v2, &out);
+    assert!(committed.foreign.is_empty() && committed.set_aside.is_empty());
+    assert_eq!(tree(&out), as_tree(&v2));
+    assert_eq!(
+        fs::read(aside.join("ja/late.txt")).expect("still kept"),
+        b"mine"
+    );
 }
 
 /// A build stopped after taking the spare (killed, or failed) leaves the
