@@ -222,6 +222,18 @@ const UNREACHABLE: &[(&str, &str)] = &[
         "W040",
         "about a file in the build directory, not the sources: `check` never looks there (tests/build_dir.rs asserts it)",
     ),
+    (
+        "E044",
+        "a person's file at a path the build writes: about the build directory, which `check` never looks at (tests/build_dir.rs asserts it)",
+    ),
+    (
+        "W042",
+        "a leftover of an earlier build kansoku cannot remove: about its own records, not the sources (tests/build_dir.rs asserts it)",
+    ),
+    (
+        "W043",
+        "entries planted in kansoku's spare tree: about its own records, not the sources (tests/build_dir.rs asserts it)",
+    ),
 ];
 
 /// Errors in `check` that `build` and `serve` only warn about: an
