@@ -135,13 +135,22 @@ fn build_out_writes_only_there() {
 #[test]
 fn build_out_refuses_the_site_and_its_sources() {
     let t = rocm_pages();
-    for bad in [t.root().to_path_buf(), t.root().join("content/x")] {
+    let root = std::fs::canonicalize(t.root()).expect("canonical");
+    for (bad, why) in [
+        (root.clone(), "which is the site root".to_owned()),
+        (
+            root.join("content/x"),
+            "which lies inside the site's content/".to_owned(),
+        ),
+    ] {
         let out = kansoku(&["build", "--root", arg(t.root()), "--out", arg(&bad)]);
         assert_eq!(out.status.code(), Some(2));
-        assert!(
-            text(&out.stderr).contains("would replace the site or its sources"),
-            "{}",
-            text(&out.stderr)
+        assert_eq!(
+            text(&out.stderr),
+            format!(
+                "error: --out \"{b}\" resolves to {b}, {why}: a build there would write among the site's sources, and `kansoku clean` would remove them; kansoku changed nothing. Hint: choose a directory of its own, such as \"public\"\n",
+                b = bad.display()
+            )
         );
     }
 }
