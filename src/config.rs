@@ -536,19 +536,58 @@ pub(crate) fn toml_error(src: &Source, offset: usize, e: &toml::de::Error) -> Di
     let span = e.span().unwrap_or(0..0);
     let span = span.start + offset..span.end + offset;
     let message = e.message().trim().to_owned();
+    let message = message.lines().next().unwrap_or("").to_owned();
     let (code, hint) = if message.starts_with("unknown field") {
-        ("E002", "remove the key or fix its spelling".to_owned())
+        (
+            "E002",
+            did_you_mean(&message, "remove the key or fix its spelling"),
+        )
     } else if message.starts_with("missing field") {
         ("E004", "add the field".to_owned())
     } else if message.starts_with("invalid type") || message.starts_with("invalid value") {
         ("E003", "give the value the type named above".to_owned())
     } else if message.starts_with("unknown variant") {
-        ("E003", "use one of the values named above".to_owned())
+        (
+            "E003",
+            did_you_mean(&message, "use one of the values named above"),
+        )
+    } else if message.contains("recursion") {
+        // Valid TOML, nested deeper than the reader follows: not a syntax
+        // mistake, and "fix the syntax" would send the writer looking for one.
+        (
+            "E003",
+            "this value nests arrays or tables deeper than kansoku reads; write it with fewer levels"
+                .to_owned(),
+        )
     } else {
         ("E001", "fix the TOML syntax at this place".to_owned())
     };
-    let message = message.lines().next().unwrap_or("").to_owned();
     src.error(code, span, message).with_hint(hint)
+}
+
+/// For serde's "unknown field `x`, expected one of `a`, `b`" (or "expected
+/// `a` or `b`"): the nearest expected name as a did-you-mean, or `otherwise`
+/// with the names that are allowed here.
+fn did_you_mean(message: &str, otherwise: &str) -> String {
+    let ticked =
+        |s: &str| -> Vec<String> { s.split('`').skip(1).step_by(2).map(str::to_owned).collect() };
+    let Some((given, expected)) = message.split_once(", expected") else {
+        return otherwise.to_owned();
+    };
+    let given = ticked(given).into_iter().next().unwrap_or_default();
+    let expected = ticked(expected);
+    // Stricter than the nearest id or path: a key one or two keystrokes
+    // off (`evidense`, `titel`), never another key that shares a prefix
+    // (`site-title` is not `site-url`).
+    let near =
+        crate::content::claims::nearest(&given, expected.iter().map(String::as_str)).filter(|n| {
+            let d = crate::content::claims::edit_distance(&given, n);
+            d <= 2 && d * 2 < n.chars().count()
+        });
+    match near {
+        Some(n) => format!("did you mean `{n}`?"),
+        None => otherwise.to_owned(),
+    }
 }
 
 #[cfg(test)]
@@ -564,6 +603,18 @@ mod tests {
         let e = parse("[book]\ntitle = \"x\"\ntitel = \"y\"\n").expect_err("unknown key");
         assert_eq!(e[0].location.to_string(), "book.toml:3:1");
         assert_eq!(e[0].code, "E002");
+    }
+
+    #[test]
+    fn an_unknown_key_suggests_the_nearest_allowed_one() {
+        let e = parse("[evidence]\ndirr = \"logs\"\n").expect_err("unknown key");
+        assert_eq!(e[0].code, "E002");
+        assert_eq!(e[0].hint.as_deref(), Some("did you mean `dir`?"));
+        let e = parse("[output.html]\nsite-title = \"x\"\n").expect_err("unknown key");
+        assert_eq!(
+            e[0].hint.as_deref(),
+            Some("remove the key or fix its spelling")
+        );
     }
 
     #[test]

@@ -160,11 +160,12 @@ cases! {
     /// still known to the page that refers to it.
     e011_does_not_cascade_into_e020_issue_15: "e011-no-cascade", Check,
         [("E011", "error", "content/page.md", 5, 6)];
-    /// Issue 15: references into a page whose front matter does not parse
-    /// are reported once, not as unknown ids.
+    /// Issue 15: references into a claim whose TOML does not parse are
+    /// reported once, not as unknown ids (issue 25: the rest of the page
+    /// is still read; here the claim itself is what does not parse).
     w071_reference_into_a_failed_page_issue_15: "w071-reference-into-failed-page", Check,
         [
-            ("E001", "error", "content/page.md", 3, 10),
+            ("E001", "error", "content/page.md", 7, 9),
             ("W071", "warning", "content/_index.md", 13, 26),
         ];
     e070_only_warnings_can_be_accepted: "e070-accept-an-error", Check,
@@ -1085,4 +1086,50 @@ fn findings_do_not_depend_on_the_thread_count() {
         assert_eq!(many.0, one.0, "human output, {threads} threads vs 1");
         assert_eq!(many.1, one.1, "JSON output, {threads} threads vs 1");
     }
+}
+
+/// Issue 25: ten usual mistakes made in one editing session, most of them
+/// on one page, give exactly ten errors, each where it was made, and no
+/// false warning: no error hides another, and a page with errors still
+/// cites its evidence (no W001).
+#[test]
+fn ten_mistakes_at_once_give_ten_errors_issue_25() {
+    let mut t = SiteTest::from_fixture("check/clean");
+    let log = "+++\nkind = \"raw\"\nsource = \"./run\"\n+++\nline one\nline two: output\nline three\nline four\nline five\n";
+    t.write("evidence/logs/a.log", log);
+    t.write(
+        "content/notes.md",
+        "+++\ntitle = { ja = \"記録\", en = \"Notes\" }\nweigth = 3\n\n[[claims]]\nid = \"gone-file\"\nclass = \"confirmed\"\nja = \"一。\"\nen = \"One.\"\nevidence = [\"logs/missing.log#L1\"]\n\n[[claims]]\nid = \"past-end\"\nclass = \"confirmed\"\nja = \"二。\"\nen = \"Two.\"\nevidence = [\"logs/a.log#L4-L9\"]\n\n[[claims]]\nid = \"bad-class\"\nclass = \"confimed\"\nja = \"三。\"\nen = \"Three.\"\nevidence = [\"logs/a.log#L1\"]\n\n[[claims]]\nid = \"no-evidence\"\nclass = \"inferred\"\nja = \"四。\"\nen = \"Four.\"\n\n[[claims]]\nid = \"no-ja\"\nclass = \"confirmed\"\nen = \"Five.\"\nevidence = [\"logs/a.log#L5\"]\n\n[[claims]]\nid = \"wrong-quote\"\nclass = \"confirmed\"\nja = \"六。\"\nen = \"Six.\"\nevidence = [{ path = \"logs/a.log\", lines = \"3\", quote = \"output\" }]\n+++\n\n::: ja\n本文。\n:::\n\n::: en\nBody.\n:::\n\n[記録 / The record](missing.md)\n",
+    );
+    t.write(
+        "content/broken.md",
+        "+++\ntitle = { ja = \"壊れ\", en = \"Broken\" }\nweight = = 3\n\n[[claims]]\nid = \"broken-ok\"\nclass = \"confirmed\"\nja = \"七。\"\nen = \"Seven.\"\nevidence = [\"logs/a.log#L2\"]\n+++\n\n::: ja\n本文。\n:::\n\n::: en\nBody.\n:::\n",
+    );
+    t.write(
+        "content/twice.md",
+        "+++\ntitle = { ja = \"二重\", en = \"Twice\" }\n\n[[claims]]\nid = \"past-end\"\nclass = \"confirmed\"\nja = \"八。\"\nen = \"Eight.\"\nevidence = [\"logs/a.log#L3\"]\n+++\n\n::: ja\n本文。\n:::\n\n::: en\nBody.\n:::\n",
+    );
+    let report = check_untouched(&t);
+    let found: Vec<(&str, String)> = report
+        .diagnostics
+        .iter()
+        .map(|d| (d.code, d.location.to_string()))
+        .collect();
+    let expected = [
+        ("E001", "content/broken.md:3:10"),
+        ("E002", "content/notes.md:3:1"),
+        ("E012", "content/notes.md:10:13"),
+        ("E013", "content/notes.md:17:13"),
+        ("E010", "content/notes.md:21:9"),
+        ("E011", "content/notes.md:27:6"),
+        ("E031", "content/notes.md:33:6"),
+        ("E014", "content/notes.md:43:13"),
+        ("E030", "content/notes.md:54:1"),
+        ("E016", "content/twice.md:5:6"),
+    ];
+    let mut got: Vec<(&str, &str)> = found.iter().map(|(c, l)| (*c, l.as_str())).collect();
+    got.sort_by_key(|(_, l)| l.to_owned());
+    let mut want = expected.to_vec();
+    want.sort_by_key(|(_, l)| *l);
+    assert_eq!(got, want, "{}", check::format(&report, Format::Human));
 }

@@ -212,7 +212,7 @@ fn quote_not_in_range() {
   |
 9 | evidence = [{ path = "logs/a.log", lines = "1-2", quote = "line five" }]
   |             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
-  = hint: the evidence changed under the claim, or the range is wrong: fix one of them
+  = hint: the quote is on line 5 of this file now: move the range to cover it (or fix the quote)
 1 error found"#,
     );
 }
@@ -256,12 +256,12 @@ fn broken_anchor_in_each_language() {
   |
 8 | [ホーム](_index.md#no-such-heading) と [この見出し](#見出し)。
   | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
-  = hint: link to a heading id of that page, or give the heading one with `{#id}`
+  = hint: that page has no heading ids in this language: give a heading one with `{#id}`
 content/page.md:13:5: error[E030]: anchor `#no-such-heading` not found in the en page of `content/_index.md`
    |
 13 | The [home](_index.md#no-such-heading) and [this heading](#heading).
    |     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
-  = hint: link to a heading id of that page, or give the heading one with `{#id}`
+  = hint: that page has no heading ids in this language: give a heading one with `{#id}`
 2 errors found"#,
     );
 }

@@ -48,6 +48,22 @@ impl Class {
     pub fn from_name(s: &str) -> Option<Class> {
         Class::ALL.into_iter().find(|c| c.name() == s)
     }
+
+    /// The class a reader's label names (the default theme's: `推論`,
+    /// `Confirmed`), for a did-you-mean when a writer types the label
+    /// the site shows instead of the name the front matter takes.
+    fn from_label(s: &str) -> Option<Class> {
+        let s = s.trim();
+        Class::ALL.into_iter().find(|c| {
+            let ja = match c {
+                Class::Confirmed => "確認済み",
+                Class::Inferred => "推論",
+                Class::Unresolved => "未確定",
+                Class::Limited => "制約あり",
+            };
+            s == ja || s.eq_ignore_ascii_case(c.name())
+        })
+    }
 }
 
 /// Where a claim stands in its life: current, or kept only so that its
@@ -141,6 +157,10 @@ pub struct Claim {
     pub id_span: Range<usize>,
     /// State, reason, successor, translation marker.
     pub life: Lifecycle,
+    /// Kept only to be checked: the claim has errors of its own (its class
+    /// or a text may be a stand-in), so its page is never rendered and no
+    /// rule reads its class.
+    pub broken: bool,
 }
 
 /// True for ids usable as URL fragments and in `[[claim:ID]]`.
@@ -151,9 +171,19 @@ pub(crate) fn valid_id(id: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
 }
 
-/// Checks one raw claim; pushes findings and returns the claim when usable.
-pub(crate) fn claim(src: &Source, raw: RawClaim, diags: &mut Vec<Diagnostic>) -> Option<Claim> {
+/// Checks one raw claim and pushes its findings. The claim comes back
+/// whatever they are, marked [`Claim::broken`] if any is an error, so
+/// that its links and id are still checked. `meant` names keys a misspelt
+/// key was meant to be (already reported): their absence is not reported
+/// again.
+pub(crate) fn claim(
+    src: &Source,
+    raw: RawClaim,
+    meant: &[String],
+    diags: &mut Vec<Diagnostic>,
+) -> Claim {
     let before = diags.len();
+    let meant = |k: &str| meant.iter().any(|m| m == k);
     // Values are moved out of the raw claim, not cloned: a large site has
     // hundreds of thousands of these strings.
     let id_span = raw.id.span();
@@ -175,7 +205,10 @@ pub(crate) fn claim(src: &Source, raw: RawClaim, diags: &mut Vec<Diagnostic>) ->
         Some(c) => Some(c),
         None => {
             let given = raw.class.get_ref();
-            let hint = match nearest(given, Class::ALL.iter().map(|c| c.name())) {
+            let hint = match Class::from_label(given)
+                .map(Class::name)
+                .or_else(|| nearest(given, Class::ALL.iter().map(|c| c.name())))
+            {
                 Some(n) => format!("did you mean `{n}`?"),
                 None => "use confirmed, inferred, unresolved or limited".to_owned(),
             };
@@ -206,6 +239,7 @@ pub(crate) fn claim(src: &Source, raw: RawClaim, diags: &mut Vec<Diagnostic>) ->
                 );
                 None
             }
+            None if meant(lang.code()) => None,
             None => {
                 diags.push(
                     src.error(
@@ -247,6 +281,7 @@ pub(crate) fn claim(src: &Source, raw: RawClaim, diags: &mut Vec<Diagnostic>) ->
             )
             .with_hint("add a link such as `evidence = [\"logs/run.txt#L3-L9\"]`"),
         ),
+        None if meant("evidence") => {}
         None => diags.push(
             src.error(
                 "E011",
@@ -277,13 +312,15 @@ pub(crate) fn claim(src: &Source, raw: RawClaim, diags: &mut Vec<Diagnostic>) ->
         },
         diags,
     );
-    if diags[before..].iter().any(Diagnostic::is_error) {
-        return None;
-    }
-    Some(Claim {
+    let broken = diags[before..].iter().any(Diagnostic::is_error);
+    Claim {
         id,
-        class: class?,
-        text: Bi { ja: ja?, en: en? },
+        // Stand-ins for a broken claim, which no rule reads.
+        class: class.unwrap_or(Class::Unresolved),
+        text: Bi {
+            ja: ja.unwrap_or_default(),
+            en: en.unwrap_or_default(),
+        },
         evidence,
         from: raw
             .from
@@ -296,7 +333,8 @@ pub(crate) fn claim(src: &Source, raw: RawClaim, diags: &mut Vec<Diagnostic>) ->
         tags: raw.tags,
         id_span,
         life,
-    })
+        broken,
+    }
 }
 
 /// `state`, `reason`, `superseded-by` and `translated-by`, checked
@@ -551,6 +589,25 @@ pub(crate) fn normalise_path(raw: &str) -> Result<String, LinkError> {
             "name a file under `evidence/`".to_owned(),
         ));
     }
+    // `logs/run.txt:5` or `:5-9`: the `path:line` habit of compilers and
+    // editors, not an absolute path. Said as such, with the link to write.
+    if let Some((file, line)) = decoded.rsplit_once(':') {
+        let numeric = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+        let lines = match line.split_once('-') {
+            Some((a, b)) if numeric(a) && numeric(b) => Some(format!("#L{a}-L{b}")),
+            None if numeric(line) => Some(format!("#L{line}")),
+            _ => None,
+        };
+        if let Some(frag) = lines.filter(|_| !file.contains(':') && !file.is_empty()) {
+            return Err((
+                "E018",
+                format!(
+                    "evidence link `{raw}` gives its line after `:`; kansoku reads lines from `#L`"
+                ),
+                format!("write `{file}{frag}`"),
+            ));
+        }
+    }
     if decoded.starts_with('/')
         || decoded.starts_with('\\')
         || decoded.contains('\\')
@@ -581,7 +638,7 @@ pub(crate) fn nearest<'a>(
         .map(|(_, c)| c)
 }
 
-fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {
@@ -647,6 +704,35 @@ mod tests {
         assert!(!has_raw_html("/proc/<runner>/maps"));
         assert!(!has_raw_html("mul_mat_vec_q<Q4_K,1,false>"));
         assert!(!has_raw_html("ne11 < 8 and a<b"));
+    }
+
+    #[test]
+    fn path_colon_line_is_told_apart_from_an_absolute_path() {
+        let link = |s: &str| parse_link(&RawLink::Short(s.into()));
+        let e = link("logs/x.log:5").expect_err("path:line");
+        assert_eq!(
+            (e.0, e.1.as_str(), e.2.as_str()),
+            (
+                "E018",
+                "evidence link `logs/x.log:5` gives its line after `:`; kansoku reads lines from `#L`",
+                "write `logs/x.log#L5`"
+            )
+        );
+        assert_eq!(
+            link("logs/x.log:5-9").expect_err("range").2,
+            "write `logs/x.log#L5-L9`"
+        );
+        assert_eq!(link("C:/x.log").expect_err("drive").0, "E015");
+        assert_eq!(link("https://example.org/x").expect_err("url").0, "E015");
+        assert!(link("logs/x.log#L5").is_ok());
+    }
+
+    #[test]
+    fn a_class_label_suggests_its_name() {
+        assert_eq!(Class::from_label("推論"), Some(Class::Inferred));
+        assert_eq!(Class::from_label("Confirmed"), Some(Class::Confirmed));
+        assert_eq!(Class::from_label("制約あり"), Some(Class::Limited));
+        assert_eq!(Class::from_label("maybe"), None);
     }
 
     #[test]

@@ -75,6 +75,246 @@ pub(crate) fn parse<T: for<'de> Deserialize<'de>>(
     toml::from_str(&text).map_err(|e| toml_error(src, 0, &e))
 }
 
+/// A page's front matter as far as it can be read, with a finding for each
+/// mistake in it rather than for the first: TOML syntax errors are
+/// recovered from (what parsed is kept), and a key that is unknown or of
+/// the wrong type is reported and left out, at the page's top level and
+/// in each claim, so the rest of the page is still checked.
+pub(crate) struct Lenient {
+    pub(crate) page: RawPage,
+    pub(crate) diags: Vec<Diagnostic>,
+    /// Per claim (by index in `page.claims`), the keys a misspelt key
+    /// was meant to be (`evidense` → `evidence`): a finding that the key
+    /// is missing would be the same mistake again.
+    pub(crate) meant: Vec<Vec<String>>,
+    /// The same at the page's top level.
+    pub(crate) page_meant: Vec<String>,
+}
+
+/// Parses a page's front matter leniently (see [`Lenient`]).
+pub(crate) fn parse_page(src: &Source, split: Split) -> Lenient {
+    use toml::de::{DeTable, DeValue, Deserializer};
+    let mut text = " ".repeat(split.fm_start.saturating_sub(1));
+    text.push('\n');
+    text.push_str(&src.text[split.fm_start..split.fm_end]);
+    let mut diags = Vec::new();
+    let mut page_meant = Vec::new();
+    let mut kept = None;
+    if let Err(first) = DeTable::parse(&text) {
+        // The parser's own recovery lets one unclosed bracket run on into
+        // a finding for every line after it. Instead: one finding for each
+        // table (`[[claims]]` …) that does not parse on its own, and the
+        // document read again without those tables, so the rest is kept.
+        let mut rest = text.clone();
+        for (i, chunk) in chunks(&text).into_iter().enumerate() {
+            let mut alone = blank_outside(&text, chunk.clone());
+            let Err(e) = DeTable::parse(&alone) else {
+                continue;
+            };
+            diags.push(toml_error(src, 0, &e));
+            if i > 0 {
+                // A table (a claim): left out whole.
+                rest = blank_inside(&rest, chunk);
+                continue;
+            }
+            // The top level holds the title: only the lines in error go,
+            // each noted so that a key it held is not reported missing.
+            let mut at = e.span().map_or(chunk.start, |s| s.start);
+            for _ in 0..16 {
+                let line = line_at(&alone, at);
+                if let Some((key, _)) = alone[line.clone()].split_once('=') {
+                    page_meant.push(key.trim().to_owned());
+                }
+                alone = blank_inside(&alone, line.clone());
+                rest = blank_inside(&rest, line);
+                match DeTable::parse(&alone) {
+                    Ok(_) => break,
+                    Err(e) => at = e.span().map_or(chunk.start, |s| s.start),
+                }
+            }
+        }
+        if diags.is_empty() {
+            // Only the tables together are wrong (a table defined twice).
+            diags.push(toml_error(src, 0, &first));
+        }
+        kept = Some(rest);
+    }
+    let kept = kept.as_deref().unwrap_or(&text);
+    let (table, errors) = DeTable::parse_recoverable(kept);
+    if diags.is_empty() {
+        diags.extend(errors.iter().take(1).map(|e| toml_error(src, 0, e)));
+    }
+    let span = table.span();
+    let mut table = table.into_inner();
+    let mut meant = Vec::new();
+    // Each claim on its own: one bad claim never costs its siblings.
+    let mut claims_ok = Vec::new();
+    if let Some(claims) = table.get_mut("claims") {
+        if let DeValue::Array(items) = claims.get_mut() {
+            for item in items.iter_mut() {
+                let item_span = item.span();
+                let DeValue::Table(t) = item.get_mut() else {
+                    continue;
+                };
+                let mut keys = Vec::new();
+                match recover::<RawClaim>(src, t, item_span, &mut diags, &mut keys) {
+                    Some(c) => {
+                        claims_ok.push(c);
+                        meant.push(keys);
+                    }
+                    None => {
+                        // Unusable (no id or class): reported, left out.
+                    }
+                }
+            }
+        }
+    }
+    table.remove("claims");
+    let page = recover::<RawPage>(src, &mut table, span.clone(), &mut diags, &mut page_meant)
+        .unwrap_or_else(|| {
+            RawPage::deserialize(Deserializer::from(toml::Spanned::new(span, DeTable::new())))
+                .expect("an empty table is a page")
+        });
+    let page = RawPage {
+        claims: claims_ok,
+        ..page
+    };
+    diags.sort_by(|a, b| a.location.cmp(&b.location));
+    Lenient {
+        page,
+        diags,
+        meant,
+        page_meant,
+    }
+}
+
+/// The byte ranges of a TOML document's tables: the part before the first
+/// header, then each `[…]` or `[[…]]` header line with the lines up to the
+/// next one.
+fn chunks(text: &str) -> Vec<std::ops::Range<usize>> {
+    let mut starts = vec![0];
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        if at > 0 && line.trim_start().starts_with('[') {
+            starts.push(at);
+        }
+        at += line.len();
+    }
+    starts.push(text.len());
+    starts.windows(2).map(|w| w[0]..w[1]).collect()
+}
+
+/// The byte range of the line of `text` holding offset `at`, without its
+/// newline.
+fn line_at(text: &str, at: usize) -> std::ops::Range<usize> {
+    let at = at.min(text.len());
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    start..end
+}
+
+/// `text` with every character outside `keep` made spaces (newlines
+/// kept, each character as many spaces as its bytes), so that offsets in
+/// the result are offsets in `text`.
+fn blank_outside(text: &str, keep: std::ops::Range<usize>) -> String {
+    text.char_indices()
+        .map(|(i, c)| (i, c, keep.contains(&i)))
+        .fold(
+            String::with_capacity(text.len()),
+            |mut out, (_, c, inside)| {
+                if inside || c == '\n' {
+                    out.push(c);
+                } else {
+                    out.extend(std::iter::repeat_n(' ', c.len_utf8()));
+                }
+                out
+            },
+        )
+}
+
+/// `text` with every character inside `gone` made spaces (as above).
+fn blank_inside(text: &str, gone: std::ops::Range<usize>) -> String {
+    text.char_indices()
+        .fold(String::with_capacity(text.len()), |mut out, (i, c)| {
+            if !gone.contains(&i) || c == '\n' {
+                out.push(c);
+            } else {
+                out.extend(std::iter::repeat_n(' ', c.len_utf8()));
+            }
+            out
+        })
+}
+
+/// Deserializes `table` as `T`, taking out each key the errors point at
+/// (an unknown key, a value of the wrong type) and trying again, one
+/// finding per key taken out. `meant` gets the names misspelt keys were
+/// probably meant to be. `None` when `T` cannot be made at all (a
+/// required key missing).
+fn recover<T: for<'de> Deserialize<'de>>(
+    src: &Source,
+    table: &mut toml::de::DeTable<'_>,
+    span: std::ops::Range<usize>,
+    diags: &mut Vec<Diagnostic>,
+    meant: &mut Vec<String>,
+) -> Option<T> {
+    use toml::de::Deserializer;
+    let mut removed: Vec<String> = Vec::new();
+    // Each round takes a key out, so this ends; the bound only guards a
+    // deserializer that would point at no key.
+    for _ in 0..64 {
+        let attempt = T::deserialize(Deserializer::from(toml::Spanned::new(
+            span.clone(),
+            table.clone(),
+        )));
+        let e = match attempt {
+            Ok(v) => return Some(v),
+            Err(e) => e,
+        };
+        let message = e.message().to_owned();
+        if let Some(missing) = message
+            .strip_prefix("missing field `")
+            .and_then(|m| m.split('`').next())
+        {
+            // Missing because it was misspelt or had the wrong type: that
+            // mistake is already reported.
+            let already =
+                removed.iter().any(|r| r == missing) || meant.iter().any(|m| m == missing);
+            if !already {
+                diags.push(toml_error(src, 0, &e));
+            }
+            return None;
+        }
+        let at = e.span();
+        let key = table
+            .iter()
+            .find(|(k, v)| {
+                at.as_ref().is_some_and(|at| {
+                    (k.span().start <= at.start && at.end <= k.span().end)
+                        || (v.span().start <= at.start && at.end <= v.span().end)
+                })
+            })
+            .map(|(k, _)| k.get_ref().to_string());
+        let Some(key) = key else {
+            diags.push(toml_error(src, 0, &e));
+            return None;
+        };
+        let d = toml_error(src, 0, &e);
+        if d.code == "E002" {
+            if let Some(n) = d
+                .hint
+                .as_deref()
+                .and_then(|h| h.strip_prefix("did you mean `"))
+            {
+                meant.push(n.trim_end_matches("`?").to_owned());
+            }
+        }
+        diags.push(d);
+        table.remove(key.as_str());
+        removed.push(key);
+    }
+    None
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawPage {

@@ -14,7 +14,6 @@ pub use claims::{Claim, Class, EvidenceLink, Lifecycle, State};
 use crate::error::{Diagnostic, Error, Result};
 use crate::lang::{Bi, RawBi};
 use crate::source::{decode_owned, Source};
-use front_matter::RawPage;
 use rayon::prelude::*;
 use std::ops::Range;
 use std::path::Path;
@@ -339,6 +338,12 @@ pub(crate) fn load_content_with(
         match loaded {
             Loaded::Page(page) => content.pages.push(page),
             Loaded::Failed(rel) => content.failed.push(rel),
+            // Checked with the others; its errors keep the site from
+            // being rendered, so no view ever shows it.
+            Loaded::Partial(failed, page) => {
+                content.pages.push(page);
+                content.failed.push(failed);
+            }
         }
     }
     Ok((content, diags))
@@ -454,6 +459,9 @@ pub(crate) enum Loaded {
     Page(std::sync::Arc<Page>),
     /// What is known of it; the findings say why it failed.
     Failed(FailedPage),
+    /// A page with errors: what is known of it as a failed page, and the
+    /// page as far as it parsed, which is checked but never rendered.
+    Partial(FailedPage, std::sync::Arc<Page>),
 }
 
 /// Reads and parses one content file at `path` under `dir` (`content/`).
@@ -469,8 +477,12 @@ pub(crate) fn parse_file(rel: &str, bytes: Vec<u8>) -> (Loaded, Vec<Diagnostic>)
     let mut diags = Vec::new();
     let loaded = match decode_owned(&shown, bytes) {
         Ok(text) => match load_page(Source::new(shown, text), &rel, &mut diags) {
-            Ok(page) => Loaded::Page(std::sync::Arc::new(page)),
-            Err(src) => Loaded::Failed(FailedPage::new(rel, Some(&src))),
+            PageLoad::Ok(page) => Loaded::Page(std::sync::Arc::new(page)),
+            PageLoad::Partial(page) => {
+                let failed = FailedPage::new(rel, Some(&page.src));
+                Loaded::Partial(failed, std::sync::Arc::new(page))
+            }
+            PageLoad::Failed(src) => Loaded::Failed(FailedPage::new(rel, Some(&src))),
         },
         Err(d) => {
             diags.push(d);
@@ -489,31 +501,36 @@ pub(crate) fn rel_path(base: &Path, path: &Path) -> String {
         .join("/")
 }
 
-/// Parses one page; pushes findings and returns it if it can be rendered.
-/// On failure the source is handed back, so the caller can still tell
-/// which claims the page defines.
-pub(crate) fn load_page(
-    src: Source,
-    rel: &str,
-    diags: &mut Vec<Diagnostic>,
-) -> std::result::Result<Page, Source> {
+/// What parsing one page gave.
+pub(crate) enum PageLoad {
+    /// A page to render.
+    Ok(Page),
+    /// A page with errors, assembled as far as it could be so that every
+    /// check its parsed part allows still runs; never rendered.
+    Partial(Page),
+    /// No front matter to read (no `+++` fences): the source, so the
+    /// caller can still tell which claims the page defines.
+    Failed(Source),
+}
+
+/// Parses one page; pushes every finding about it.
+pub(crate) fn load_page(src: Source, rel: &str, diags: &mut Vec<Diagnostic>) -> PageLoad {
     let split = match front_matter::split(&src, true) {
         Ok(Some(s)) => s,
-        Ok(None) => return Err(src),
+        Ok(None) => return PageLoad::Failed(src),
         Err(d) => {
             diags.push(d);
-            return Err(src);
-        }
-    };
-    let raw: RawPage = match front_matter::parse(&src, split) {
-        Ok(r) => r,
-        Err(d) => {
-            diags.push(d);
-            return Err(src);
+            return PageLoad::Failed(src);
         }
     };
     let before = diags.len();
+    let lenient = front_matter::parse_page(&src, split);
+    diags.extend(lenient.diags);
+    let raw = lenient.page;
+    let page_meant = lenient.page_meant;
     let title = match raw.title {
+        // Misspelt: reported as such (E002), not again as missing.
+        None if page_meant.iter().any(|m| m == "title") => None,
         None => {
             diags.push(
                 src.error(
@@ -564,12 +581,12 @@ pub(crate) fn load_page(
             }
         })
         .collect();
-    let mut claims = Vec::new();
-    for c in raw.claims {
-        if let Some(c) = claims::claim(&src, c, diags) {
-            claims.push(c);
-        }
-    }
+    let claims = raw
+        .claims
+        .into_iter()
+        .zip(lenient.meant.iter().map(Vec::as_slice))
+        .map(|(c, meant)| claims::claim(&src, c, meant, diags))
+        .collect();
     let scope = raw.scope.map(|s| Scope {
         can: s.can.into_iter().map(spanned).collect(),
         cannot: s.cannot.into_iter().map(spanned).collect(),
@@ -587,16 +604,11 @@ pub(crate) fn load_page(
             Vec::new()
         }
     };
-    if diags[before..].iter().any(Diagnostic::is_error) {
-        return Err(src);
-    }
-    let Some(title) = title else {
-        return Err(src);
-    };
-    Ok(Page {
+    let failed = diags[before..].iter().any(Diagnostic::is_error) || title.is_none();
+    let page = Page {
         rel: rel.to_owned(),
         url_path: url_path(rel),
-        title,
+        title: title.unwrap_or_else(empty_bi),
         lead,
         weight: raw.weight,
         updated: raw.updated.map(|d| d.to_string()),
@@ -610,7 +622,12 @@ pub(crate) fn load_page(
         segments,
         repeat_inline_claims: raw.repeat_inline_claims,
         src,
-    })
+    };
+    if failed {
+        PageLoad::Partial(page)
+    } else {
+        PageLoad::Ok(page)
+    }
 }
 
 fn load_entity(
@@ -703,8 +720,11 @@ mod tests {
             Source::new("content/p.md".into(), text.into()),
             "p.md",
             &mut d,
-        )
-        .ok();
+        );
+        let p = match p {
+            PageLoad::Ok(p) => Some(p),
+            _ => None,
+        };
         (p, d)
     }
 
@@ -720,6 +740,69 @@ mod tests {
         let (_, d) = load("+++\ntitle = \"x\"\n[[claims]]\nid = \"a\"\nclass = \"confirmed\"\nja = \"あ\"\nen = \"a\"\nevidense = []\n+++\n");
         assert_eq!(d[0].code, "E002");
         assert_eq!(d[0].location.to_string(), "content/p.md:8:1");
+        // The missing `evidence` is the same mistake: not reported again.
+        assert_eq!(d.len(), 1, "{d:?}");
+    }
+
+    fn codes(d: &[Diagnostic]) -> Vec<String> {
+        d.iter()
+            .map(|d| format!("{}@{}", d.code, d.location))
+            .collect()
+    }
+
+    #[test]
+    fn every_mistake_of_a_front_matter_is_reported_and_the_rest_kept() {
+        let text = "+++\ntitel = \"x\"\nweight = \"heavy\"\n\n[[claims]]\nid = \"a\"\nclass = \"推論\"\nja = \"あ\"\nen = \"a\"\nevidence = [\"x.log#L1\"]\nextra = 1\n\n[[claims]]\nid = \"b\"\nclass = \"confirmed\"\nja = \"い\"\nevidence = [\"y.log#L2\"]\n+++\n";
+        let mut d = Vec::new();
+        let page = match load_page(
+            Source::new("content/p.md".into(), text.into()),
+            "p.md",
+            &mut d,
+        ) {
+            PageLoad::Partial(p) => p,
+            _ => panic!("a partial page: {d:?}"),
+        };
+        assert_eq!(
+            codes(&d),
+            [
+                "E002@content/p.md:2:1",
+                "E003@content/p.md:3:10",
+                "E002@content/p.md:11:1",
+                "E010@content/p.md:7:9",
+                "E031@content/p.md:14:6",
+            ]
+        );
+        assert_eq!(d[0].hint.as_deref(), Some("did you mean `title`?"));
+        assert_eq!(d[3].hint.as_deref(), Some("did you mean `inferred`?"));
+        // Both claims are kept, broken, with their links, to be checked.
+        let ids: Vec<(&str, bool, usize)> = page
+            .claims
+            .iter()
+            .map(|c| (c.id.as_str(), c.broken, c.evidence.len()))
+            .collect();
+        assert_eq!(ids, [("a", true, 1), ("b", true, 1)]);
+    }
+
+    #[test]
+    fn a_toml_syntax_error_keeps_the_claims_that_parsed() {
+        let text = "+++\ntitle = \"x\"\n\n[[claims]]\nid = \"a\"\nclass = \"confirmed\"\nja = \"あ\"\nen = \"a\"\nevidence = [\"x.log#L1\"\n\n[[claims]]\nid = \"b\"\nclass = \"confirmed\"\nja = \"い\"\nen = \"b\"\nevidence = [\"y.log#L2\"]\n+++\n";
+        let mut d = Vec::new();
+        let page = match load_page(
+            Source::new("content/p.md".into(), text.into()),
+            "p.md",
+            &mut d,
+        ) {
+            PageLoad::Partial(p) => p,
+            _ => panic!("a partial page: {d:?}"),
+        };
+        assert!(d.iter().all(|d| d.code == "E001"), "{d:?}");
+        assert!(
+            page.claims
+                .iter()
+                .any(|c| c.id == "b" && c.evidence.len() == 1),
+            "{:?}",
+            page.claims
+        );
     }
 
     #[test]

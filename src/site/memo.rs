@@ -272,9 +272,10 @@ fn read_page(
                 _ if unrendered => (0, 0),
                 Loaded::Page(page) => (visible(page), hash_of(&page.claims)),
                 Loaded::Failed(f) => (hash_of(f), 0),
+                Loaded::Partial(f, page) => (hash_of(f) ^ visible(page), hash_of(&page.claims)),
             };
             let (facts, front) = match &loaded {
-                Loaded::Page(page) if !once => {
+                Loaded::Page(page) | Loaded::Partial(_, page) if !once => {
                     (crate::validate::page_facts(page), front_matter(page))
                 }
                 _ => (0, 0),

@@ -482,14 +482,39 @@ impl<'a> Checker<'a> {
                         Some(_) => format!("lines {a}-{b} of "),
                         None => String::new(),
                     };
+                    // Where the quote is now, if anywhere in the file: the
+                    // commonest cause is lines inserted above the range.
+                    let height = quote.lines().count().max(1);
+                    let found = (1..=file.line_count().saturating_sub(height - 1))
+                        .find(|&l| file.line_range(l, l + height - 1).contains(quote.as_str()));
+                    let hint = match (found, link.lines) {
+                        (Some(l), Some(_)) if height == 1 && a == b => format!(
+                            "the quote is on line {l} of this file now: write `{}#L{l}`",
+                            link.path
+                        ),
+                        (Some(l), _) => format!(
+                            "the quote is on line {l} of this file now: move the range to cover it (or fix the quote)"
+                        ),
+                        (None, _) => "the evidence changed under the claim, or the range is wrong: fix one of them".to_owned(),
+                    };
                     diags.push(
-                        src.error("E014", link.span.clone(), format!("quote \"{quote}\" not found in {where_}`{}/{}`", evidence.dir_name, link.path))
-                            .with_hint("the evidence changed under the claim, or the range is wrong: fix one of them"),
+                        src.error(
+                            "E014",
+                            link.span.clone(),
+                            format!(
+                                "quote \"{quote}\" not found in {where_}`{}/{}`",
+                                evidence.dir_name, link.path
+                            ),
+                        )
+                        .with_hint(hint),
                     );
                 }
             }
         }
-        if claim.class == Class::Confirmed
+        // A broken claim's class may be a stand-in: the rules that read it
+        // would report what the writer never wrote.
+        if !claim.broken
+            && claim.class == Class::Confirmed
             && !kinds.is_empty()
             && kinds
                 .iter()
@@ -514,7 +539,9 @@ impl<'a> Checker<'a> {
                 diags.extend(self.unknown(at.page, "`from`", id, span.clone()));
             }
         }
-        super::derive::premises(content, &self.l.claims, at, diags);
+        if !claim.broken {
+            super::derive::premises(content, &self.l.claims, at, diags);
+        }
         if let Some((id, span)) = &claim.life.superseded_by {
             if !self.known(id) {
                 diags.extend(self.unknown(at.page, "`superseded-by`", id, span.clone()));
@@ -694,8 +721,12 @@ impl<'a> Checker<'a> {
                     if self.content.failed.iter().any(|f| f.rel == *path) {
                         return;
                     }
+                    // Suggested as a link from this page, as links are
+                    // resolved: a content-root path written in a page of
+                    // a section would miss again.
+                    let from = self.content.pages[pi].rel.as_str();
                     let hint = match nearest(path, self.l.pages.keys().map(String::as_str)) {
-                        Some(n) => format!("did you mean `{n}`?"),
+                        Some(n) => format!("did you mean `{}`?", link_between(from, n)),
                         None => "link to a file under content/, e.g. `/notes/first.md`".to_owned(),
                     };
                     diags.push(
@@ -723,9 +754,21 @@ impl<'a> Checker<'a> {
                     if !ids.contains(anchor) {
                         let mut known_ids: Vec<&String> = ids.iter().collect();
                         known_ids.sort();
+                        let other = match lang {
+                            Lang::Ja => Lang::En,
+                            Lang::En => Lang::Ja,
+                        };
                         let hint = match nearest(anchor, known_ids.iter().map(|s| s.as_str())) {
                             Some(n) => format!("did you mean `#{n}`?"),
-                            None => "link to a heading id of that page, or give the heading one with `{#id}`".to_owned(),
+                            None if self.heading_ids(target, other).contains(anchor) => format!(
+                                "`#{anchor}` is a heading id of the {other} text; the {lang} text's ids are {}",
+                                listed(&known_ids)
+                            ),
+                            None if known_ids.is_empty() => "that page has no heading ids in this language: give a heading one with `{#id}`".to_owned(),
+                            None => format!(
+                                "link to one of its heading ids: {}, or give the heading one with `{{#id}}`",
+                                listed(&known_ids)
+                            ),
                         };
                         diags.push(
                             src.error("E030", span.clone(), format!("anchor `#{anchor}` not found in the {lang} page of `content/{path}`"))
@@ -739,6 +782,33 @@ impl<'a> Checker<'a> {
     }
 }
 
+/// Heading ids as a hint lists them: the first few, in order.
+fn listed(ids: &[&String]) -> String {
+    const MAX: usize = 8;
+    let mut shown: Vec<String> = ids.iter().take(MAX).map(|i| format!("`#{i}`")).collect();
+    if ids.len() > MAX {
+        shown.push(format!("and {} more", ids.len() - MAX));
+    }
+    shown.join(", ")
+}
+
+/// The link from page `from` to page `to` (both relative to `content/`)
+/// written relative to `from`'s directory, as a page link is resolved.
+fn link_between(from: &str, to: &str) -> String {
+    let from_dirs: Vec<&str> = from.split('/').collect();
+    let from_dirs = &from_dirs[..from_dirs.len() - 1];
+    let to_parts: Vec<&str> = to.split('/').collect();
+    let common = from_dirs
+        .iter()
+        .zip(&to_parts)
+        .take_while(|(a, b)| a == b)
+        .count()
+        .min(to_parts.len() - 1);
+    let mut parts: Vec<&str> = vec![".."; from_dirs.len() - common];
+    parts.extend(&to_parts[common..]);
+    parts.join("/")
+}
+
 /// A URL cut to a readable length for a message.
 fn short(url: &str) -> String {
     const MAX: usize = 60;
@@ -746,5 +816,25 @@ fn short(url: &str) -> String {
         url.to_owned()
     } else {
         format!("{}…", url.chars().take(MAX).collect::<String>())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::link_between;
+
+    #[test]
+    fn a_suggested_link_is_written_from_the_linking_page() {
+        assert_eq!(
+            link_between("gpus/gfx1201.md", "gpus/gfx1100.md"),
+            "gfx1100.md"
+        );
+        assert_eq!(
+            link_between("gpus/gfx1201.md", "components/hip.md"),
+            "../components/hip.md"
+        );
+        assert_eq!(link_between("index.md", "gpus/a.md"), "gpus/a.md");
+        assert_eq!(link_between("a/b/c.md", "a/d.md"), "../d.md");
+        assert_eq!(link_between("a/b/c.md", "x.md"), "../../x.md");
     }
 }

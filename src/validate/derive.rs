@@ -196,7 +196,12 @@ pub(super) fn premises(
         let Some(&p) = claims.get(id.as_str()) else {
             continue;
         };
-        let premise = content.pages[p.page].claims[p.claim].class;
+        let premise = &content.pages[p.page].claims[p.claim];
+        // A broken premise's class is a stand-in, reported where it is.
+        if premise.broken {
+            continue;
+        }
+        let premise = premise.class;
         if matches!(premise, Class::Unresolved | Class::Limited) {
             diags.push(
                 page.src
