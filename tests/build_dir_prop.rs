@@ -274,6 +274,9 @@ enum SiteOp {
     Link(u8),
     /// `public` is a plain directory again.
     Unlink,
+    /// `build --out` into: the site root, content/, the site's parent,
+    /// `site/../site`, or a directory of its own outside.
+    BuildOut(u8),
     /// A record names a file outside the site (`../` or absolute).
     Forge(u8),
     /// `.kansoku/` deleted, or the manifest truncated or garbled.
@@ -293,6 +296,7 @@ fn site_op() -> impl Strategy<Value = SiteOp> {
         3 => any::<u8>().prop_map(SiteOp::Edit),
         1 => any::<u8>().prop_map(SiteOp::Link),
         1 => Just(SiteOp::Unlink),
+        1 => any::<u8>().prop_map(SiteOp::BuildOut),
         1 => any::<u8>().prop_map(SiteOp::Forge),
         1 => any::<u8>().prop_map(SiteOp::Damage),
         1 => any::<u8>().prop_map(SiteOp::Plant),
@@ -430,6 +434,31 @@ fn run_site(ops: &[SiteOp]) -> Result<(), TestCaseError> {
                 };
                 #[cfg(unix)]
                 std::os::unix::fs::symlink(&to, &out).expect("symlink");
+            }
+            SiteOp::BuildOut(n) => {
+                let (dir, safe) = match n % 5 {
+                    0 => (root.clone(), false),
+                    1 => (root.join("content"), false),
+                    2 => (base.clone(), false),
+                    3 => (root.join("../site"), false),
+                    _ => (base.join("elsewhere"), true),
+                };
+                let options = kansoku::site::BuildOptions {
+                    out: Some(dir.clone()),
+                    ..no_search()
+                };
+                let built = kansoku::site::build_with(&root, options);
+                prop_assert_eq!(
+                    built.is_ok(),
+                    safe,
+                    "step {}: --out {}",
+                    step,
+                    dir.display()
+                );
+                if safe {
+                    fs::remove_dir_all(&dir).expect("rm the --out tree");
+                    let _ = fs::remove_dir_all(root.join(".kansoku/out"));
+                }
             }
             SiteOp::Unlink => {
                 if linked {

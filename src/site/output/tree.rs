@@ -298,14 +298,6 @@ fn walk(
     } else {
         identity(&fs::symlink_metadata(dir)?)
     };
-    // Checked even for a directory known clean: a read-only one may have
-    // been recorded so (one `access` call each).
-    if rules.writable && !can_write(dir) {
-        return Ok(Survey {
-            locked: vec![prefix.to_owned()],
-            ..Survey::default()
-        });
-    }
     if let Some(id) = id.filter(|id| rules.known.get(prefix) == Some(id)) {
         let mut all = Survey {
             clean: vec![(prefix.to_owned(), id)],
@@ -329,6 +321,16 @@ fn walk(
             all.extend(p);
         }
         return Ok(all);
+    }
+    // Only a directory that is read needs the check: one recorded clean
+    // was writable then (no survey records another), and making it
+    // read-only since moved its identity, so it is read again.
+    let writable = can_write(dir);
+    if rules.writable && !writable {
+        return Ok(Survey {
+            locked: vec![prefix.to_owned()],
+            ..Survey::default()
+        });
     }
     let entries: Vec<_> = fs::read_dir(dir)?.collect::<io::Result<_>>()?;
     if entries.is_empty() && !prefix.is_empty() && !(rules.owned_dir)(prefix) {
@@ -386,7 +388,7 @@ fn walk(
     for p in parts {
         all.extend(p);
     }
-    let clean = !all.kept.iter().any(own) && !all.foreign.iter().any(own);
+    let clean = writable && !all.kept.iter().any(own) && !all.foreign.iter().any(own);
     if let Some(id) = id.filter(|_| clean) {
         all.clean.push((prefix.to_owned(), id));
     }
