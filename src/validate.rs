@@ -167,7 +167,11 @@ pub(crate) fn page_facts(page: &crate::content::Page) -> u64 {
             .iter()
             .flat_map(Segment::chunks)
             .map(|(_, l)| l);
-        let mut ids: Vec<String> = heading_ids(scans.iter().zip(langs), lang)
+        // With the page's own reserved ids; the theme's are in the site
+        // facts.
+        let reserved =
+            crate::content::body::reserved_ids(&[], page.claims.iter().map(|c| c.id.as_str()));
+        let mut ids: Vec<String> = heading_ids(scans.iter().zip(langs), lang, &reserved)
             .into_iter()
             .collect();
         ids.sort_unstable();
@@ -190,6 +194,7 @@ pub(crate) fn site_facts(
 ) -> u64 {
     let mut h = hasher();
     format!("{config:?}").hash(&mut h);
+    crate::render::templates::theme_ids(&config.root).hash(&mut h);
     (mode == Mode::Check).hash(&mut h);
     page_facts.hash(&mut h);
     format!("{:?}", content.failed).hash(&mut h);

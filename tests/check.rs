@@ -1133,3 +1133,47 @@ fn ten_mistakes_at_once_give_ten_errors_issue_25() {
     want.sort_by_key(|(_, l)| *l);
     assert_eq!(got, want, "{}", check::format(&report, Format::Human));
 }
+
+/// Issue 25, point 6: `check` gives headings the ids the page gets, theme
+/// ids included (a heading "Main" is `#main-1`: `<main id="main">` has
+/// `#main`), and an anchor written in the other language's id is named as
+/// such.
+#[test]
+fn heading_ids_are_the_rendered_ones_issue_25() {
+    let mut t = SiteTest::from_fixture("check/clean");
+    t.write(
+        "content/ids.md",
+        "+++\ntitle = { ja = \"見出し\", en = \"Headings\" }\n+++\n\n::: ja\n## 観測\n\n## Main\n:::\n\n::: en\n## Observation\n\n## Main\n\n[to main](#main) and [to the other](#観測) and [ok](#main-1)\n:::\n",
+    );
+    let report = check_untouched(&t);
+    let found: Vec<(String, String, Option<String>)> = report
+        .diagnostics
+        .iter()
+        .map(|d| (d.location.to_string(), d.message.clone(), d.hint.clone()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "content/ids.md:15:1".to_owned(),
+                "anchor `#main` not found in the en page of `content/ids.md`".to_owned(),
+                Some("did you mean `#main-1`?".to_owned())
+            ),
+            (
+                "content/ids.md:15:23".to_owned(),
+                "anchor `#観測` not found in the en page of `content/ids.md`".to_owned(),
+                Some("`#観測` is a heading id of the ja text; the en text's ids are `#main-1`, `#observation`".to_owned())
+            ),
+        ],
+        "{}",
+        check::format(&report, Format::Human)
+    );
+    // What the page really has: the same ids.
+    t.write(
+        "content/ids.md",
+        "+++\ntitle = { ja = \"見出し\", en = \"Headings\" }\n+++\n\n::: ja\n## 観測\n\n## Main\n:::\n\n::: en\n## Observation\n\n## Main\n\n[ok](#main-1)\n:::\n",
+    );
+    t.build();
+    let en = std::fs::read_to_string(t.out_path("en/ids/index.html")).expect("built");
+    assert!(en.contains("id=\"main-1\"") && en.contains("id=\"observation\""));
+}

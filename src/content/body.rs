@@ -563,17 +563,39 @@ fn after<'a>(s: &Cow<'a, str>, prefix: &str, cut: fn(&str) -> &str) -> Option<Co
 
 /// A page's heading ids in one language, as rendering assigns them: the
 /// chunks shown in that language, in order, each id made unique against
-/// the ones before it. `chunks` pairs each chunk's scan with its languages.
+/// the ones before it and against `reserved` (see [`reserved_ids`]), which
+/// are not headings' and so are not in the result. `chunks` pairs each
+/// chunk's scan with its languages.
 pub fn heading_ids<'a>(
     chunks: impl IntoIterator<Item = (&'a ChunkScan<'a>, Langs)>,
     lang: Lang,
+    reserved: &IdSet,
 ) -> IdSet {
-    let mut ids = IdSet::new();
+    let mut ids = reserved.clone();
+    let mut headings = IdSet::new();
     for (scan, langs) in chunks {
         if langs.has(lang) {
             for base in &scan.headings {
-                unique_id(&mut ids, base.clone());
+                headings.insert(unique_id(&mut ids, base.clone()));
             }
+        }
+    }
+    headings
+}
+
+/// Ids a heading may not take on a page, so that render and check give
+/// headings the same ids: those the theme writes literally (`theme`, see
+/// `render::templates`), the page's claim anchors, and the descriptions
+/// the badges and permalinks point at (the legend's and
+/// `partials/meanings.html`'s `<lang>-<class>`, `<lang>-to-log`,
+/// `<lang>-permalink`), which the theme writes with computed ids.
+pub fn reserved_ids<'a>(theme: &[String], claims: impl Iterator<Item = &'a str>) -> IdSet {
+    let mut ids: IdSet = theme.iter().cloned().collect();
+    ids.extend(claims.map(|id| format!("claim-{id}")));
+    for l in Lang::ALL {
+        let named = crate::content::Class::ALL.iter().map(|c| c.name());
+        for name in named.chain(["to-log", "permalink"]) {
+            ids.insert(format!("{l}-{name}"));
         }
     }
     ids

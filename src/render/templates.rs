@@ -49,6 +49,17 @@ fn fixed_ids<S: AsRef<str>>(texts: impl Iterator<Item = S>) -> Vec<String> {
     ids
 }
 
+/// The ids the theme of the site at `root` writes literally, as
+/// [`Templates::reserved_ids`] gives them, without compiling the
+/// templates: what `check` needs to give headings the ids render gives.
+/// Empty if the theme cannot be read (then that is reported elsewhere).
+pub(crate) fn theme_ids(root: &Path) -> Vec<String> {
+    match theme::merged(root, "templates", theme::TEMPLATES, Some(".html")) {
+        Ok(files) => fixed_ids(files.iter().map(|f| String::from_utf8_lossy(&f.bytes))),
+        Err(_) => Vec::new(),
+    }
+}
+
 /// Full error text of a Tera error, causes included.
 pub(crate) fn tera_message(e: &tera::Error) -> String {
     let mut msg = e.to_string();

@@ -36,6 +36,8 @@ pub(crate) struct Checker<'a> {
     /// first use: a check of a few pages (`serve`) scans only those and the
     /// pages they link to.
     scans: Vec<OnceLock<Vec<ChunkScan<'a>>>>,
+    /// The ids the theme writes literally, which headings never take.
+    theme: OnceLock<Vec<String>>,
     /// Heading ids per page and language, built the first time a link
     /// needs them: only the targets of anchor links do.
     anchors: Vec<[OnceLock<IdSet>; 2]>,
@@ -127,6 +129,7 @@ impl<'a> Checker<'a> {
                 .map(|(k, v)| (k.as_str(), v))
                 .collect(),
             scans: content.pages.iter().map(|_| OnceLock::new()).collect(),
+            theme: OnceLock::new(),
             anchors: content.pages.iter().map(|_| Default::default()).collect(),
             failed_claims: content
                 .failed
@@ -314,7 +317,14 @@ impl<'a> Checker<'a> {
                 .iter()
                 .flat_map(Segment::chunks)
                 .map(|(_, l)| l);
-            heading_ids(self.scans(pi).iter().zip(langs), lang)
+            let theme = self
+                .theme
+                .get_or_init(|| crate::render::templates::theme_ids(&self.config.root));
+            let reserved = crate::content::body::reserved_ids(
+                theme,
+                page.claims.iter().map(|c| c.id.as_str()),
+            );
+            heading_ids(self.scans(pi).iter().zip(langs), lang, &reserved)
         })
     }
 

@@ -242,20 +242,12 @@ fn page_view(
     }
 }
 
-/// Ids a heading may not take on this page: the theme's own, the claim
-/// anchors, and the descriptions the badges and permalinks point at (the
-/// legend's and `partials/meanings.html`'s `<lang>-<class>`, `<lang>-to-log`,
-/// `<lang>-permalink`), which the theme writes with computed ids.
+/// Ids a heading may not take on this page (see `body::reserved_ids`).
 fn reserved(cx: &Ctx<'_>, page: &Page) -> IdSet {
-    let mut ids: IdSet = cx.r.templates.reserved_ids().iter().cloned().collect();
-    ids.extend(page.claims.iter().map(|c| format!("claim-{}", c.id)));
-    for l in Lang::ALL {
-        let named = crate::content::Class::ALL.iter().map(|c| c.name());
-        for name in named.chain(["to-log", "permalink"]) {
-            ids.insert(format!("{l}-{name}"));
-        }
-    }
-    ids
+    crate::content::body::reserved_ids(
+        cx.r.templates.reserved_ids(),
+        page.claims.iter().map(|c| c.id.as_str()),
+    )
 }
 
 /// The page's named views in `lang`, by marker, rendered on first use.
