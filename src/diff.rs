@@ -272,13 +272,19 @@ fn describe(c: &Change) -> String {
     }
 }
 
-/// The changes in `format`.
+/// The changes in `format`. In the human and Markdown formats, the
+/// control and format characters of ids, pages and texts are shown
+/// escaped: a text must not recolour the terminal, start a fake line or
+/// reorder what is around it.
 pub fn format(changes: &[Change], format: Format) -> String {
+    use crate::terminal::escape;
     let mut out = String::new();
     match format {
         Format::Human => {
             for c in changes {
-                out.push_str(&format!("{}: {}\n", c.page, describe(c)));
+                let line = format!("{}: {}", c.page, describe(c));
+                out.push_str(&escape(&line, &[]));
+                out.push('\n');
             }
             out.push_str(&summary(changes));
             out.push('\n');
@@ -295,8 +301,8 @@ pub fn format(changes: &[Change], format: Format) -> String {
                 for c in changes {
                     out.push_str(&format!(
                         "| `{}` | {} |\n",
-                        c.page,
-                        describe(c).replace('|', "\\|").replace('\n', " ")
+                        escape(&c.page, &[]),
+                        escape(&describe(c), &[]).replace('|', "\\|")
                     ));
                 }
             }

@@ -219,3 +219,100 @@ fn the_fixture_copy_helper_copies_everything() {
     copy_dir(&fixture("basic"), tmp.path());
     Tree::of(&fixture("basic")).assert_same(&Tree::of(tmp.path()), "a copied fixture");
 }
+
+// ---------------------------------------------------------------------------
+// Issue 23, finding 8: what `diff` reads and what `claims` and `diff` print.
+
+/// A claim text with an escape sequence, a carriage return, a tab, a
+/// newline, DEL, a C1 control (NEL), a bidi override and a zero-width space.
+const HOSTILE_TOML: &str = r"Red \u001B[31m\r\tx\ny\u007F\u0085 \u202Edcba\u200B.";
+/// The same text, escaped, as every terminal format must show it.
+const HOSTILE_SHOWN: &str = r"Red \u{1b}[31m\u{d}\u{9}x\u{a}y\u{7f}\u{85} \u{202e}dcba\u{200b}.";
+
+#[test]
+fn claims_table_and_csv_show_control_and_format_characters_escaped_issue_23() {
+    let mut t = SiteTest::from_fixture("check/clean");
+    t.edit(
+        "content/page.md",
+        "en = \"The second line holds output.\"",
+        &format!("en = \"{HOSTILE_TOML}\""),
+    );
+    let root = path_arg(t.root());
+    let out = kansoku(&["claims", "--root", root, "--page", "page.md"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "ID          CLASS      PAGE             TEXT\n\
+             page-claim  confirmed  content/page.md  {HOSTILE_SHOWN}\n\
+             1 claim\n"
+        )
+    );
+    let out = kansoku(&[
+        "claims", "--root", root, "--page", "page.md", "--format", "csv",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // A CSV field keeps its tab and newline (quoted): they are data, and
+    // a terminal only moves to the next line or tab stop for them.
+    let csv_shown = HOSTILE_SHOWN
+        .replace(r"\u{9}", "\t")
+        .replace(r"\u{a}", "\n");
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "id,class,page,about,aspect,ja,en\r\n\
+             page-claim,confirmed,content/page.md,,,二行目に出力がある。,\"{csv_shown}\"\r\n"
+        )
+    );
+    // JSON was already escaped by serde: the text comes back as written.
+    let out = kansoku(&[
+        "claims", "--root", root, "--page", "page.md", "--format", "json",
+    ]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(
+        json[0]["text"]["en"],
+        "Red \u{1b}[31m\r\tx\ny\u{7f}\u{85} \u{202e}dcba\u{200b}."
+    );
+}
+
+#[test]
+fn diff_human_and_markdown_show_control_and_format_characters_escaped_issue_23() {
+    let t = SiteTest::from_fixture("check/clean");
+    let claims = |page: &str, en: &str| {
+        serde_json::json!({"version": 1, "claims": [
+            {"id": "c", "page": page, "class": "confirmed", "text": {"ja": "前", "en": en}},
+        ]})
+        .to_string()
+    };
+    let (old, new) = (t.root().join("old.json"), t.root().join("new.json"));
+    std::fs::write(&old, claims("content/p.md", "old")).expect("write old.json");
+    // A text that would clear the screen and print a fake second change,
+    // on a page whose name is reversed by a bidi override.
+    let hostile = "new\u{1b}[2J\r\ncontent/p.md: removed `c`\u{feff}";
+    std::fs::write(&new, claims("content/\u{202e}dm.p", hostile)).expect("write new.json");
+    let (page, shown) = (
+        r"content/\u{202e}dm.p",
+        r"new\u{1b}[2J\u{d}\u{a}content/p.md: removed `c`\u{feff}",
+    );
+    let out = kansoku(&["diff", path_arg(&old), path_arg(&new)]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        format!("{page}: en text of `c`: \"old\" → \"{shown}\"\n1 change: 1 texts changed\n")
+    );
+    let out = kansoku(&[
+        "diff",
+        path_arg(&old),
+        path_arg(&new),
+        "--format",
+        "markdown",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "### Claims changed\n\n1 change: 1 texts changed.\n\n| page | change |\n|---|---|\n\
+             | `{page}` | en text of `c`: \"old\" → \"{shown}\" |\n"
+        )
+    );
+}
