@@ -164,7 +164,17 @@ pub fn from_site(root: &Path) -> Result<Claims> {
 /// The claims of the site at `root` as it was at git revision `rev`: the
 /// site's directory at that revision is extracted into a temporary
 /// directory with `git archive` and loaded there.
+///
+/// `rev` comes from the command line and is only ever given to git after
+/// `--end-of-options`; `git archive` then gets the commit id it resolved
+/// to, never `rev` itself (a ref like `--output=F` would write a file).
 pub fn from_git(root: &Path, rev: &str) -> Result<Claims> {
+    if rev.starts_with('-') {
+        return Err(Error::Usage(format!(
+            "`{rev}` is not a git revision: it starts with `-`, which git reads as an \
+             option; name a branch, tag or commit, e.g. `--since main` or `--since HEAD~1`"
+        )));
+    }
     let git = |args: &[&str]| -> Result<Vec<u8>> {
         let out = Command::new("git")
             .arg("-C")
@@ -184,8 +194,23 @@ pub fn from_git(root: &Path, rev: &str) -> Result<Claims> {
     let prefix = String::from_utf8_lossy(&git(&["rev-parse", "--show-prefix"])?)
         .trim()
         .to_owned();
-    let tree = format!("{rev}:{prefix}");
-    let tar = git(&["archive", "--format=tar", &tree])?;
+    let commit = Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args(["rev-parse", "--verify", "--quiet", "--end-of-options"])
+        .arg(format!("{rev}^{{commit}}"))
+        .output()
+        .map_err(|e| Error::Usage(format!("cannot run git: {e}")))?;
+    let commit = String::from_utf8_lossy(&commit.stdout).trim().to_owned();
+    if commit.is_empty() || !commit.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(Error::Usage(format!(
+            "`{rev}` names no commit in the git repository of {}; name a branch, tag or \
+             commit that `git log` lists, e.g. `--since HEAD~1`",
+            root.display()
+        )));
+    }
+    let tree = format!("{commit}:{prefix}");
+    let tar = git(&["archive", "--format=tar", "--end-of-options", &tree])?;
     let dir = tempfile::tempdir().map_err(|e| Error::io(std::env::temp_dir(), e))?;
     let mut child = Command::new("tar")
         .arg("-x")

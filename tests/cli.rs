@@ -223,6 +223,74 @@ fn the_fixture_copy_helper_copies_everything() {
 // ---------------------------------------------------------------------------
 // Issue 23, finding 8: what `diff` reads and what `claims` and `diff` print.
 
+/// The `check/clean` fixture, committed to a new git repository.
+fn site_in_git() -> SiteTest {
+    let t = SiteTest::from_fixture("check/clean");
+    for args in [
+        &["init", "-q"][..],
+        &["add", "-A"],
+        &["commit", "-qm", "first"],
+    ] {
+        let out = Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
+            .args(["-c", "commit.gpgsign=false"])
+            .args(args)
+            .current_dir(t.root())
+            .output()
+            .expect("git runs");
+        assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
+    }
+    t
+}
+
+#[test]
+fn diff_since_a_ref_that_looks_like_an_option_reaches_no_git_issue_23() {
+    let t = site_in_git();
+    let before = Tree::of(t.root());
+    for rev in ["--output=F", "-oF", "--remote=x"] {
+        let out = kansoku(&[
+            "diff",
+            &format!("--since={rev}"),
+            "--root",
+            path_arg(t.root()),
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{rev}");
+        assert_eq!(
+            text(&out.stderr),
+            format!(
+                "error: `{rev}` is not a git revision: it starts with `-`, which git reads as an option; \
+                 name a branch, tag or commit, e.g. `--since main` or `--since HEAD~1`\n"
+            )
+        );
+        assert_eq!(text(&out.stdout), "");
+    }
+    // No `F:` (nor anything else) was written.
+    before.assert_same(&Tree::of(t.root()), "the site after `diff --since=-…`");
+}
+
+#[test]
+fn diff_since_a_ref_that_is_no_commit_says_so_issue_23() {
+    let t = site_in_git();
+    for rev in ["no-such-ref", "HEAD:content", "HEAD^{tree}"] {
+        let out = kansoku(&["diff", "--since", rev, "--root", path_arg(t.root())]);
+        assert_eq!(out.status.code(), Some(2), "{rev}");
+        assert_eq!(
+            text(&out.stderr),
+            format!(
+                "error: `{rev}` names no commit in the git repository of {}; \
+                 name a branch, tag or commit that `git log` lists, e.g. `--since HEAD~1`\n",
+                t.root().display()
+            )
+        );
+    }
+    // A real revision still works, by any of its names.
+    for rev in ["HEAD", "HEAD^{commit}", "HEAD~0"] {
+        let out = kansoku(&["diff", "--since", rev, "--root", path_arg(t.root())]);
+        assert!(out.status.success(), "{rev}: {}", text(&out.stderr));
+        assert_eq!(text(&out.stdout), "0 changes\n", "{rev}");
+    }
+}
+
 /// A claim text with an escape sequence, a carriage return, a tab, a
 /// newline, DEL, a C1 control (NEL), a bidi override and a zero-width space.
 const HOSTILE_TOML: &str = r"Red \u001B[31m\r\tx\ny\u007F\u0085 \u202Edcba\u200B.";
