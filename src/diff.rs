@@ -66,10 +66,16 @@ pub enum Format {
     Github,
 }
 
+/// The largest `claims.json` [`read_json`] reads: a site's is a few
+/// hundred bytes per claim, so this is millions of claims, yet a bound on
+/// the memory a mistyped path (`/dev/zero`) can take.
+pub const MAX_JSON_BYTES: u64 = 256 * 1024 * 1024;
+
 /// Reads a `claims.json` (version 1, or the bare array written before
-/// the format had a version).
+/// the format had a version). Only a regular file of at most
+/// [`MAX_JSON_BYTES`] is read.
 pub fn read_json(path: &Path) -> Result<Claims> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let text = read_bounded(path)?;
     let bad = |why: String| {
         Error::Usage(format!(
             "{}: not a kansoku claims.json: {why}",
@@ -137,6 +143,54 @@ pub fn read_json(path: &Path) -> Result<Claims> {
         );
     }
     Ok(out)
+}
+
+/// The text of the regular file at `path`, refused whole if it is larger
+/// than [`MAX_JSON_BYTES`]. Checked before opening (opening a FIFO would
+/// wait for a writer), and the read is bounded too: the file may be
+/// replaced or grow in between.
+fn read_bounded(path: &Path) -> Result<String> {
+    use std::io::Read;
+    let not_regular = || {
+        Error::Usage(format!(
+            "{}: not a regular file; give the path of a claims.json (a build writes \
+             public/claims.json); save the output of a command to a file first",
+            path.display()
+        ))
+    };
+    let too_big = |len: u64| {
+        Error::Usage(format!(
+            "{}: {len} bytes, more than the {} MiB a claims.json may have; give the path \
+             of the claims.json a build wrote (public/claims.json)",
+            path.display(),
+            MAX_JSON_BYTES / (1024 * 1024)
+        ))
+    };
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    if !meta.is_file() {
+        return Err(not_regular());
+    }
+    if meta.len() > MAX_JSON_BYTES {
+        return Err(too_big(meta.len()));
+    }
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let meta = file.metadata().map_err(|e| Error::io(path, e))?;
+    if !meta.is_file() {
+        return Err(not_regular());
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_JSON_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(path, e))?;
+    if bytes.len() as u64 > MAX_JSON_BYTES {
+        return Err(too_big(meta.len().max(bytes.len() as u64)));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        Error::io(
+            path,
+            std::io::Error::new(std::io::ErrorKind::InvalidData, e),
+        )
+    })
 }
 
 /// The claims of the site at `root`, loaded without building.

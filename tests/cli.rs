@@ -223,6 +223,28 @@ fn the_fixture_copy_helper_copies_everything() {
 // ---------------------------------------------------------------------------
 // Issue 23, finding 8: what `diff` reads and what `claims` and `diff` print.
 
+/// `kansoku` as [`kansoku`], killed if still running after 10 s: a read
+/// without bound fails the test instead of filling the machine's memory.
+fn kansoku_within_10s(args: &[&str]) -> Output {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kansoku"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the kansoku binary runs");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while child.try_wait().expect("wait for kansoku").is_none() {
+        if std::time::Instant::now() > deadline {
+            child.kill().expect("kill kansoku");
+            child.wait().expect("reap kansoku");
+            panic!("kansoku {args:?} still running after 10 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("kansoku's output")
+}
+
 /// The `check/clean` fixture, committed to a new git repository.
 fn site_in_git() -> SiteTest {
     let t = SiteTest::from_fixture("check/clean");
@@ -289,6 +311,46 @@ fn diff_since_a_ref_that_is_no_commit_says_so_issue_23() {
         assert!(out.status.success(), "{rev}: {}", text(&out.stderr));
         assert_eq!(text(&out.stdout), "0 changes\n", "{rev}");
     }
+}
+
+#[test]
+fn diff_refuses_a_claims_json_that_is_not_a_regular_file_issue_23() {
+    let t = SiteTest::from_fixture("check/clean");
+    let new = t.root().join("new.json");
+    std::fs::write(&new, "{\"version\": 1, \"claims\": []}\n").expect("write new.json");
+    let dir = t.root().join("content");
+    for old in [Path::new("/dev/zero"), dir.as_path()] {
+        let out = kansoku_within_10s(&["diff", path_arg(old), path_arg(&new)]);
+        assert_eq!(out.status.code(), Some(2), "{}", old.display());
+        assert_eq!(
+            text(&out.stderr),
+            format!(
+                "error: {}: not a regular file; give the path of a claims.json \
+                 (a build writes public/claims.json); save the output of a command to a file first\n",
+                old.display()
+            )
+        );
+    }
+}
+
+#[test]
+fn diff_refuses_a_claims_json_over_256_mib_issue_23() {
+    let t = SiteTest::from_fixture("check/clean");
+    let (big, new) = (t.root().join("big.json"), t.root().join("new.json"));
+    std::fs::write(&new, "{\"version\": 1, \"claims\": []}\n").expect("write new.json");
+    // Sparse: no disk is used, and the fixed code never reads it.
+    let file = std::fs::File::create(&big).expect("create big.json");
+    file.set_len(256 * 1024 * 1024 + 1).expect("grow big.json");
+    let out = kansoku_within_10s(&["diff", path_arg(&new), path_arg(&big)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "error: {}: 268435457 bytes, more than the 256 MiB a claims.json may have; \
+             give the path of the claims.json a build wrote (public/claims.json)\n",
+            big.display()
+        )
+    );
 }
 
 /// A claim text with an escape sequence, a carriage return, a tab, a
