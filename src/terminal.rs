@@ -71,6 +71,38 @@ pub(crate) fn escape<'a>(s: &'a str, keep: &[char]) -> Cow<'a, str> {
     Cow::Owned(out)
 }
 
+/// `U+202E RIGHT-TO-LEFT OVERRIDE`: the code point, and the name of the
+/// format characters met in practice (bidi controls, zero-width ones).
+pub(crate) fn code_point(c: char) -> String {
+    let name = match c {
+        '\u{ad}' => "SOFT HYPHEN",
+        '\u{61c}' => "ARABIC LETTER MARK",
+        '\u{180e}' => "MONGOLIAN VOWEL SEPARATOR",
+        '\u{200b}' => "ZERO WIDTH SPACE",
+        '\u{200c}' => "ZERO WIDTH NON-JOINER",
+        '\u{200d}' => "ZERO WIDTH JOINER",
+        '\u{200e}' => "LEFT-TO-RIGHT MARK",
+        '\u{200f}' => "RIGHT-TO-LEFT MARK",
+        '\u{202a}' => "LEFT-TO-RIGHT EMBEDDING",
+        '\u{202b}' => "RIGHT-TO-LEFT EMBEDDING",
+        '\u{202c}' => "POP DIRECTIONAL FORMATTING",
+        '\u{202d}' => "LEFT-TO-RIGHT OVERRIDE",
+        '\u{202e}' => "RIGHT-TO-LEFT OVERRIDE",
+        '\u{2060}' => "WORD JOINER",
+        '\u{2061}' => "FUNCTION APPLICATION",
+        '\u{2062}' => "INVISIBLE TIMES",
+        '\u{2063}' => "INVISIBLE SEPARATOR",
+        '\u{2064}' => "INVISIBLE PLUS",
+        '\u{2066}' => "LEFT-TO-RIGHT ISOLATE",
+        '\u{2067}' => "RIGHT-TO-LEFT ISOLATE",
+        '\u{2068}' => "FIRST STRONG ISOLATE",
+        '\u{2069}' => "POP DIRECTIONAL ISOLATE",
+        '\u{feff}' => "ZERO WIDTH NO-BREAK SPACE",
+        _ => return format!("U+{:04X}", c as u32),
+    };
+    format!("U+{:04X} {name}", c as u32)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,14 +119,14 @@ mod tests {
         for c in [
             '\u{ad}', '\u{200b}', '\u{202e}', '\u{2066}', '\u{2069}', '\u{feff}',
         ] {
-            assert!(is_format(c), "{c:?}");
+            assert!(is_format(c), "{}", code_point(c));
         }
         // Neighbours of the ranges that are not Cf: letters, spaces,
         // punctuation, and ZWJ's companions in emoji (U+FE0F is Mn).
         for c in [
             'a', 'ア', '\u{ac}', '\u{200a}', '\u{2010}', '\u{2065}', '\u{fe0f}',
         ] {
-            assert!(!is_format(c), "{c:?}");
+            assert!(!is_format(c), "{}", code_point(c));
         }
     }
 
@@ -110,5 +142,13 @@ mod tests {
             "a\\u{1b}[31mb\\u{7f}\\u{85}\\u{202e}c\\u{200b}\t\n\\u{d}日本"
         );
         assert!(matches!(escape("plain 観測 → ok", &[]), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn code_points_are_named_where_known() {
+        assert_eq!(code_point('\u{202e}'), "U+202E RIGHT-TO-LEFT OVERRIDE");
+        assert_eq!(code_point('\u{feff}'), "U+FEFF ZERO WIDTH NO-BREAK SPACE");
+        assert_eq!(code_point('\u{600}'), "U+0600");
+        assert_eq!(code_point('\u{e0041}'), "U+E0041");
     }
 }
