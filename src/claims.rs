@@ -95,13 +95,16 @@ const COLUMNS: [(&str, &[&str]); 7] = [
     ("en", &["text", "en"]),
 ];
 
-/// As CSV (RFC 4180): a header, then one row per claim.
+/// As CSV (RFC 4180): a header, then one row per claim. Control and
+/// format characters are shown escaped (`\u{1b}`), but for the tab and
+/// newline a field may hold: CSV is read on terminals too.
 pub fn csv(claims: &[Value]) -> String {
     let quote = |s: &str| {
+        let s = crate::terminal::escape(s, &['\n', '\t']);
         if s.contains([',', '"', '\n', '\r']) {
             format!("\"{}\"", s.replace('"', "\"\""))
         } else {
-            s.to_owned()
+            s.into_owned()
         }
     };
     let mut out = COLUMNS.map(|(name, _)| name).join(",");
@@ -115,7 +118,8 @@ pub fn csv(claims: &[Value]) -> String {
 }
 
 /// As an aligned table for a terminal: id, class, page and the English
-/// text, cut to one line; then a count.
+/// text, cut to one line; then a count. Control and format characters are
+/// shown escaped (`\u{202e}`), newlines and tabs too: a row is one line.
 pub fn table(claims: &[Value]) -> String {
     use unicode_width::UnicodeWidthStr;
     let cols: [(&str, &[&str]); 4] = [
@@ -126,11 +130,13 @@ pub fn table(claims: &[Value]) -> String {
     ];
     let cell = |c: &Value, p: &[&str]| -> String {
         let t = text(c, p);
-        if t.chars().count() > 80 {
+        // Cut before escaping, so that no escape is cut in half.
+        let cut = if t.chars().count() > 80 {
             format!("{}…", t.chars().take(79).collect::<String>())
         } else {
             t.to_owned()
-        }
+        };
+        crate::terminal::escape(&cut, &[]).into_owned()
     };
     let rows: Vec<Vec<String>> = claims
         .iter()

@@ -66,10 +66,16 @@ pub enum Format {
     Github,
 }
 
+/// The largest `claims.json` [`read_json`] reads: a site's is a few
+/// hundred bytes per claim, so this is millions of claims, yet a bound on
+/// the memory a mistyped path (`/dev/zero`) can take.
+pub const MAX_JSON_BYTES: u64 = 256 * 1024 * 1024;
+
 /// Reads a `claims.json` (version 1, or the bare array written before
-/// the format had a version).
+/// the format had a version). Only a regular file of at most
+/// [`MAX_JSON_BYTES`] is read.
 pub fn read_json(path: &Path) -> Result<Claims> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let text = read_bounded(path)?;
     let bad = |why: String| {
         Error::Usage(format!(
             "{}: not a kansoku claims.json: {why}",
@@ -139,6 +145,54 @@ pub fn read_json(path: &Path) -> Result<Claims> {
     Ok(out)
 }
 
+/// The text of the regular file at `path`, refused whole if it is larger
+/// than [`MAX_JSON_BYTES`]. Checked before opening (opening a FIFO would
+/// wait for a writer), and the read is bounded too: the file may be
+/// replaced or grow in between.
+fn read_bounded(path: &Path) -> Result<String> {
+    use std::io::Read;
+    let not_regular = || {
+        Error::Usage(format!(
+            "{}: not a regular file; give the path of a claims.json (a build writes \
+             public/claims.json); save the output of a command to a file first",
+            path.display()
+        ))
+    };
+    let too_big = |len: u64| {
+        Error::Usage(format!(
+            "{}: {len} bytes, more than the {} MiB a claims.json may have; give the path \
+             of the claims.json a build wrote (public/claims.json)",
+            path.display(),
+            MAX_JSON_BYTES / (1024 * 1024)
+        ))
+    };
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    if !meta.is_file() {
+        return Err(not_regular());
+    }
+    if meta.len() > MAX_JSON_BYTES {
+        return Err(too_big(meta.len()));
+    }
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let meta = file.metadata().map_err(|e| Error::io(path, e))?;
+    if !meta.is_file() {
+        return Err(not_regular());
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_JSON_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(path, e))?;
+    if bytes.len() as u64 > MAX_JSON_BYTES {
+        return Err(too_big(meta.len().max(bytes.len() as u64)));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        Error::io(
+            path,
+            std::io::Error::new(std::io::ErrorKind::InvalidData, e),
+        )
+    })
+}
+
 /// The claims of the site at `root`, loaded without building.
 pub fn from_site(root: &Path) -> Result<Claims> {
     let (site, _) = crate::site::load_unreviewed(root, crate::validate::Mode::Build)?;
@@ -164,7 +218,17 @@ pub fn from_site(root: &Path) -> Result<Claims> {
 /// The claims of the site at `root` as it was at git revision `rev`: the
 /// site's directory at that revision is extracted into a temporary
 /// directory with `git archive` and loaded there.
+///
+/// `rev` comes from the command line and is only ever given to git after
+/// `--end-of-options`; `git archive` then gets the commit id it resolved
+/// to, never `rev` itself (a ref like `--output=F` would write a file).
 pub fn from_git(root: &Path, rev: &str) -> Result<Claims> {
+    if rev.starts_with('-') {
+        return Err(Error::Usage(format!(
+            "`{rev}` is not a git revision: it starts with `-`, which git reads as an \
+             option; name a branch, tag or commit, e.g. `--since main` or `--since HEAD~1`"
+        )));
+    }
     let git = |args: &[&str]| -> Result<Vec<u8>> {
         let out = Command::new("git")
             .arg("-C")
@@ -184,8 +248,23 @@ pub fn from_git(root: &Path, rev: &str) -> Result<Claims> {
     let prefix = String::from_utf8_lossy(&git(&["rev-parse", "--show-prefix"])?)
         .trim()
         .to_owned();
-    let tree = format!("{rev}:{prefix}");
-    let tar = git(&["archive", "--format=tar", &tree])?;
+    let commit = Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args(["rev-parse", "--verify", "--quiet", "--end-of-options"])
+        .arg(format!("{rev}^{{commit}}"))
+        .output()
+        .map_err(|e| Error::Usage(format!("cannot run git: {e}")))?;
+    let commit = String::from_utf8_lossy(&commit.stdout).trim().to_owned();
+    if commit.is_empty() || !commit.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(Error::Usage(format!(
+            "`{rev}` names no commit in the git repository of {}; name a branch, tag or \
+             commit that `git log` lists, e.g. `--since HEAD~1`",
+            root.display()
+        )));
+    }
+    let tree = format!("{commit}:{prefix}");
+    let tar = git(&["archive", "--format=tar", "--end-of-options", &tree])?;
     let dir = tempfile::tempdir().map_err(|e| Error::io(std::env::temp_dir(), e))?;
     let mut child = Command::new("tar")
         .arg("-x")
@@ -272,13 +351,19 @@ fn describe(c: &Change) -> String {
     }
 }
 
-/// The changes in `format`.
+/// The changes in `format`. In the human and Markdown formats, the
+/// control and format characters of ids, pages and texts are shown
+/// escaped: a text must not recolour the terminal, start a fake line or
+/// reorder what is around it.
 pub fn format(changes: &[Change], format: Format) -> String {
+    use crate::terminal::escape;
     let mut out = String::new();
     match format {
         Format::Human => {
             for c in changes {
-                out.push_str(&format!("{}: {}\n", c.page, describe(c)));
+                let line = format!("{}: {}", c.page, describe(c));
+                out.push_str(&escape(&line, &[]));
+                out.push('\n');
             }
             out.push_str(&summary(changes));
             out.push('\n');
@@ -295,8 +380,8 @@ pub fn format(changes: &[Change], format: Format) -> String {
                 for c in changes {
                     out.push_str(&format!(
                         "| `{}` | {} |\n",
-                        c.page,
-                        describe(c).replace('|', "\\|").replace('\n', " ")
+                        escape(&c.page, &[]),
+                        escape(&describe(c), &[]).replace('|', "\\|")
                     ));
                 }
             }

@@ -184,6 +184,11 @@ pub(crate) fn load_evidence_with(
     .into_par_iter()
     .map(|entry| {
         let entry = entry?;
+        // Before `known`: a file read before names were checked (a memo
+        // kept from an older build) must not slip through.
+        if let Some(broken) = unsafe_name(&abs, &dir_name, &entry) {
+            return Ok(broken);
+        }
         if entry.file_type().is_file() {
             if let Some(file) = known(&rel_path(&abs, entry.path())) {
                 return Ok(Loaded::File(Box::new(file)));
@@ -228,6 +233,30 @@ enum Loaded {
     Broken(String, Diagnostic),
     /// Boxed: most of these move through a `Vec`.
     File(Box<EvidenceFile>),
+}
+
+/// E060 for an evidence file whose name holds an invisible format
+/// character: its evidence page's URL and the links citing it would read
+/// as another name. Hidden files are skipped, not reported. (Control
+/// characters are allowed here since issue 11: findings show them escaped.)
+fn unsafe_name(abs: &Path, dir_name: &str, entry: &walkdir::DirEntry) -> Option<Loaded> {
+    let rel = rel_path(abs, entry.path());
+    if rel.split('/').any(|p| p.starts_with('.')) {
+        return None;
+    }
+    let why = crate::content::format_char_in_name(&rel)?;
+    let d = Diagnostic::error(
+        "E060",
+        crate::error::Location::file(format!("{dir_name}/{rel}")),
+        format!(
+            "file name `{}` cannot become a URL: {why}",
+            crate::terminal::escape(&rel, &[])
+        ),
+    )
+    .with_hint(
+        "rename the file using letters, digits, `-`, `_` and `.`, and the evidence links that cite it",
+    );
+    Some(Loaded::Broken(rel, d))
 }
 
 fn load_file(

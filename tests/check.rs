@@ -1155,12 +1155,12 @@ fn heading_ids_are_the_rendered_ones_issue_25() {
         found,
         [
             (
-                "content/ids.md:15:1".to_owned(),
+                "content/ids.md:16:1".to_owned(),
                 "anchor `#main` not found in the en page of `content/ids.md`".to_owned(),
                 Some("did you mean `#main-1`?".to_owned())
             ),
             (
-                "content/ids.md:15:23".to_owned(),
+                "content/ids.md:16:22".to_owned(),
                 "anchor `#観測` not found in the en page of `content/ids.md`".to_owned(),
                 Some("`#観測` is a heading id of the ja text; the en text's ids are `#main-1`, `#observation`".to_owned())
             ),
@@ -1176,4 +1176,120 @@ fn heading_ids_are_the_rendered_ones_issue_25() {
     t.build();
     let en = std::fs::read_to_string(t.out_path("en/ids/index.html")).expect("built");
     assert!(en.contains("id=\"main-1\"") && en.contains("id=\"observation\""));
+}
+
+/// A valid page of the `clean` site whose claim is `id`.
+fn page_with_claim(id: &str) -> String {
+    format!(
+        "+++\ntitle = {{ ja = \"別\", en = \"Other\" }}\n\n[[claims]]\nid = \"{id}\"\nclass = \"confirmed\"\nja = \"二行目。\"\nen = \"Line two.\"\nevidence = [\"logs/a.log#L2\"]\n+++\n\n::: ja\n本文。\n:::\n::: en\nBody.\n:::\n"
+    )
+}
+
+/// Issue 23, finding 9: an invisible format character (Unicode Cf) in a
+/// page's name, or its directory's, makes its URL and its place in the
+/// navigation read as another name (`a\u{202e}dm.b` shows as `ab.md`).
+#[test]
+fn format_characters_in_page_names_are_e060_issue_23() {
+    let cases = [
+        ("a\u{202e}dm.b.md", "U+202E RIGHT-TO-LEFT OVERRIDE"),
+        ("zero\u{200b}width.md", "U+200B ZERO WIDTH SPACE"),
+        ("iso\u{2066}late.md", "U+2066 LEFT-TO-RIGHT ISOLATE"),
+        ("\u{feff}bom.md", "U+FEFF ZERO WIDTH NO-BREAK SPACE"),
+        ("soft\u{ad}hyphen.md", "U+00AD SOFT HYPHEN"),
+        ("notes\u{2069}/p.md", "U+2069 POP DIRECTIONAL ISOLATE"),
+        ("tag\u{e0041}.md", "U+E0041"),
+    ];
+    for (name, what) in cases {
+        let mut t = site("clean");
+        t.write(&format!("content/{name}"), &page_with_claim("other-claim"));
+        let path = format!("content/{name}");
+        let found = json_findings(&t.check());
+        assert_eq!(
+            keys(&found),
+            [("E060", "error", path.as_str(), 1, 1)],
+            "{what}"
+        );
+        // The name in the message is escaped: the message is for a terminal.
+        let shown: String = name
+            .chars()
+            .map(|c| {
+                if c.is_ascii() {
+                    c.to_string()
+                } else {
+                    c.escape_unicode().to_string()
+                }
+            })
+            .collect();
+        assert_eq!(
+            found[0].message,
+            format!(
+                "file name `{shown}` cannot become a page URL: it holds the invisible \
+                 format character {what}, which can make a name read as another"
+            )
+        );
+        assert_eq!(
+            found[0].hint.as_deref(),
+            Some("rename the file using letters, digits, `-`, `_` and `.` (a name is the page's URL)")
+        );
+    }
+}
+
+/// Issue 23, finding 9: the same in evidence file names, which become
+/// evidence pages and are cited by claims. A claim citing such a file gets
+/// no second finding.
+#[test]
+fn format_characters_in_evidence_names_are_e060_issue_23() {
+    let cases = [
+        (
+            "logs/run\u{202e}gol.txt",
+            r"logs/run\u{202e}gol.txt",
+            "U+202E RIGHT-TO-LEFT OVERRIDE",
+        ),
+        (
+            "\u{200b}logs/b.log",
+            r"\u{200b}logs/b.log",
+            "U+200B ZERO WIDTH SPACE",
+        ),
+        (
+            "logs/\u{2067}c.log",
+            r"logs/\u{2067}c.log",
+            "U+2067 RIGHT-TO-LEFT ISOLATE",
+        ),
+    ];
+    for (name, shown, what) in cases {
+        let in_toml: String = name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_graphic() {
+                    c.to_string()
+                } else {
+                    format!("\\U{:08X}", c as u32)
+                }
+            })
+            .collect();
+        let mut t = site("clean");
+        t.write(&format!("evidence/{name}"), "one\ntwo\n").edit(
+            "content/page.md",
+            "evidence = [\"logs/a.log#L2\"]",
+            &format!("evidence = [\"logs/a.log#L2\", \"{in_toml}#L1\"]"),
+        );
+        let path = format!("evidence/{name}");
+        let found = json_findings(&t.check());
+        assert_eq!(
+            keys(&found),
+            [("E060", "error", path.as_str(), 1, 1)],
+            "{shown}"
+        );
+        assert_eq!(
+            found[0].message,
+            format!(
+                "file name `{shown}` cannot become a URL: it holds the invisible format \
+                 character {what}, which can make a name read as another"
+            )
+        );
+        assert_eq!(
+            found[0].hint.as_deref(),
+            Some("rename the file using letters, digits, `-`, `_` and `.`, and the evidence links that cite it")
+        );
+    }
 }

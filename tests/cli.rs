@@ -219,3 +219,230 @@ fn the_fixture_copy_helper_copies_everything() {
     copy_dir(&fixture("basic"), tmp.path());
     Tree::of(&fixture("basic")).assert_same(&Tree::of(tmp.path()), "a copied fixture");
 }
+
+// ---------------------------------------------------------------------------
+// Issue 23, finding 8: what `diff` reads and what `claims` and `diff` print.
+
+/// `kansoku` as [`kansoku`], killed if still running after 10 s: a read
+/// without bound fails the test instead of filling the machine's memory.
+fn kansoku_within_10s(args: &[&str]) -> Output {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kansoku"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the kansoku binary runs");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while child.try_wait().expect("wait for kansoku").is_none() {
+        if std::time::Instant::now() > deadline {
+            child.kill().expect("kill kansoku");
+            child.wait().expect("reap kansoku");
+            panic!("kansoku {args:?} still running after 10 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("kansoku's output")
+}
+
+/// The `check/clean` fixture, committed to a new git repository.
+fn site_in_git() -> SiteTest {
+    let t = SiteTest::from_fixture("check/clean");
+    for args in [
+        &["init", "-q"][..],
+        &["add", "-A"],
+        &["commit", "-qm", "first"],
+    ] {
+        let out = Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
+            .args(["-c", "commit.gpgsign=false"])
+            .args(args)
+            .current_dir(t.root())
+            .output()
+            .expect("git runs");
+        assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
+    }
+    t
+}
+
+#[test]
+fn diff_since_a_ref_that_looks_like_an_option_reaches_no_git_issue_23() {
+    let t = site_in_git();
+    let before = Tree::of(t.root());
+    for rev in ["--output=F", "-oF", "--remote=x"] {
+        let out = kansoku(&[
+            "diff",
+            &format!("--since={rev}"),
+            "--root",
+            path_arg(t.root()),
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{rev}");
+        assert_eq!(
+            text(&out.stderr),
+            format!(
+                "error: `{rev}` is not a git revision: it starts with `-`, which git reads as an option; \
+                 name a branch, tag or commit, e.g. `--since main` or `--since HEAD~1`\n"
+            )
+        );
+        assert_eq!(text(&out.stdout), "");
+    }
+    // No `F:` (nor anything else) was written.
+    before.assert_same(&Tree::of(t.root()), "the site after `diff --since=-…`");
+}
+
+#[test]
+fn diff_since_a_ref_that_is_no_commit_says_so_issue_23() {
+    let t = site_in_git();
+    for rev in ["no-such-ref", "HEAD:content", "HEAD^{tree}"] {
+        let out = kansoku(&["diff", "--since", rev, "--root", path_arg(t.root())]);
+        assert_eq!(out.status.code(), Some(2), "{rev}");
+        assert_eq!(
+            text(&out.stderr),
+            format!(
+                "error: `{rev}` names no commit in the git repository of {}; \
+                 name a branch, tag or commit that `git log` lists, e.g. `--since HEAD~1`\n",
+                t.root().display()
+            )
+        );
+    }
+    // A real revision still works, by any of its names.
+    for rev in ["HEAD", "HEAD^{commit}", "HEAD~0"] {
+        let out = kansoku(&["diff", "--since", rev, "--root", path_arg(t.root())]);
+        assert!(out.status.success(), "{rev}: {}", text(&out.stderr));
+        assert_eq!(text(&out.stdout), "0 changes\n", "{rev}");
+    }
+}
+
+#[test]
+fn diff_refuses_a_claims_json_that_is_not_a_regular_file_issue_23() {
+    let t = SiteTest::from_fixture("check/clean");
+    let new = t.root().join("new.json");
+    std::fs::write(&new, "{\"version\": 1, \"claims\": []}\n").expect("write new.json");
+    let dir = t.root().join("content");
+    for old in [Path::new("/dev/zero"), dir.as_path()] {
+        let out = kansoku_within_10s(&["diff", path_arg(old), path_arg(&new)]);
+        assert_eq!(out.status.code(), Some(2), "{}", old.display());
+        assert_eq!(
+            text(&out.stderr),
+            format!(
+                "error: {}: not a regular file; give the path of a claims.json \
+                 (a build writes public/claims.json); save the output of a command to a file first\n",
+                old.display()
+            )
+        );
+    }
+}
+
+#[test]
+fn diff_refuses_a_claims_json_over_256_mib_issue_23() {
+    let t = SiteTest::from_fixture("check/clean");
+    let (big, new) = (t.root().join("big.json"), t.root().join("new.json"));
+    std::fs::write(&new, "{\"version\": 1, \"claims\": []}\n").expect("write new.json");
+    // Sparse: no disk is used, and the fixed code never reads it.
+    let file = std::fs::File::create(&big).expect("create big.json");
+    file.set_len(256 * 1024 * 1024 + 1).expect("grow big.json");
+    let out = kansoku_within_10s(&["diff", path_arg(&new), path_arg(&big)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "error: {}: 268435457 bytes, more than the 256 MiB a claims.json may have; \
+             give the path of the claims.json a build wrote (public/claims.json)\n",
+            big.display()
+        )
+    );
+}
+
+/// A claim text with an escape sequence, a carriage return, a tab, a
+/// newline, DEL, a C1 control (NEL), a bidi override and a zero-width space.
+const HOSTILE_TOML: &str = r"Red \u001B[31m\r\tx\ny\u007F\u0085 \u202Edcba\u200B.";
+/// The same text, escaped, as every terminal format must show it.
+const HOSTILE_SHOWN: &str = r"Red \u{1b}[31m\u{d}\u{9}x\u{a}y\u{7f}\u{85} \u{202e}dcba\u{200b}.";
+
+#[test]
+fn claims_table_and_csv_show_control_and_format_characters_escaped_issue_23() {
+    let mut t = SiteTest::from_fixture("check/clean");
+    t.edit(
+        "content/page.md",
+        "en = \"The second line holds output.\"",
+        &format!("en = \"{HOSTILE_TOML}\""),
+    );
+    let root = path_arg(t.root());
+    let out = kansoku(&["claims", "--root", root, "--page", "page.md"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "ID          CLASS      PAGE             TEXT\n\
+             page-claim  confirmed  content/page.md  {HOSTILE_SHOWN}\n\
+             1 claim\n"
+        )
+    );
+    let out = kansoku(&[
+        "claims", "--root", root, "--page", "page.md", "--format", "csv",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // A CSV field keeps its tab and newline (quoted): they are data, and
+    // a terminal only moves to the next line or tab stop for them.
+    let csv_shown = HOSTILE_SHOWN
+        .replace(r"\u{9}", "\t")
+        .replace(r"\u{a}", "\n");
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "id,class,page,about,aspect,ja,en\r\n\
+             page-claim,confirmed,content/page.md,,,二行目に出力がある。,\"{csv_shown}\"\r\n"
+        )
+    );
+    // JSON was already escaped by serde: the text comes back as written.
+    let out = kansoku(&[
+        "claims", "--root", root, "--page", "page.md", "--format", "json",
+    ]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(
+        json[0]["text"]["en"],
+        "Red \u{1b}[31m\r\tx\ny\u{7f}\u{85} \u{202e}dcba\u{200b}."
+    );
+}
+
+#[test]
+fn diff_human_and_markdown_show_control_and_format_characters_escaped_issue_23() {
+    let t = SiteTest::from_fixture("check/clean");
+    let claims = |page: &str, en: &str| {
+        serde_json::json!({"version": 1, "claims": [
+            {"id": "c", "page": page, "class": "confirmed", "text": {"ja": "前", "en": en}},
+        ]})
+        .to_string()
+    };
+    let (old, new) = (t.root().join("old.json"), t.root().join("new.json"));
+    std::fs::write(&old, claims("content/p.md", "old")).expect("write old.json");
+    // A text that would clear the screen and print a fake second change,
+    // on a page whose name is reversed by a bidi override.
+    let hostile = "new\u{1b}[2J\r\ncontent/p.md: removed `c`\u{feff}";
+    std::fs::write(&new, claims("content/\u{202e}dm.p", hostile)).expect("write new.json");
+    let (page, shown) = (
+        r"content/\u{202e}dm.p",
+        r"new\u{1b}[2J\u{d}\u{a}content/p.md: removed `c`\u{feff}",
+    );
+    let out = kansoku(&["diff", path_arg(&old), path_arg(&new)]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        format!("{page}: en text of `c`: \"old\" → \"{shown}\"\n1 change: 1 texts changed\n")
+    );
+    let out = kansoku(&[
+        "diff",
+        path_arg(&old),
+        path_arg(&new),
+        "--format",
+        "markdown",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "### Claims changed\n\n1 change: 1 texts changed.\n\n| page | change |\n|---|---|\n\
+             | `{page}` | en text of `c`: \"old\" → \"{shown}\" |\n"
+        )
+    );
+}

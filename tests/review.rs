@@ -481,7 +481,7 @@ fn diff_since_a_git_revision() {
         .expect("runs");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr)
-        .starts_with("error: git archive --format=tar no-such-ref: failed"));
+        .starts_with("error: `no-such-ref` names no commit in the git repository of "));
 }
 
 // ---------------------------------------------------------------------------

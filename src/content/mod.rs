@@ -315,7 +315,10 @@ pub(crate) fn load_content_with(
                     Diagnostic::error(
                         "E060",
                         crate::error::Location::file(format!("content/{rel}")),
-                        format!("file name `{rel}` cannot become a page URL: {why}"),
+                        format!(
+                            "file name `{}` cannot become a page URL: {why}",
+                            crate::terminal::escape(&rel, &[])
+                        ),
                     )
                     .with_hint(
                         "rename the file using letters, digits, `-`, `_` and `.` (a name is the page's URL)",
@@ -402,22 +405,44 @@ pub(crate) fn unsafe_name(rel: &str) -> Option<String> {
                 "`{seg}` would be the URL segment `{stem}`, which names no page"
             ));
         }
+        if let Some(why) = invisible_in_name(seg) {
+            return Some(why);
+        }
         if let Some(c) = seg
             .chars()
-            .find(|c| c.is_control() || matches!(c, '#' | '?' | '%' | '\\' | '"' | '<' | '>'))
+            .find(|c| matches!(c, '#' | '?' | '%' | '\\' | '"' | '<' | '>'))
         {
             let what = match c {
                 '#' => "`#` starts a URL fragment".to_owned(),
                 '?' => "`?` starts a URL query".to_owned(),
                 '%' => "`%` starts a percent-escape".to_owned(),
                 '\\' => "browsers read `\\` as `/`".to_owned(),
-                c if c.is_control() => format!("it holds the control character U+{:04X}", c as u32),
                 c => format!("`{c}` is not allowed in a URL"),
             };
             return Some(what);
         }
     }
     None
+}
+
+/// Why `name` cannot be shown as it is, if it holds a control character
+/// or an invisible format character.
+fn invisible_in_name(name: &str) -> Option<String> {
+    match name.chars().find(|c| c.is_control()) {
+        Some(c) => Some(format!("it holds the control character U+{:04X}", c as u32)),
+        None => format_char_in_name(name),
+    }
+}
+
+/// Why `name` cannot be shown as it is, if it holds an invisible format
+/// character (Unicode Cf): a bidi override or a zero-width character makes
+/// a URL, a navigation entry or an evidence link read as another name.
+pub(crate) fn format_char_in_name(name: &str) -> Option<String> {
+    let c = name.chars().find(|&c| crate::terminal::is_format(c))?;
+    Some(format!(
+        "it holds the invisible format character {}, which can make a name read as another",
+        crate::terminal::code_point(c)
+    ))
 }
 
 /// A warning for each symlink in the site's source directories: the build
