@@ -394,11 +394,13 @@ pub fn format(changes: &[Change], format: Format) -> String {
         }
         Format::Github => {
             for c in changes {
+                // GitHub's own escapes first (`%0A` for a newline), then
+                // what is left that a log viewer would act on.
                 out.push_str(&format!(
                     "::notice file={},title=claim {}::{}\n",
-                    gh_property(&c.page),
-                    gh_property(c.kind),
-                    gh_data(&describe(c))
+                    escape(&gh_property(&c.page), &[]),
+                    escape(&gh_property(c.kind), &[]),
+                    escape(&gh_data(&describe(c)), &[])
                 ));
             }
         }

@@ -222,9 +222,10 @@ fn caret_view(line: &str, col: usize, width: usize) -> (String, usize, usize) {
 
 /// True for characters a terminal would act on rather than show: C0 and
 /// C1 controls (ESC starts colour and cursor sequences, BEL rings) and the
-/// bidirectional overrides that can make a line read as another.
+/// format characters (bidi overrides, zero-width spaces) that can make a
+/// line read as another.
 pub(crate) fn needs_escape(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    crate::terminal::is_unsafe(c)
 }
 
 /// `s` with every [`needs_escape`] character written as `\u{1b}`, so text

@@ -445,4 +445,12 @@ fn diff_human_and_markdown_show_control_and_format_characters_escaped_issue_23()
              | `{page}` | en text of `c`: \"old\" → \"{shown}\" |\n"
         )
     );
+    // A CI log shows GitHub's annotations as text too: GitHub's own
+    // escapes (`%0D%0A`), and the rest escaped as on a terminal.
+    let out = kansoku(&["diff", path_arg(&old), path_arg(&new), "--format", "github"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "::notice file=content/\\u{202e}dm.p,title=claim text::en text of `c`: \"old\" → \"new\\u{1b}[2J%0D%0Acontent/p.md: removed `c`\\u{feff}\"\n"
+    );
 }
