@@ -136,7 +136,7 @@ fn lines_inserted_above_a_cited_range_are_moved_and_fix_repairs_the_link() {
     assert_eq!(done.len(), 5, "{done:?}");
     assert_eq!(
         done[0],
-        "content/_index.md: \"logs/run.log#L3\" → \"logs/run.log#L5\""
+        "fixed content/_index.md: \"logs/run.log#L3\" → \"logs/run.log#L5\""
     );
     let page = std::fs::read_to_string(t.root().join("content/_index.md")).expect("page");
     assert!(
@@ -147,6 +147,58 @@ fn lines_inserted_above_a_cited_range_are_moved_and_fix_repairs_the_link() {
         findings(&t),
         Vec::<(String, String)>::new(),
         "check is clean after --fix"
+    );
+}
+
+/// Issue 25, point 3: lines inserted above a quoted range are one finding
+/// (E082, not also E014), and `check --fix` repairs it on a site that has
+/// another mistake too, which `check` then still reports.
+#[test]
+fn check_fix_repairs_a_moved_quoted_range_beside_other_mistakes_issue_25() {
+    let mut t = SiteTest::from_fixture("review");
+    t.edit(
+        "content/_index.md",
+        "evidence = [\"logs/run.log#L3\"]",
+        "evidence = [{ path = \"logs/run.log\", lines = \"3\", quote = \"mul_mat_q\" }]",
+    );
+    review_all(t.root());
+    let log = t.root().join("evidence/logs/run.log");
+    let text = std::fs::read_to_string(&log).expect("log");
+    std::fs::write(
+        &log,
+        text.replace("+++\nstart\n", "+++\nzero\none\nstart\n"),
+    )
+    .expect("write");
+    // Another mistake, on another claim of the same page.
+    t.edit(
+        "content/_index.md",
+        "class = \"inferred\"",
+        "class = \"infered\"",
+    );
+    let found = findings(&t);
+    let codes: Vec<&str> = found.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(
+        codes,
+        ["E082", "E010", "E082", "E082", "E082", "E082"],
+        "one finding per moved link, none for its quote: {found:#?}"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_kansoku"))
+        .args(["check", "--fix", "--root"])
+        .arg(t.root())
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.starts_with("fixed content/_index.md: { path = \"logs/run.log\", lines = \"3\", quote = \"mul_mat_q\" } → { path = \"logs/run.log\", lines = 5, quote = \"mul_mat_q\" }\nfixed content/_index.md: \"logs/run.log#L2-L3\" → \"logs/run.log#L4-L5\"\n")
+            && err.ends_with("check: 1 error, 0 warnings\n"),
+        "{err}"
+    );
+    let found = findings(&t);
+    assert_eq!(
+        found,
+        [f("E010", "unknown evidence class `infered`")],
+        "only the other mistake is left"
     );
 }
 

@@ -51,7 +51,7 @@ pub(crate) fn run(root: &Path, args: Args) -> ExitCode {
 fn fix_moved(root: &Path, fix: bool) -> kansoku::Result<()> {
     if fix {
         for done in kansoku::review::fix(root)? {
-            eprintln!("fixed {done}");
+            eprintln!("{done}");
         }
     }
     Ok(())

@@ -163,10 +163,13 @@ pub fn review(root: &Path, sel: &Selection) -> Result<Reviewed> {
 }
 
 /// `kansoku check --fix`: rewrites each link whose cited text only moved
-/// to its new lines, in the page source. Returns the rewrites made, as
-/// `path: old → new`. Each page is written atomically.
+/// to its new lines, in the page source, whatever else is wrong with the
+/// site. Returns one line per link: `fixed path: old → new`, or `could not
+/// fix path: …` with why. Each page is written atomically.
 pub fn fix(root: &Path) -> Result<Vec<String>> {
-    let (site, _) = crate::site::load_unreviewed(root, Mode::Build)?;
+    // Whatever else is wrong: a moved range is fixed even on a site with
+    // other mistakes, which `check` then reports.
+    let (site, _) = crate::site::load_unchecked(root, Mode::Build)?;
     let (status, _) = examine(root, &site, Mode::Build)?;
     let mut by_page: BTreeMap<&str, Vec<&Move>> = BTreeMap::new();
     for m in &status.moves {
@@ -186,9 +189,14 @@ pub fn fix(root: &Path) -> Result<Vec<String>> {
         for m in moves {
             let old = &text[m.span.clone()];
             let Some(new) = relink(old, m.lines) else {
+                // Said, not skipped in silence: `check` still reports it.
+                done.push(format!(
+                    "could not fix {rel}: {} (write its lines as `#L…` or `lines = \"…\"`)",
+                    old.trim()
+                ));
                 continue;
             };
-            done.push(format!("{rel}: {} → {}", old.trim(), new.trim()));
+            done.push(format!("fixed {rel}: {} → {}", old.trim(), new.trim()));
             text.replace_range(m.span.clone(), &new);
         }
         let path = root.join(rel);

@@ -139,11 +139,6 @@ pub fn compare(site: &Site, lock: &Lock, mode: Mode) -> (Status, Vec<Diagnostic>
         let src = &page.src;
         for c in &page.claims {
             seen.insert(c.id.as_str());
-            // A broken claim's class and texts may be stand-ins: compared
-            // with the lock, they would report changes nobody made.
-            if c.broken {
-                continue;
-            }
             let Some(locked) = lock.claims.get(&c.id) else {
                 diags.push(
                     src.warning(
@@ -227,6 +222,12 @@ pub fn compare(site: &Site, lock: &Lock, mode: Mode) -> (Status, Vec<Diagnostic>
                         note.evidence_changed.get_or_insert_with(|| l.path.clone());
                     }
                 }
+            }
+            // A broken claim's class and texts may be stand-ins: compared
+            // with the lock, they would report changes nobody made. Its
+            // links were compared above: a moved range is still found.
+            if c.broken {
+                continue;
             }
             let ja = c.text.ja != locked.ja;
             let en = c.text.en != locked.en;
@@ -338,6 +339,10 @@ fn propagate(
                     let Some(&at) = site.index.claims.get(p) else {
                         continue;
                     };
+                    // A broken premise's class is a stand-in.
+                    if site.claim(at).broken {
+                        continue;
+                    }
                     let class = site.claim(at).class.name();
                     let reclassed = locked.premises.get(p).is_some_and(|k| k != class);
                     let suspect = status.claims.get(p).is_some_and(ClaimNote::suspect);
