@@ -198,6 +198,7 @@ pub(crate) fn site_facts(
     (mode == Mode::Check).hash(&mut h);
     page_facts.hash(&mut h);
     format!("{:?}", content.failed).hash(&mut h);
+    format!("{:?}", content.drafts).hash(&mut h);
     (&evidence.dir_name, &evidence.escaping, &evidence.broken).hash(&mut h);
     for (path, file) in &evidence.files {
         (path, file.kind().map(|k| k.name()), file.body_hash()).hash(&mut h);

@@ -1033,3 +1033,86 @@ Text. [[claim:inline-both]]
         .read("ja/notes/inline/index.html")
         .contains("claim-anchor"));
 }
+
+/// Issue 25, point 5: `draft = true` keeps a page out of `build` (counted
+/// in the summary), `--drafts` publishes it marked as a draft, a draft's
+/// missing evidence is a warning, and a published page that refers to a
+/// draft's claim is refused with a hint that says so.
+#[test]
+fn drafts_are_left_out_of_build_and_published_with_drafts_issue_25() {
+    let mut t = SiteTest::from_fixture("basic");
+    t.write(
+        "content/notes/idea.md",
+        "+++\ntitle = { ja = \"構想\", en = \"Idea\" }\ndraft = true\n\n[[claims]]\nid = \"idea-first\"\nclass = \"inferred\"\nja = \"まだ証拠がない。\"\nen = \"No evidence yet.\"\n\n[[claims]]\nid = \"idea-second\"\nclass = \"inferred\"\nja = \"証拠は後で。\"\nen = \"Evidence later.\"\nevidence = [\"logs/not-yet.log#L1\"]\n+++\n\n::: ja\n書きかけ。\n:::\n\n::: en\nWork in progress.\n:::\n",
+    );
+    let report = kansoku::site::build_with(
+        t.root(),
+        kansoku::site::BuildOptions {
+            search: false,
+            ..Default::default()
+        },
+    )
+    .expect("a draft never stops the build");
+    assert_eq!(report.drafts, 1);
+    assert!(
+        report.summary().starts_with(&format!(
+            "built {} pages × 2 languages (+ parallel view) · 1 draft left out · claims:",
+            report.pages
+        )),
+        "{}",
+        report.summary()
+    );
+    assert!(!t.exists("en/notes/idea/index.html"), "left out");
+    assert!(!t.read("claims.json").contains("idea-first"));
+
+    let report = kansoku::site::build_with(
+        t.root(),
+        kansoku::site::BuildOptions {
+            search: false,
+            drafts: true,
+            ..Default::default()
+        },
+    )
+    .expect("--drafts builds");
+    assert_eq!(report.drafts, 0);
+    let codes: Vec<(&str, String)> = report
+        .warnings
+        .iter()
+        .filter(|d| d.location.path == "content/notes/idea.md")
+        .map(|d| (d.code, d.location.to_string()))
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            ("E011", "content/notes/idea.md:6:6".to_owned()),
+            ("E012", "content/notes/idea.md:16:13".to_owned())
+        ],
+        "missing evidence is a warning in a draft"
+    );
+    let en = t.read("en/notes/idea/index.html");
+    assert!(
+        en.contains("<p class=\"draft-notice\" role=\"note\">Draft: not published."),
+        "{en}"
+    );
+
+    // A published page citing the draft's claim cannot be built without it.
+    t.edit(
+        "content/notes/page.md",
+        "::: en\n",
+        "::: en\n[[claim:idea-first]]\n",
+    );
+    let err = kansoku::site::build_with(
+        t.root(),
+        kansoku::site::BuildOptions {
+            search: false,
+            ..Default::default()
+        },
+    )
+    .expect_err("refers to a draft");
+    let text = err.to_string();
+    assert!(
+        text.contains("error[E020]: unknown claim `idea-first` in `[[claim:…]]`")
+            && text.contains("= hint: it is on `content/notes/idea.md`, a draft this build leaves out: publish that page (remove `draft = true`), build with `--drafts`, or refer to it once it is published"),
+        "{text}"
+    );
+}

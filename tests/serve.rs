@@ -831,3 +831,25 @@ async fn the_search_index_is_built_at_the_lowest_priority() {
         .expect("stops in time")
         .expect("stops cleanly");
 }
+
+/// Issue 25, point 5: serve shows a draft, marked as one, whose missing
+/// evidence is only a warning.
+#[tokio::test]
+async fn serve_shows_a_draft_marked_as_one_issue_25() {
+    let mut site = site();
+    site.write(
+        "content/notes/idea.md",
+        "+++\ntitle = { ja = \"構想\", en = \"Idea\" }\ndraft = true\n\n[[claims]]\nid = \"idea-first\"\nclass = \"inferred\"\nja = \"まだ証拠がない。\"\nen = \"No evidence yet.\"\n+++\n\n::: ja\n書きかけ。\n:::\n\n::: en\nWork in progress.\n:::\n",
+    );
+    let handle = start(&site).await;
+    let en = page(&handle, "/en/notes/idea/").await;
+    assert!(en.contains("Work in progress."), "{en}");
+    assert!(
+        en.contains("<p class=\"draft-notice\" role=\"note\">Draft: not published."),
+        "{en}"
+    );
+    assert!(
+        !en.contains("kansoku-overlay"),
+        "a draft's missing evidence is no error"
+    );
+}

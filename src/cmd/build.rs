@@ -23,6 +23,9 @@ pub(crate) struct Args {
     /// Write no search index (as `[search] enabled = false` in book.toml).
     #[arg(long)]
     no_search: bool,
+    /// Publish drafts too (pages with `draft = true`, left out otherwise).
+    #[arg(long)]
+    drafts: bool,
     /// Render everything again, ignoring what earlier builds remembered
     /// (kept in .kansoku/ beside the build directory).
     #[arg(long)]
@@ -51,6 +54,7 @@ pub(crate) fn run(root: &Path, args: Args) -> ExitCode {
         progress,
         search: !args.no_search,
         cache: !args.no_cache,
+        drafts: args.drafts,
     };
     // An interrupted build removes its staging tree before it exits.
     let result = kansoku::site::output::exit_cleanly_on_signals()

@@ -180,10 +180,19 @@ pub(crate) fn claim(
     src: &Source,
     raw: RawClaim,
     meant: &[String],
+    draft: bool,
     diags: &mut Vec<Diagnostic>,
 ) -> Claim {
     let before = diags.len();
     let meant = |k: &str| meant.iter().any(|m| m == k);
+    // A draft may be written before its evidence is in: said, not refused.
+    let missing = |src: &Source, code, span, msg: String| {
+        if draft {
+            src.warning(code, span, msg)
+        } else {
+            src.error(code, span, msg)
+        }
+    };
     // Values are moved out of the raw claim, not cloned: a large site has
     // hundreds of thousands of these strings.
     let id_span = raw.id.span();
@@ -274,7 +283,8 @@ pub(crate) fn claim(
             }
         }
         Some(list) => diags.push(
-            src.error(
+            missing(
+                src,
                 "E011",
                 list.span(),
                 format!("claim `{id}` has no evidence link"),
@@ -283,7 +293,8 @@ pub(crate) fn claim(
         ),
         None if meant("evidence") => {}
         None => diags.push(
-            src.error(
+            missing(
+                src,
                 "E011",
                 id_span.clone(),
                 format!("claim `{id}` has no evidence link"),

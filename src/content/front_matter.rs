@@ -338,6 +338,10 @@ pub(crate) struct RawPage {
     /// `false`: claims shown in the text are not listed again at the end.
     #[serde(default = "yes", rename = "repeat-inline-claims")]
     pub(crate) repeat_inline_claims: bool,
+    /// Work in progress: left out of `build` (but `build --drafts`), shown
+    /// by `serve` marked as a draft; missing evidence is only a warning.
+    #[serde(default)]
+    pub(crate) draft: bool,
 }
 
 fn yes() -> bool {

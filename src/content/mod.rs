@@ -137,6 +137,8 @@ pub struct Page {
     /// Whether the claim list at the end also lists the claims the text
     /// shows inline (`repeat-inline-claims`, default true).
     pub repeat_inline_claims: bool,
+    /// `draft = true`: left out of `build` unless `--drafts`.
+    pub draft: bool,
     /// The decoded file, for locating later findings.
     pub(crate) src: Source,
 }
@@ -172,6 +174,9 @@ pub struct Content {
     /// Pages that exist but failed to load (already reported), so links
     /// and claim references into them are not also called missing.
     pub failed: Vec<FailedPage>,
+    /// Drafts this build leaves out (`build` without `--drafts`): a link
+    /// or claim reference into one is still an error, with its own hint.
+    pub drafts: Vec<FailedPage>,
 }
 
 impl Content {
@@ -610,7 +615,7 @@ pub(crate) fn load_page(src: Source, rel: &str, diags: &mut Vec<Diagnostic>) -> 
         .claims
         .into_iter()
         .zip(lenient.meant.iter().map(Vec::as_slice))
-        .map(|(c, meant)| claims::claim(&src, c, meant, diags))
+        .map(|(c, meant)| claims::claim(&src, c, meant, raw.draft, diags))
         .collect();
     let scope = raw.scope.map(|s| Scope {
         can: s.can.into_iter().map(spanned).collect(),
@@ -646,6 +651,7 @@ pub(crate) fn load_page(src: Source, rel: &str, diags: &mut Vec<Diagnostic>) -> 
         columns,
         segments,
         repeat_inline_claims: raw.repeat_inline_claims,
+        draft: raw.draft,
         src,
     };
     if failed {

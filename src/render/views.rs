@@ -126,6 +126,8 @@ pub struct PageView {
     pub updated: Option<String>,
     /// Layout name.
     pub layout: crate::content::Layout,
+    /// A draft (`draft = true`), shown by `serve` and `build --drafts`.
+    pub draft: bool,
     /// `content/…md`.
     pub source: String,
     /// Edit link.

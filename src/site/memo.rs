@@ -480,6 +480,7 @@ fn visible(page: &content::Page) -> u64 {
         columns,
         segments: _,
         repeat_inline_claims,
+        draft,
         src,
     } = page;
     let mut h = hasher();
@@ -523,7 +524,7 @@ fn visible(page: &content::Page) -> u64 {
             }
         }
     }
-    (columns, repeat_inline_claims).hash(&mut h);
+    (columns, repeat_inline_claims, draft).hash(&mut h);
     // The file's text holds the body and claims; its name is what
     // others read.
     src.rel.hash(&mut h);

@@ -47,7 +47,18 @@ pub fn load(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
 
 /// [`load`], parsing only the pages `caches` has not seen as they are.
 pub fn load_with(root: &Path, mode: Mode, caches: &mut Caches) -> Result<(Site, Vec<Diagnostic>)> {
-    let (mut site, mut diags) = load_all(root, mode, caches)?;
+    load_drafts(root, mode, caches, true)
+}
+
+/// [`load_with`], leaving drafts (`draft = true`) out unless `drafts`:
+/// what `build` publishes.
+pub fn load_drafts(
+    root: &Path,
+    mode: Mode,
+    caches: &mut Caches,
+    drafts: bool,
+) -> Result<(Site, Vec<Diagnostic>)> {
+    let (mut site, mut diags) = load_all(root, mode, caches, drafts)?;
     let t = Instant::now();
     // Compared even when there are other errors, so that a claim whose
     // evidence changed is reported along with them; the lock naming
@@ -95,7 +106,7 @@ fn timing(what: &str, since: Instant) {
 
 /// [`load`] without the review lock: what `kansoku review` approves.
 pub fn load_unreviewed(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
-    let (site, diags) = load_all(root, mode, &mut Caches::unrendered())?;
+    let (site, diags) = load_all(root, mode, &mut Caches::unrendered(), true)?;
     if diags.iter().any(Diagnostic::is_error) {
         return Err(Error::Content(diags));
     }
@@ -106,13 +117,33 @@ pub fn load_unreviewed(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>
 /// included (pages with errors hold what of them parsed): `check --fix`
 /// repairs what it can on a site that has other mistakes too.
 pub(crate) fn load_unchecked(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
-    load_all(root, mode, &mut Caches::unrendered())
+    load_all(root, mode, &mut Caches::unrendered(), true)
 }
 
 /// Loads and validates, returning the site whatever was found.
-fn load_all(root: &Path, mode: Mode, caches: &mut Caches) -> Result<(Site, Vec<Diagnostic>)> {
+fn load_all(
+    root: &Path,
+    mode: Mode,
+    caches: &mut Caches,
+    drafts: bool,
+) -> Result<(Site, Vec<Diagnostic>)> {
     let t = Instant::now();
-    let sources = memo::load_sources(root, caches)?;
+    let mut sources = memo::load_sources(root, caches)?;
+    if !drafts {
+        // Left out before validation, so that nothing published refers
+        // to them unnoticed; what they define is kept for the hints.
+        let content = &mut sources.content;
+        let (left_out, kept) = std::mem::take(&mut content.pages)
+            .into_iter()
+            .partition(|p| p.draft);
+        content.pages = kept;
+        content.drafts = left_out
+            .iter()
+            .map(|p: &std::sync::Arc<crate::content::Page>| {
+                crate::content::FailedPage::new(p.rel.clone(), Some(&p.src))
+            })
+            .collect();
+    }
     timing("load/read", t);
     let t = Instant::now();
     let (index, vdiags) = memo::validate(&sources, mode, caches);
@@ -139,6 +170,8 @@ fn load_all(root: &Path, mode: Mode, caches: &mut Caches) -> Result<(Site, Vec<D
 pub struct BuildReport {
     /// Content pages (each rendered once per language and once side by side).
     pub pages: usize,
+    /// Drafts left out.
+    pub drafts: usize,
     /// Claims per class, in legend order.
     pub claims: [(Class, usize); 4],
     /// Evidence files.
@@ -161,8 +194,13 @@ impl BuildReport {
             .iter()
             .map(|(c, n)| format!("{n} {}", c.name()))
             .collect();
+        let drafts = match self.drafts {
+            0 => String::new(),
+            1 => " · 1 draft left out".to_owned(),
+            n => format!(" · {n} drafts left out"),
+        };
         format!(
-            "built {} pages × 2 languages (+ parallel view) · claims: {} · {} evidence file{} · {} ms → {}",
+            "built {} pages × 2 languages (+ parallel view){drafts} · claims: {} · {} evidence file{} · {} ms → {}",
             self.pages,
             claims.join(", "),
             self.evidence_files,
@@ -228,6 +266,9 @@ pub struct BuildOptions {
     /// where its input is unchanged (off: `build --no-cache`, a cold
     /// build).
     pub cache: bool,
+    /// Publish drafts too (`build --drafts`); off, pages with
+    /// `draft = true` are left out.
+    pub drafts: bool,
     /// Told how far the build is (`build`'s progress bar); rendering is
     /// then done in batches so that it can be told.
     pub progress: Option<std::sync::Arc<dyn Fn(Progress) + Send + Sync>>,
@@ -253,6 +294,7 @@ impl std::fmt::Debug for BuildOptions {
             .field("out", &self.out)
             .field("base_url", &self.base_url)
             .field("cache", &self.cache)
+            .field("drafts", &self.drafts)
             .field("progress", &self.progress.is_some())
             .finish()
     }
@@ -265,6 +307,7 @@ impl Default for BuildOptions {
             out: None,
             base_url: None,
             cache: true,
+            drafts: false,
             progress: None,
         }
     }
@@ -309,7 +352,7 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
             )
         }));
     }
-    let (mut site, warnings) = load_with(root, Mode::Build, &mut caches)?;
+    let (mut site, warnings) = load_drafts(root, Mode::Build, &mut caches, options.drafts)?;
     lap("load", t);
     let place = match &options.out {
         Some(out) => place::out_dir(root, &site.config, out)?,
@@ -541,6 +584,7 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     let claims = site.content.claims_per_class();
     let report = BuildReport {
         pages: site.content.pages.len(),
+        drafts: site.content.drafts.len(),
         claims,
         evidence_files: site.evidence.files.len(),
         files_written: committed.files,

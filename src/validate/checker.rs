@@ -294,9 +294,18 @@ impl<'a> Checker<'a> {
                     .with_hint("fix that page's error first; references to its claims are checked once it loads"),
             );
         }
-        let hint = match nearest(id, self.l.claims.keys().map(String::as_str)) {
-            Some(n) => format!("did you mean `{n}`?"),
-            None => "define the claim in some page's `[[claims]]`".to_owned(),
+        let draft = self
+            .content
+            .drafts
+            .iter()
+            .find(|d| d.claims.iter().any(|c| c == id));
+        let hint = match (draft, nearest(id, self.l.claims.keys().map(String::as_str))) {
+            (Some(d), _) => format!(
+                "it is on `content/{}`, a draft this build leaves out: publish that page (remove `draft = true`), build with `--drafts`, or refer to it once it is published",
+                d.rel
+            ),
+            (None, Some(n)) => format!("did you mean `{n}`?"),
+            (None, None) => "define the claim in some page's `[[claims]]`".to_owned(),
         };
         self.content.pages[pi]
             .src
@@ -450,8 +459,15 @@ impl<'a> Checker<'a> {
                     Some(n) => format!("did you mean `{n}`?"),
                     None => format!("add the file under `{}/`", evidence.dir_name),
                 };
+                // A draft may be written before its evidence is in.
+                let missing = if content.pages[at.page].draft {
+                    crate::source::Source::warning
+                } else {
+                    crate::source::Source::error
+                };
                 diags.push(
-                    src.error(
+                    missing(
+                        src,
                         "E012",
                         link.span.clone(),
                         format!(
@@ -735,7 +751,9 @@ impl<'a> Checker<'a> {
                     // resolved: a content-root path written in a page of
                     // a section would miss again.
                     let from = self.content.pages[pi].rel.as_str();
+                    let draft = self.content.drafts.iter().any(|d| d.rel == *path);
                     let hint = match nearest(path, self.l.pages.keys().map(String::as_str)) {
+                        _ if draft => "that page is a draft this build leaves out: publish it (remove `draft = true`), build with `--drafts`, or link to it once it is published".to_owned(),
                         Some(n) => format!("did you mean `{}`?", link_between(from, n)),
                         None => "link to a file under content/, e.g. `/notes/first.md`".to_owned(),
                     };

@@ -77,6 +77,7 @@ fn render_listing_page(
         lead: None,
         updated: None,
         layout: page.layout,
+        draft: page.draft,
         source: page.source_path().to_owned(),
         edit_url: None,
         segments: Vec::new(),
@@ -207,6 +208,7 @@ fn page_view(
         lead: page.lead.as_ref().map(|l| l.get(lang).clone()),
         updated: page.updated.clone(),
         layout: page.layout,
+        draft: page.draft,
         source: page.source_path().to_owned(),
         edit_url: cx
             .site
