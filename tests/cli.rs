@@ -219,3 +219,103 @@ fn the_fixture_copy_helper_copies_everything() {
     copy_dir(&fixture("basic"), tmp.path());
     Tree::of(&fixture("basic")).assert_same(&Tree::of(tmp.path()), "a copied fixture");
 }
+// Issue 25, point 7: every mistake reported once, with a hint that leads
+// to the fix; no panic on the way.
+
+/// A pipe whose reader is already gone, as `| head -1` leaves stdout once
+/// head has exited: the reader (`true`) is waited for before the write
+/// end is handed over, so every write to it fails with EPIPE.
+#[cfg(unix)]
+fn widowed_pipe() -> std::process::Stdio {
+    let mut reader = Command::new("true")
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .expect("true runs");
+    let write_end = reader.stdin.take().expect("stdin was piped");
+    reader.wait().expect("true exits");
+    std::process::Stdio::from(write_end)
+}
+
+#[cfg(unix)]
+#[test]
+fn issue_25_a_closed_stdout_ends_quietly_without_a_panic() {
+    let t = SiteTest::from_fixture("basic");
+    for args in [
+        vec!["claims", "--root", path_arg(t.root())],
+        vec!["claims", "--root", path_arg(t.root()), "--format", "json"],
+        vec!["completions", "bash"],
+        vec!["help", "build"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_kansoku"))
+            .args(&args)
+            .stdout(widowed_pipe())
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .expect("the kansoku binary runs");
+        assert_eq!(text(&out.stderr), "", "kansoku {args:?}");
+        assert_eq!(out.status.code(), Some(0), "kansoku {args:?}");
+    }
+}
+
+#[test]
+fn issue_25_help_has_help_and_matches_each_commands_own() {
+    let out = kansoku(&["help", "--help"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "Print this message or the help of the given command\n\nUsage: kansoku help [OPTIONS] [COMMAND]\n\nArguments:\n  [COMMAND]  The command to describe [default: all of them]\n\nOptions:\n      --root <ROOT>  The site's root directory (the one holding book.toml) [default: the nearest directory upwards from here that holds a book.toml]\n  -h, --help         Print help\n"
+    );
+    assert_eq!(text(&kansoku(&["help", "-h"]).stdout), text(&out.stdout));
+    assert_eq!(text(&kansoku(&["help", "help"]).stdout), text(&out.stdout));
+
+    let out = kansoku(&["help", "build"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stdout),
+        text(&kansoku(&["build", "--help"]).stdout)
+    );
+    let out = kansoku(&["help"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout), text(&kansoku(&["--help"]).stdout));
+
+    let out = kansoku(&["help", "biuld"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(text(&out.stdout), "");
+    assert_eq!(
+        text(&out.stderr),
+        "error: unrecognized subcommand 'biuld'\n\n  tip: a similar subcommand exists: 'build'\n\nUsage: kansoku [OPTIONS] <COMMAND>\n\nFor more information, try '--help'.\n"
+    );
+}
+
+#[test]
+fn issue_25_no_book_toml_says_the_parents_were_searched() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let inner = tmp.path().join("a/b");
+    std::fs::create_dir_all(&inner).expect("mkdir");
+    let out = Command::new(env!("CARGO_BIN_EXE_kansoku"))
+        .arg("build")
+        .current_dir(&inner)
+        .output()
+        .expect("the kansoku binary runs");
+    assert_eq!(out.status.code(), Some(2));
+    let cwd = std::fs::canonicalize(&inner).expect("canonical");
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "error: no book.toml in {} or any directory above it; run `kansoku init DIR` to start a site, or pass --root\n",
+            cwd.display()
+        )
+    );
+    assert!(!inner.join("public").exists());
+
+    // With --root, only that directory is looked at, and said so.
+    let out = kansoku(&["build", "--root", path_arg(&inner)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "error: no book.toml in {}; run `kansoku init DIR` to start a site, or pass --root\n",
+            inner.display()
+        )
+    );
+}
