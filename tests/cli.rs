@@ -319,3 +319,21 @@ fn issue_25_no_book_toml_says_the_parents_were_searched() {
         )
     );
 }
+
+#[test]
+fn issue_25_w041_for_base_url_names_the_flag_not_book_toml() {
+    let t = SiteTest::from_fixture("basic");
+    let out = kansoku(&["build", "--root", path_arg(t.root()), "--base-url", "/x/"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    let w041: Vec<&str> = stderr
+        .split_inclusive('\n')
+        .skip_while(|l| !l.contains("[W041]"))
+        .take(2)
+        .collect();
+    assert_eq!(
+        w041.concat(),
+        "<command-line>: warning[W041]: --base-url \"/x/\" is not an absolute URL, so no sitemap.xml is written\n  = hint: a sitemap lists full addresses: pass the address the site is published at (e.g. --base-url https://example.org/docs/)\n",
+        "{stderr}"
+    );
+}
