@@ -352,3 +352,104 @@ fn issue_25_the_starter_site_builds_without_a_warning_and_with_generic_kinds() {
         );
     }
 }
+
+#[test]
+fn issue_25_new_takes_any_unicode_slug_that_is_a_safe_file_name() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let site = tmp.path().join("site");
+    assert!(kansoku(&["init", path_arg(&site)]).status.success());
+    let new = |spec: &str| {
+        Command::new(env!("CARGO_BIN_EXE_kansoku"))
+            .args(["new", spec])
+            .current_dir(&site)
+            .output()
+            .expect("the kansoku binary runs")
+    };
+    for (spec, written) in [
+        ("notes/観測-2", "content/notes/観測-2.md"),
+        (
+            "Log/Second Run",
+            "content/Log/_index.md and content/Log/Second Run.md",
+        ),
+        ("メモ.md", "content/メモ.md"),
+    ] {
+        let out = new(spec);
+        assert_eq!(out.status.code(), Some(0), "{spec}: {}", text(&out.stderr));
+        assert_eq!(
+            text(&out.stdout),
+            format!("wrote {written}; fill in its claim and its evidence until `kansoku check` is clean\n")
+        );
+    }
+    // Each is a page `check` knows, with only the stub's finding.
+    let out = Command::new(env!("CARGO_BIN_EXE_kansoku"))
+        .args(["check", "--format", "json"])
+        .current_dir(&site)
+        .output()
+        .expect("check runs");
+    let codes: Vec<String> = text(&out.stdout)
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).expect("JSON");
+            format!(
+                "{} {}",
+                v["code"].as_str().expect("code"),
+                v["path"].as_str().expect("path")
+            )
+        })
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            "E011 content/Log/Second Run.md",
+            "E011 content/notes/観測-2.md",
+            "E011 content/メモ.md"
+        ]
+    );
+
+    let before = Tree::of(&site);
+    for (spec, shown, why) in [
+        ("notes/../x", "notes/../x", "it has `..`"),
+        ("../x", "../x", "it has `..`"),
+        ("notes//x", "notes//x", "it has an empty segment"),
+        (
+            "notes/_index",
+            "notes/_index",
+            "it has `_index`, a section's own page",
+        ),
+        (
+            "notes/.draft",
+            "notes/.draft",
+            "it has a leading `.`, which hides a file from the site",
+        ),
+        ("notes/...", "notes/...", "it has a name made of dots only"),
+        ("notes/ x", "notes/ x", "it has a leading or trailing space"),
+        (
+            "notes/a\u{202e}b",
+            "notes/a\\u{202e}b",
+            "it has the invisible or control character U+202E",
+        ),
+        (
+            "notes/a\u{200b}b",
+            "notes/a\\u{200b}b",
+            "it has the invisible or control character U+200B",
+        ),
+        (
+            "notes/a\tb",
+            "notes/a\\u{9}b",
+            "it has the invisible or control character U+0009",
+        ),
+        ("notes/a\\b", "notes/a\\b", "browsers read `\\` as `/`"),
+        ("notes/a#b", "notes/a#b", "`#` starts a URL fragment"),
+    ] {
+        let out = new(spec);
+        assert_eq!(out.status.code(), Some(2), "{spec:?}");
+        assert_eq!(
+            text(&out.stderr),
+            format!(
+                "error: `{shown}` is not a SECTION/SLUG path: {why}; any other Unicode is fine, e.g. `notes/second-observation` or `メモ/観測-2`\n"
+            ),
+            "{spec:?}"
+        );
+    }
+    before.assert_same(&Tree::of(&site), "the site after refused `new`s");
+}
