@@ -280,7 +280,7 @@ impl Config {
         self.base_path = base_path;
         self.site_url = (
             url.to_owned(),
-            crate::error::Location::file(CONFIG_FILE),
+            crate::error::Location::command_line(),
             "--base-url",
         );
     }

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 pub struct Location {
     /// Path relative to the site root, with `/` separators.
     pub path: String,
-    /// 1-based line.
+    /// 1-based line; 0 for a value that is in no file ([`Location::command_line`]).
     pub line: usize,
     /// 1-based column, counted in characters.
     pub col: usize,
@@ -27,10 +27,24 @@ impl Location {
             col: 1,
         }
     }
+
+    /// A value given on the command line (`--base-url`), not read from a
+    /// file: shown as `<command-line>` (GCC's name for it), without the
+    /// line and column no file has, so no one looks in `book.toml`.
+    pub fn command_line() -> Self {
+        Location {
+            path: "<command-line>".to_owned(),
+            line: 0,
+            col: 0,
+        }
+    }
 }
 
 impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            return write!(f, "{}", self.path);
+        }
         write!(f, "{}:{}:{}", self.path, self.line, self.col)
     }
 }

@@ -61,15 +61,16 @@ pub fn new_page(root: &Path, spec: &str) -> Result<Vec<String>> {
     let spec = spec.trim_matches('/');
     let spec = spec.strip_suffix(".md").unwrap_or(spec);
     let segments: Vec<&str> = spec.split('/').collect();
-    let valid = |s: &str| {
-        !s.is_empty()
-            && s != "_index"
-            && s.bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
-    };
-    if segments.iter().any(|s| !valid(s)) {
+    if let Some(why) = segments.iter().find_map(|s| segment_problem(s)) {
+        let mut shown = String::new();
+        for c in spec.chars() {
+            match invisible(c) {
+                true => shown.extend(c.escape_unicode()),
+                false => shown.push(c),
+            }
+        }
         return Err(Error::Usage(format!(
-            "`{spec}` is not a SECTION/SLUG path; use lower-case letters, digits, `-` and `_`, e.g. `notes/second-observation`"
+            "`{shown}` is not a SECTION/SLUG path: {why}; any other Unicode is fine, e.g. `notes/second-observation` or `メモ/観測-2`"
         )));
     }
     let (sections, slug) = segments.split_at(segments.len() - 1);
@@ -93,10 +94,75 @@ pub fn new_page(root: &Path, spec: &str) -> Result<Vec<String>> {
             written.push(format!("content/{}/_index.md", sections[..=i].join("/")));
         }
     }
-    let id = format!("{}-first", spec.replace('/', "-"));
+    let id = format!("{}-first", claim_id(spec));
     std::fs::write(&page, page_skeleton(&words(slug), &id)).map_err(|e| Error::io(&page, e))?;
     written.push(rel);
     Ok(written)
+}
+
+/// Why one segment of `new`'s SECTION/SLUG cannot be a directory or page
+/// name, if it cannot. Any Unicode is a fine name (a page's file name is
+/// its URL, and URLs carry Unicode); refused are what would write outside
+/// `content/` or name no page, what the loader refuses (`E060`,
+/// [`crate::content::unsafe_name`]), and what no one can see in a name.
+fn segment_problem(seg: &str) -> Option<String> {
+    let has = |what: &str| Some(format!("it has {what}"));
+    if seg.is_empty() {
+        has("an empty segment")
+    } else if seg == ".." {
+        has("`..`")
+    } else if seg.chars().all(|c| c == '.') {
+        has("a name made of dots only")
+    } else if seg.starts_with('.') {
+        has("a leading `.`, which hides a file from the site")
+    } else if seg == "_index" {
+        has("`_index`, a section's own page")
+    } else if seg.starts_with(char::is_whitespace) || seg.ends_with(char::is_whitespace) {
+        has("a leading or trailing space")
+    } else if let Some(c) = seg.chars().find(|&c| invisible(c)) {
+        has(&format!(
+            "the invisible or control character U+{:04X}",
+            c as u32
+        ))
+    } else {
+        crate::content::unsafe_name(seg)
+    }
+}
+
+/// Control characters, and the format characters that change how a name
+/// reads without being seen: bidirectional overrides and isolates (which
+/// can make `evil.md` look like another name, CVE-2021-42574), zero-width
+/// spaces and joiners, the soft hyphen and the byte-order mark.
+fn invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{ad}'
+                | '\u{61c}'
+                | '\u{180e}'
+                | '\u{200b}'..='\u{200f}'
+                | '\u{202a}'..='\u{202e}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{2066}'..='\u{206f}'
+                | '\u{feff}'
+                | '\u{fff9}'..='\u{fffb}'
+                | '\u{e0001}'
+                | '\u{e0020}'..='\u{e007f}'
+        )
+}
+
+/// A claim id for a page at `spec`: ids are ASCII (they are URL fragments
+/// and `[[claim:ID]]` keys), so each other character is written as its
+/// code point, keeping ids of different pages different:
+/// `メモ/観測-2` → `u30e1u30e2-u89b3u6e2c-2`.
+fn claim_id(spec: &str) -> String {
+    spec.chars()
+        .map(|c| match c {
+            c if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') => c.to_string(),
+            '/' | ' ' => "-".to_owned(),
+            c => format!("u{:x}", c as u32),
+        })
+        .collect()
 }
 
 /// `second-observation` → `Second observation`.
@@ -108,7 +174,6 @@ fn words(slug: &str) -> String {
         None => String::new(),
     }
 }
-
 fn section_skeleton(title: &str) -> String {
     format!(
         r#"+++

@@ -10,7 +10,9 @@ use std::process::ExitCode;
 
 /// A static site generator for bilingual observation records.
 #[derive(Parser)]
-#[command(name = "kansoku", version, about)]
+// clap's own `help` subcommand refuses `help --help`; ours is a command like
+// the others, with a `--help` of its own.
+#[command(name = "kansoku", version, about, disable_help_subcommand = true)]
 pub(crate) struct Cli {
     /// The site's root directory (the one holding book.toml) [default: the
     /// nearest directory upwards from here that holds a book.toml].
@@ -42,6 +44,8 @@ enum Command {
     Clean,
     /// Print a shell completion script (e.g. `kansoku completions bash > /etc/bash_completion.d/kansoku`).
     Completions(cmd::completions::Args),
+    /// Print this message or the help of the given command.
+    Help(cmd::help::Args),
 }
 
 // mimalloc rather than glibc's malloc: allocation and freeing were a fifth
@@ -52,19 +56,49 @@ enum Command {
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    quiet_on_broken_pipe();
     let cli = Cli::parse();
-    let explicit = cli.root.clone();
-    let root = || cmd::site_root(explicit.clone());
+    let root = cli.root;
     match cli.command {
-        Command::Build(args) => cmd::build::run(&root(), args),
-        Command::Check(args) => cmd::check::run(&root(), args),
-        Command::Review(args) => cmd::review::run(&root(), args),
-        Command::Diff(args) => cmd::diff::run(&root(), args),
-        Command::Serve(args) => cmd::serve::run(root(), args),
-        Command::Init(args) => cmd::init::run(cli.root, args),
-        Command::New(args) => cmd::new::run(&root(), args),
-        Command::Claims(args) => cmd::claims::run(&root(), args),
-        Command::Clean => cmd::clean::run(&root()),
+        Command::Build(args) => cmd::in_site(root, |r| cmd::build::run(r, args)),
+        Command::Check(args) => cmd::in_site(root, |r| cmd::check::run(r, args)),
+        Command::Review(args) => cmd::in_site(root, |r| cmd::review::run(r, args)),
+        Command::Diff(args) => cmd::in_site(root, |r| cmd::diff::run(r, args)),
+        Command::Serve(args) => cmd::in_site(root, |r| cmd::serve::run(r.to_path_buf(), args)),
+        Command::Init(args) => cmd::init::run(root, args),
+        Command::New(args) => cmd::in_site(root, |r| cmd::new::run(r, args)),
+        Command::Claims(args) => cmd::in_site(root, |r| cmd::claims::run(r, args)),
+        Command::Clean => cmd::in_site(root, cmd::clean::run),
         Command::Completions(args) => cmd::completions::run::<Cli>(args),
+        Command::Help(args) => cmd::help::run::<Cli>(args),
+    }
+}
+
+/// Ends the process quietly, with status 0, when printing to stdout finds
+/// its reader gone (`kansoku claims | head -1`): the reader has all it
+/// wanted. Rust ignores SIGPIPE, so such a write fails with EPIPE, and
+/// `print!` panics on a failed write; this turns that one panic into the
+/// quiet exit ripgrep makes of it, for every command at once. SIGPIPE is
+/// not restored instead: it would also end the process without a word
+/// when `diff`'s tar or a browser of `serve` goes away mid-write, where
+/// the error is worth reporting (or ignoring).
+fn quiet_on_broken_pipe() {
+    #[cfg(unix)]
+    {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let epipe = std::io::Error::from_raw_os_error(rustix::io::Errno::PIPE.raw_os_error());
+            // std's own wording for a failed `print!` (library/std/src/io/stdio.rs).
+            let message = format!("failed printing to stdout: {epipe}");
+            let payload = info.payload();
+            let text = payload
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| payload.downcast_ref::<&str>().copied());
+            if text == Some(message.as_str()) {
+                std::process::exit(0);
+            }
+            default(info)
+        }));
     }
 }

@@ -85,15 +85,10 @@ fn init_then_build_succeeds() {
             "starter site lacks public/{f}"
         );
     }
-    // Its book.toml has no published address yet: no sitemap, and a
-    // warning saying how to get one.
-    assert!(!site.join("public/sitemap.xml").exists());
-    assert!(
-        text(&out.stderr)
-            .starts_with("book.toml:17:12: warning[W041]: site-url \"/\" is not an absolute URL"),
-        "{}",
-        text(&out.stderr)
-    );
+    // Its book.toml has a stand-in absolute address (example.org), so
+    // the first build warns about nothing (issue 25).
+    assert!(site.join("public/sitemap.xml").is_file());
+    assert_eq!(text(&out.stderr), "");
     assert_eq!(leftovers_in(&site), Vec::<String>::new());
 
     // `check` on the fresh starter site is clean (it ships no untranslated
@@ -453,4 +448,243 @@ fn diff_human_and_markdown_show_control_and_format_characters_escaped_issue_23()
         text(&out.stdout),
         "::notice file=content/\\u{202e}dm.p,title=claim text::en text of `c`: \"old\" → \"new\\u{1b}[2J%0D%0Acontent/p.md: removed `c`\\u{feff}\"\n"
     );
+}
+
+// Issue 25, point 7: every mistake reported once, with a hint that leads
+// to the fix; no panic on the way.
+
+/// A pipe whose reader is already gone, as `| head -1` leaves stdout once
+/// head has exited: the reader (`true`) is waited for before the write
+/// end is handed over, so every write to it fails with EPIPE.
+#[cfg(unix)]
+fn widowed_pipe() -> std::process::Stdio {
+    let mut reader = Command::new("true")
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .expect("true runs");
+    let write_end = reader.stdin.take().expect("stdin was piped");
+    reader.wait().expect("true exits");
+    std::process::Stdio::from(write_end)
+}
+
+#[cfg(unix)]
+#[test]
+fn issue_25_a_closed_stdout_ends_quietly_without_a_panic() {
+    let t = SiteTest::from_fixture("basic");
+    for args in [
+        vec!["claims", "--root", path_arg(t.root())],
+        vec!["claims", "--root", path_arg(t.root()), "--format", "json"],
+        vec!["completions", "bash"],
+        vec!["help", "build"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_kansoku"))
+            .args(&args)
+            .stdout(widowed_pipe())
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .expect("the kansoku binary runs");
+        assert_eq!(text(&out.stderr), "", "kansoku {args:?}");
+        assert_eq!(out.status.code(), Some(0), "kansoku {args:?}");
+    }
+}
+
+#[test]
+fn issue_25_help_has_help_and_matches_each_commands_own() {
+    let out = kansoku(&["help", "--help"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "Print this message or the help of the given command\n\nUsage: kansoku help [OPTIONS] [COMMAND]\n\nArguments:\n  [COMMAND]  The command to describe [default: all of them]\n\nOptions:\n      --root <ROOT>  The site's root directory (the one holding book.toml) [default: the nearest directory upwards from here that holds a book.toml]\n  -h, --help         Print help\n"
+    );
+    assert_eq!(text(&kansoku(&["help", "-h"]).stdout), text(&out.stdout));
+    assert_eq!(text(&kansoku(&["help", "help"]).stdout), text(&out.stdout));
+
+    let out = kansoku(&["help", "build"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stdout),
+        text(&kansoku(&["build", "--help"]).stdout)
+    );
+    let out = kansoku(&["help"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout), text(&kansoku(&["--help"]).stdout));
+
+    let out = kansoku(&["help", "biuld"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(text(&out.stdout), "");
+    assert_eq!(
+        text(&out.stderr),
+        "error: unrecognized subcommand 'biuld'\n\n  tip: a similar subcommand exists: 'build'\n\nUsage: kansoku [OPTIONS] <COMMAND>\n\nFor more information, try '--help'.\n"
+    );
+}
+
+#[test]
+fn issue_25_no_book_toml_says_the_parents_were_searched() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let inner = tmp.path().join("a/b");
+    std::fs::create_dir_all(&inner).expect("mkdir");
+    let out = Command::new(env!("CARGO_BIN_EXE_kansoku"))
+        .arg("build")
+        .current_dir(&inner)
+        .output()
+        .expect("the kansoku binary runs");
+    assert_eq!(out.status.code(), Some(2));
+    let cwd = std::fs::canonicalize(&inner).expect("canonical");
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "error: no book.toml in {} or any directory above it; run `kansoku init DIR` to start a site, or pass --root\n",
+            cwd.display()
+        )
+    );
+    assert!(!inner.join("public").exists());
+
+    // With --root, only that directory is looked at, and said so.
+    let out = kansoku(&["build", "--root", path_arg(&inner)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "error: no book.toml in {}; run `kansoku init DIR` to start a site, or pass --root\n",
+            inner.display()
+        )
+    );
+}
+
+#[test]
+fn issue_25_w041_for_base_url_names_the_flag_not_book_toml() {
+    let t = SiteTest::from_fixture("basic");
+    let out = kansoku(&["build", "--root", path_arg(t.root()), "--base-url", "/x/"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    let w041: Vec<&str> = stderr
+        .split_inclusive('\n')
+        .skip_while(|l| !l.contains("[W041]"))
+        .take(2)
+        .collect();
+    assert_eq!(
+        w041.concat(),
+        "<command-line>: warning[W041]: --base-url \"/x/\" is not an absolute URL, so no sitemap.xml is written\n  = hint: a sitemap lists full addresses: pass the address the site is published at (e.g. --base-url https://example.org/docs/)\n",
+        "{stderr}"
+    );
+}
+
+#[test]
+fn issue_25_the_starter_site_builds_without_a_warning_and_with_generic_kinds() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let site = tmp.path().join("x");
+    assert!(kansoku(&["init", path_arg(&site)]).status.success());
+    let out = kansoku(&["build", "--root", path_arg(&site)]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr), "");
+    assert_one_summary_line(&out);
+    assert!(site.join("public/sitemap.xml").is_file());
+    let book = std::fs::read_to_string(site.join("book.toml")).expect("book.toml");
+    for rocm in ["component", "generation", "observer"] {
+        assert!(
+            !book.contains(rocm),
+            "the starter site ships ROCm's kind {rocm}"
+        );
+    }
+}
+
+#[test]
+fn issue_25_new_takes_any_unicode_slug_that_is_a_safe_file_name() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let site = tmp.path().join("site");
+    assert!(kansoku(&["init", path_arg(&site)]).status.success());
+    let new = |spec: &str| {
+        Command::new(env!("CARGO_BIN_EXE_kansoku"))
+            .args(["new", spec])
+            .current_dir(&site)
+            .output()
+            .expect("the kansoku binary runs")
+    };
+    for (spec, written) in [
+        ("notes/観測-2", "content/notes/観測-2.md"),
+        (
+            "Log/Second Run",
+            "content/Log/_index.md and content/Log/Second Run.md",
+        ),
+        ("メモ.md", "content/メモ.md"),
+    ] {
+        let out = new(spec);
+        assert_eq!(out.status.code(), Some(0), "{spec}: {}", text(&out.stderr));
+        assert_eq!(
+            text(&out.stdout),
+            format!("wrote {written}; fill in its claim and its evidence until `kansoku check` is clean\n")
+        );
+    }
+    // Each is a page `check` knows, with only the stub's finding.
+    let out = Command::new(env!("CARGO_BIN_EXE_kansoku"))
+        .args(["check", "--format", "json"])
+        .current_dir(&site)
+        .output()
+        .expect("check runs");
+    let codes: Vec<String> = text(&out.stdout)
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).expect("JSON");
+            format!(
+                "{} {}",
+                v["code"].as_str().expect("code"),
+                v["path"].as_str().expect("path")
+            )
+        })
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            "E011 content/Log/Second Run.md",
+            "E011 content/notes/観測-2.md",
+            "E011 content/メモ.md"
+        ]
+    );
+
+    let before = Tree::of(&site);
+    for (spec, shown, why) in [
+        ("notes/../x", "notes/../x", "it has `..`"),
+        ("../x", "../x", "it has `..`"),
+        ("notes//x", "notes//x", "it has an empty segment"),
+        (
+            "notes/_index",
+            "notes/_index",
+            "it has `_index`, a section's own page",
+        ),
+        (
+            "notes/.draft",
+            "notes/.draft",
+            "it has a leading `.`, which hides a file from the site",
+        ),
+        ("notes/...", "notes/...", "it has a name made of dots only"),
+        ("notes/ x", "notes/ x", "it has a leading or trailing space"),
+        (
+            "notes/a\u{202e}b",
+            "notes/a\\u{202e}b",
+            "it has the invisible or control character U+202E",
+        ),
+        (
+            "notes/a\u{200b}b",
+            "notes/a\\u{200b}b",
+            "it has the invisible or control character U+200B",
+        ),
+        (
+            "notes/a\tb",
+            "notes/a\\u{9}b",
+            "it has the invisible or control character U+0009",
+        ),
+        ("notes/a\\b", "notes/a\\b", "browsers read `\\` as `/`"),
+        ("notes/a#b", "notes/a#b", "`#` starts a URL fragment"),
+    ] {
+        let out = new(spec);
+        assert_eq!(out.status.code(), Some(2), "{spec:?}");
+        assert_eq!(
+            text(&out.stderr),
+            format!(
+                "error: `{shown}` is not a SECTION/SLUG path: {why}; any other Unicode is fine, e.g. `notes/second-observation` or `メモ/観測-2`\n"
+            ),
+            "{spec:?}"
+        );
+    }
+    before.assert_same(&Tree::of(&site), "the site after refused `new`s");
 }

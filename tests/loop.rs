@@ -248,8 +248,13 @@ fn new_then_check_gives_exactly_the_stub_finding() {
     let out = kansoku_in(&site, &["new", "measurements/second-run"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("already exists"));
-    let out = kansoku_in(&site, &["new", "Bad Name"]);
+    // Any Unicode name is fine (issue 25); one that climbs out is not.
+    let out = kansoku_in(&site, &["new", "notes/../../escape"]);
     assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "error: `notes/../../escape` is not a SECTION/SLUG path: it has `..`; any other Unicode is fine, e.g. `notes/second-observation` or `メモ/観測-2`\n"
+    );
 }
 
 #[test]

@@ -783,19 +783,31 @@ fn thread_nice(name: &str) -> Vec<i32> {
         if comm.trim_end() != name {
             continue;
         }
-        let Ok(stat) = std::fs::read_to_string(dir.join("stat")) else {
-            continue;
-        };
-        // Fields after the command (which may hold spaces), from field 3.
-        let fields: Vec<&str> = stat
-            .rsplit_once(')')
-            .expect("stat")
-            .1
-            .split_whitespace()
-            .collect();
-        nice.push(fields[16].parse().expect("nice"));
+        if let Ok(stat) = std::fs::read_to_string(dir.join("stat")) {
+            nice.push(stat_nice(&stat));
+        }
     }
     nice
+}
+
+/// The nice value in a `/proc/.../stat` line.
+#[cfg(target_os = "linux")]
+fn stat_nice(stat: &str) -> i32 {
+    // Fields after the command (which may hold spaces), from field 3.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .expect("stat")
+        .1
+        .split_whitespace()
+        .collect();
+    fields[16].parse().expect("nice")
+}
+
+/// The nice value this test process was started at: its main thread's,
+/// which nothing lowers (`nice cargo test` starts it at 10, not 0).
+#[cfg(target_os = "linux")]
+fn starting_nice() -> i32 {
+    stat_nice(&std::fs::read_to_string("/proc/self/stat").expect("/proc/self/stat"))
 }
 
 /// Issue 13: search re-indexing must not compete with the next edit's
@@ -820,11 +832,14 @@ async fn the_search_index_is_built_at_the_lowest_priority() {
     };
     assert!(!nice.is_empty(), "no indexing thread started");
     assert!(nice.iter().all(|n| *n == 19), "{nice:?}");
-    // The builder is not lowered (its name, cut to Linux's 15 bytes).
+    // The builder is not lowered (its name, cut to Linux's 15 bytes): it
+    // keeps the priority the process was started at, whatever that was
+    // (issue 25: under `nice cargo test` it is 10).
+    let start = starting_nice();
     let builder = thread_nice("kansoku-serve-b");
     assert!(
-        !builder.is_empty() && builder.iter().all(|n| *n == 0),
-        "{builder:?}"
+        !builder.is_empty() && builder.iter().all(|n| *n == start),
+        "builder {builder:?}, started at {start}"
     );
     timeout(WAIT, handle.shutdown())
         .await

@@ -8,6 +8,7 @@ pub(crate) mod claims;
 pub(crate) mod clean;
 pub(crate) mod completions;
 pub(crate) mod diff;
+pub(crate) mod help;
 pub(crate) mod init;
 pub(crate) mod new;
 pub(crate) mod review;
@@ -19,23 +20,35 @@ use kansoku::Error;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// The site to work on: `--root` when given, else the nearest directory
-/// from the current one upwards that holds a `book.toml` (as mdBook and
-/// Zola do), else the current directory (whose missing `book.toml` is then
-/// the error reported).
-pub(crate) fn site_root(explicit: Option<PathBuf>) -> PathBuf {
+/// Runs `run` on the site: `--root` when given, else the nearest
+/// directory from the current one upwards that holds a `book.toml` (as
+/// mdBook and Zola do). Finding none is the error reported, naming the
+/// directory the search started from.
+pub(crate) fn in_site(explicit: Option<PathBuf>, run: impl FnOnce(&Path) -> ExitCode) -> ExitCode {
+    match site_root(explicit) {
+        Ok(root) => run(&root),
+        Err(e) => fail(Path::new("."), e),
+    }
+}
+
+fn site_root(explicit: Option<PathBuf>) -> Result<PathBuf, Error> {
     if let Some(root) = explicit {
-        return root;
+        return Ok(root);
     }
     let here = PathBuf::from(".");
+    // Without a current directory there is nothing to search upwards
+    // from: `.` is tried, and its own error reported.
     let Ok(cwd) = std::env::current_dir() else {
-        return here;
+        return Ok(here);
     };
     match find_root(&cwd) {
         // Shown paths stay short when the site is the current directory.
-        Some(found) if found == cwd => here,
-        Some(found) => found,
-        None => here,
+        Some(found) if found == cwd => Ok(here),
+        Some(found) => Ok(found),
+        None => Err(Error::Usage(format!(
+            "no {CONFIG_FILE} in {} or any directory above it; run `kansoku init DIR` to start a site, or pass --root",
+            cwd.display()
+        ))),
     }
 }
 

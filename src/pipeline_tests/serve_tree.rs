@@ -352,3 +352,85 @@ fn review_notices_follow_the_lock() {
         .expect("lock rewritten");
     assert_same(root, &mut b);
 }
+
+/// One line of the first `::: {lang}` block of `text` long enough to be
+/// prose, not a heading or a marker.
+fn prose_line(text: &str, lang: &str) -> String {
+    let marker = format!("::: {lang}");
+    text.lines()
+        .skip_while(|l| *l != marker)
+        .skip(1)
+        .take_while(|l| *l != ":::")
+        .find(|l| l.chars().count() > 20 && !l.starts_with('#') && !l.contains("[["))
+        .expect("a line of prose")
+        .to_owned()
+}
+
+/// Issue 25: with a review lock, a prose edit on one page renders that
+/// page alone, also when it makes a translation stale (E085) and when the
+/// site already has a stale one: what the lock says about one page's
+/// pairs is read by that page only, and what it says about a claim only
+/// where the claim is shown.
+#[test]
+fn issue_25_with_a_lock_a_prose_edit_renders_one_page() {
+    let dir = site_copy();
+    let root = dir.path();
+    crate::review::review(
+        root,
+        &crate::review::Selection {
+            all: true,
+            ..Default::default()
+        },
+    )
+    .expect("review --all");
+    let mut b = Builder::new(root);
+    b.build(&[]).expect("first build");
+
+    // The first stale translation: one side of a reviewed pair changes.
+    let ggml = root.join("content/components/ggml-hip.md");
+    let text = std::fs::read_to_string(&ggml).expect("read");
+    let ja = prose_line(&text, "ja");
+    edit(&ggml, &ja, &format!("{ja}（編集）"));
+    let s = b.build(std::slice::from_ref(&ggml)).expect("ja edited");
+    assert_eq!((s.full, s.units), (false, 1), "{s:?}");
+    assert_same(root, &mut b);
+
+    // Another page's prose, and the stale page's own again.
+    let index = root.join("content/components/_index.md");
+    let text = std::fs::read_to_string(&index).expect("read");
+    let en = prose_line(&text, "en");
+    edit(&index, &en, &format!("{en} (edited)"));
+    let s = b.build(std::slice::from_ref(&index)).expect("en edited");
+    assert_eq!((s.full, s.units), (false, 1), "{s:?}");
+    assert_same(root, &mut b);
+
+    edit(&ggml, &format!("{ja}（編集）"), &format!("{ja}（再編集）"));
+    let s = b
+        .build(std::slice::from_ref(&ggml))
+        .expect("ja edited again");
+    assert_eq!((s.full, s.units), (false, 1), "{s:?}");
+    assert_same(root, &mut b);
+
+    // Reviewing them again takes the notices away from the two edited
+    // pages, their bytes unchanged, and renders nothing else.
+    let stale = |b: &Builder| {
+        served(b.state.out())
+            .values()
+            .any(|v| String::from_utf8_lossy(v).contains("<div class=\"pair-notice\""))
+    };
+    assert!(stale(&b), "stale-translation notices are served");
+    crate::review::review(
+        root,
+        &crate::review::Selection {
+            all: true,
+            ..Default::default()
+        },
+    )
+    .expect("review again");
+    let s = b
+        .build(&[root.join(crate::review::LOCK_FILE)])
+        .expect("lock rewritten");
+    assert_eq!((s.full, s.units), (false, 2), "{s:?}");
+    assert!(!stale(&b), "the notices are gone");
+    assert_same(root, &mut b);
+}

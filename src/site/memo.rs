@@ -22,13 +22,15 @@
 //!   `static/` (or kansoku itself) changes;
 //! - a render unit is rendered again only when its input changes (see
 //!   [`Inputs`]): what every unit reads (kansoku's version, the theme,
-//!   `book.toml`, the review status, every page but its body and claims,
-//!   the evidence files' names and headers), its own source, and the
-//!   views of the claims it may show; the site-wide files (claims export,
-//!   evidence index, sitemap, chooser, static files) are keyed as the
-//!   render state is. A page's body is read by no other output, so a
-//!   prose edit renders one page, and a claim edit renders the pages and
-//!   evidence pages showing that claim, and the site-wide files.
+//!   `book.toml`, every page but its body and claims, the evidence
+//!   files' names and headers), its own source and the stale
+//!   translations the review lock finds in it, and the views of the
+//!   claims it may show, review notices included; the site-wide files
+//!   (claims export, evidence index, sitemap, chooser, static files) are
+//!   keyed as the render state is. A page's body is read by no other
+//!   output, so a prose edit renders one page, with a review lock too,
+//!   and a claim edit renders the pages and evidence pages showing that
+//!   claim, and the site-wide files.
 //!
 //! The caller owns the sink the files go to: this module knows nothing
 //! about serving or about the build directory.
@@ -563,11 +565,11 @@ fn id_words(page: &content::Page) -> Vec<u64> {
 /// key is made of besides its own source.
 pub(crate) struct Inputs {
     /// What every unit reads: kansoku and the theme, the configuration,
-    /// the review status, every page as others see it (but its claims),
-    /// the evidence files' names and headers.
+    /// every page as others see it (but its claims), the evidence files'
+    /// names and headers.
     shared: u64,
-    /// What the site-wide files read: `shared`, every page's claims and
-    /// every evidence file (the key of [`prepare`]).
+    /// What the site-wide files read: `shared`, every page's claims, the
+    /// review notices and every evidence file (the key of [`prepare`]).
     site: u64,
     /// Hash of a claim id (as [`id_words`] hashes it) → hash of what its
     /// views in both languages are made from ([`view_input`]).
@@ -581,7 +583,10 @@ fn shared(site: &Site, caches: &Caches) -> u64 {
     let mut h = hasher();
     caches.theme.as_ref().map(|(t, _)| *t).hash(&mut h);
     format!("{:?}", site.config).hash(&mut h);
-    format!("{:?}", site.review).hash(&mut h);
+    // Not the review status: a stale pair is read by its page alone
+    // ([`own_review`]) and a claim's notice where the claim is shown
+    // ([`view_input`]); here, the first stale translation made every
+    // prose edit render every unit (issue 25).
     for page in &site.content.pages {
         page.rel.hash(&mut h);
         caches.pages.get(&page.rel).map(|m| m.visible).hash(&mut h);
@@ -625,6 +630,8 @@ pub(crate) fn prepare(
     for page in &site.content.pages {
         caches.pages.get(&page.rel).map(|m| m.claims).hash(&mut h);
     }
+    // The claim views made here show the review notices.
+    format!("{:?}", site.review.claims).hash(&mut h);
     // Not read by `prepare`, but by the site-wide files keyed on this
     // (the evidence index counts lines); an evidence edit is rare.
     for (path, file) in &site.evidence.files {
@@ -715,14 +722,15 @@ impl Inputs {
 
 /// Hash of what the views of the claim at `at` are made from, besides
 /// what every unit reads (`Inputs::shared`: the theme, the configuration,
-/// the review status, every page's URL and title, the evidence files'
-/// headers): the claim itself, its page, and the pages, classes and texts
+/// every page's URL and title, the evidence files' headers): the claim
+/// itself, its review notice, its page, and the pages, classes and texts
 /// of the claims it rests on or is superseded by. The views themselves
 /// are rendered only where an output shows them.
 fn view_input(site: &Site, at: crate::validate::ClaimAt) -> u64 {
     let claim = site.claim(at);
     let mut h = hasher();
     (&site.content.pages[at.page].rel, claim).hash(&mut h);
+    format!("{:?}", site.review.claims.get(&claim.id)).hash(&mut h);
     let other = |id: &str, h: &mut dyn Hasher| match site.index.claims.get(id) {
         Some(&a) => {
             let c = site.claim(a);
@@ -735,6 +743,17 @@ fn view_input(site: &Site, at: crate::validate::ClaimAt) -> u64 {
     }
     if let Some((id, _)) = &claim.life.superseded_by {
         other(id, &mut h);
+    }
+    h.finish()
+}
+
+/// Hash of what the review status says of page `i`'s own `::: ja` /
+/// `::: en` pairs (stale translations), which that page alone shows: it
+/// changes with the lock, not only with the page's bytes.
+fn own_review(site: &Site, i: usize) -> u64 {
+    let mut h = hasher();
+    for ((_, segment), (lang, previous)) in site.review.pairs.range((i, 0)..(i + 1, 0)) {
+        (segment, lang, previous).hash(&mut h);
     }
     h.finish()
 }
@@ -757,7 +776,7 @@ fn unit_input(
             } else {
                 inputs.views_among(memo.words.get_or_init(|| id_words(page)))
             };
-            let input = hash_of((inputs.shared, memo.bytes, views));
+            let input = hash_of((inputs.shared, memo.bytes, views, own_review(site, i)));
             Some((format!("page:{}", page.rel), input))
         }
         Unit::Evidence(path) => {
@@ -794,7 +813,7 @@ fn made_from(
             match caches.pages.get(&page.rel) {
                 Some(m) => (
                     Some(format!("page:{}", page.rel)),
-                    hash_of((inputs.site, m.bytes)),
+                    hash_of((inputs.site, m.bytes, own_review(site, i))),
                 ),
                 None => (None, 0),
             }
