@@ -54,8 +54,9 @@ pub const GITIGNORE: &str =
 /// Writes a bilingual page skeleton at `content/<spec>.md` for a
 /// `SECTION/SLUG` (or `SLUG`) spec, and the section's `_index.md` if the
 /// section has none. Never overwrites. Returns the site-relative paths
-/// written. The page carries one claim stub without evidence, which
-/// `check` reports (E011) until it is filled in.
+/// written. The page is a draft (`draft = true`) carrying one claim stub
+/// without evidence, which `check` reports (E011, a warning in a draft)
+/// until it is filled in.
 pub fn new_page(root: &Path, spec: &str) -> Result<Vec<String>> {
     crate::config::Config::load(root)?;
     let spec = spec.trim_matches('/');
@@ -196,6 +197,9 @@ fn page_skeleton(title: &str, id: &str) -> String {
         r#"+++
 title = {{ ja = "{title}", en = "{title}" }}
 lead = {{ ja = "何を観測したかを一文で。", en = "What was observed, in one sentence." }}
+# A draft: `kansoku serve` shows it, `kansoku build` leaves it out. Remove
+# this line to publish it. / 下書き。公開するときはこの行を消します。
+draft = true
 
 # One [[claims]] table per claim. `kansoku check` reports this one until it
 # cites its evidence. / クレームごとに [[claims]] を一つ。証拠を書くまで

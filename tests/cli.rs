@@ -612,7 +612,7 @@ fn issue_25_new_takes_any_unicode_slug_that_is_a_safe_file_name() {
         assert_eq!(out.status.code(), Some(0), "{spec}: {}", text(&out.stderr));
         assert_eq!(
             text(&out.stdout),
-            format!("wrote {written}; fill in its claim and its evidence until `kansoku check` is clean\n")
+            format!("wrote {written}, a draft; fill in its claim and its evidence until `kansoku check` is clean, then remove `draft = true` to publish it\n")
         );
     }
     // Each is a page `check` knows, with only the stub's finding.

@@ -15,7 +15,7 @@ pub(crate) fn run(root: &Path, args: Args) -> ExitCode {
     match kansoku::init::new_page(root, &args.path) {
         Ok(written) => {
             println!(
-                "wrote {}; fill in its claim and its evidence until `kansoku check` is clean",
+                "wrote {}, a draft; fill in its claim and its evidence until `kansoku check` is clean, then remove `draft = true` to publish it",
                 written.join(" and ")
             );
             ExitCode::SUCCESS
