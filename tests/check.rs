@@ -1293,3 +1293,33 @@ fn format_characters_in_evidence_names_are_e060_issue_23() {
         );
     }
 }
+
+/// Issue 25, point 2: a citation counts however its page parses. A file
+/// cited only from a claim whose TOML is broken, or only through a
+/// malformed link, is not "cited by no claim" (no W001).
+#[test]
+fn broken_citations_still_count_against_w001_issue_25() {
+    let mut t = SiteTest::from_fixture("check/clean");
+    let log = "+++\nkind = \"raw\"\nsource = \"./run\"\n+++\none\ntwo\n";
+    t.write("evidence/logs/only-broken.log", log);
+    t.write("evidence/logs/only-malformed.log", log);
+    t.write(
+        "content/broken.md",
+        "+++\ntitle = { ja = \"壊れ\", en = \"Broken\" }\n\n[[claims]]\nid = \"b1\"\nclass = = \"confirmed\"\nja = \"一。\"\nen = \"One.\"\nevidence = [\"logs/only-broken.log#L1\"]\n\n[[claims]]\nid = \"b2\"\nclass = \"confirmed\"\nja = \"二。\"\nen = \"Two.\"\nevidence = [\"logs/only-malformed.log:2\"]\n+++\n\n::: ja\n本文。\n:::\n\n::: en\nBody.\n:::\n",
+    );
+    let report = check_untouched(&t);
+    let found: Vec<(&str, String)> = report
+        .diagnostics
+        .iter()
+        .map(|d| (d.code, d.location.to_string()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("E001", "content/broken.md:6:9".to_owned()),
+            ("E018", "content/broken.md:16:13".to_owned())
+        ],
+        "{}",
+        check::format(&report, Format::Human)
+    );
+}

@@ -71,7 +71,7 @@ fn bad_toml() {
 fn unknown_key() {
     assert_invalid(
         "unknown-key",
-        r#"content/page.md:4:1: error[E002]: unknown field `summary`, expected one of `title`, `lead`, `weight`, `updated`, `layout`, `entity`, `claims`, `scope`, `view`, `entities`, `views`, `repeat-inline-claims`
+        r#"content/page.md:4:1: error[E002]: unknown field `summary`, expected one of `title`, `lead`, `weight`, `updated`, `layout`, `entity`, `claims`, `scope`, `view`, `entities`, `views`, `repeat-inline-claims`, `draft`
   |
 4 | summary = { ja = "要約", en = "Summary" }
   | ^^^^^^^

@@ -204,6 +204,11 @@ pub struct FailedPage {
     /// True if its front matter parsed (the ids are exact); false if they
     /// were picked out of lines that look like `id = "…"`.
     pub parsed: bool,
+    /// The evidence files its front matter names, read from its text as
+    /// written (`"logs/x.log#L3"`, `path = "…"`), parsed or not: a
+    /// citation the writer made counts, so W001 never says to remove a
+    /// file a broken page cites.
+    pub cites: Vec<String>,
 }
 
 impl FailedPage {
@@ -222,8 +227,10 @@ impl FailedPage {
                 rel,
                 claims: Vec::new(),
                 parsed: false,
+                cites: Vec::new(),
             };
         };
+        let cites = cited_in(&src.text);
         // Leniently: unknown keys and other fields' types do not matter
         // here, only whether each claim's id can be read.
         let lenient = front_matter::split(src, true)
@@ -235,6 +242,7 @@ impl FailedPage {
                 rel,
                 claims: ids.claims.into_iter().map(|c| c.id).collect(),
                 parsed: true,
+                cites,
             },
             None => FailedPage {
                 rel,
@@ -252,9 +260,42 @@ impl FailedPage {
                     })
                     .collect(),
                 parsed: false,
+                cites,
             },
         }
     }
+}
+
+/// The evidence paths a page's text names on its `evidence = …` and
+/// `path = …` lines, however the rest of it parses: each quoted string
+/// up to its `#L…` or `:line`, normalised, when it stays inside the
+/// evidence directory.
+fn cited_in(text: &str) -> Vec<String> {
+    let mut cites = Vec::new();
+    for line in text.lines() {
+        let t = line.trim_start();
+        if !(t.starts_with("evidence") || t.contains("path")) {
+            continue;
+        }
+        for (i, quoted) in t.split('"').enumerate() {
+            if i % 2 == 0 || quoted.is_empty() {
+                continue;
+            }
+            let path = quoted.split('#').next().unwrap_or(quoted);
+            let path = match path.rsplit_once(':') {
+                Some((p, n))
+                    if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit() || b == b'-') =>
+                {
+                    p
+                }
+                _ => path,
+            };
+            if let Ok(p) = claims::normalise_path(path) {
+                cites.push(p);
+            }
+        }
+    }
+    cites
 }
 
 /// The URL path of a content file: `_index.md` is its directory.

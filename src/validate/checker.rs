@@ -220,10 +220,20 @@ impl<'a> Checker<'a> {
     /// `W001` for every evidence file no claim cites, in path order.
     pub(crate) fn uncited_evidence(&self) -> Vec<Diagnostic> {
         let dir = &self.evidence.dir_name;
+        // Pages with errors and drafts left out cite files too.
+        let written: std::collections::HashSet<&str> = self
+            .content
+            .failed
+            .iter()
+            .chain(&self.content.drafts)
+            .flat_map(|f| f.cites.iter().map(String::as_str))
+            .collect();
         self.evidence
             .files
             .keys()
-            .filter(|path| !self.l.cited_by.contains_key(path.as_str()))
+            .filter(|path| {
+                !self.l.cited_by.contains_key(path.as_str()) && !written.contains(path.as_str())
+            })
             .map(|path| {
                 Diagnostic::warning(
                     "W001",
