@@ -69,7 +69,7 @@ cases! {
     e013_range_outside_the_file: "e013-range-outside", Check,
         [("E013", "error", "content/page.md", 9, 13)];
     e014_quote_not_in_range: "e014-quote-not-in-range", Check,
-        [("E014", "error", "content/page.md", 9, 13)];
+        [("E014", "error", "content/page.md", 9, 59)];
     e015_dotdot_path: "e015-dotdot", Check,
         [("E015", "error", "content/page.md", 9, 30)];
     e015_percent_encoded_dotdot: "e015-percent-encoded", Check,
@@ -196,7 +196,7 @@ cases! {
             ("E031", "error", "content/a.md", 18, 6),
             ("E012", "error", "content/b.md", 9, 13),
             ("E013", "error", "content/b.md", 16, 13),
-            ("E014", "error", "content/b.md", 23, 13),
+            ("E014", "error", "content/b.md", 23, 57),
             ("E021", "error", "content/notes/c.md", 5, 8),
             ("E020", "error", "content/notes/c.md", 8, 10),
             ("E016", "error", "content/notes/c.md", 11, 6),
@@ -829,7 +829,7 @@ fn ten_megabyte_evidence_file_checks_fine() {
     let found = json_findings(&t.check());
     assert_eq!(
         keys(&found),
-        vec![("E013", "error", "content/page.md", 9, 30)]
+        vec![("E013", "error", "content/page.md", 9, 63)]
     );
     assert!(
         found[0].message.contains(&format!("which has {n} lines")),
@@ -1123,7 +1123,7 @@ fn ten_mistakes_at_once_give_ten_errors_issue_25() {
         ("E010", "content/notes.md:21:9"),
         ("E011", "content/notes.md:27:6"),
         ("E031", "content/notes.md:33:6"),
-        ("E014", "content/notes.md:43:13"),
+        ("E014", "content/notes.md:43:57"),
         ("E030", "content/notes.md:54:1"),
         ("E016", "content/twice.md:5:6"),
     ];

@@ -208,10 +208,10 @@ fn bad_book_toml_key() {
 fn quote_not_in_range() {
     assert_invalid(
         "quote-not-in-range",
-        r#"content/page.md:9:13: error[E014]: quote "line five" not found in lines 1-2 of `evidence/logs/a.log`
+        r#"content/page.md:9:59: error[E014]: quote "line five" not found in lines 1-2 of `evidence/logs/a.log`
   |
 9 | evidence = [{ path = "logs/a.log", lines = "1-2", quote = "line five" }]
-  |             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  |                                                           ^^^^^^^^^^^
   = hint: the quote is on line 5 of this file now: move the range to cover it (or fix the quote)
 1 error found"#,
     );

@@ -479,7 +479,7 @@ impl<'a> Checker<'a> {
                     missing(
                         src,
                         "E012",
-                        link.span.clone(),
+                        part(&src.text, &link.span, "path"),
                         format!(
                             "evidence file `{}/{}` not found",
                             evidence.dir_name, link.path
@@ -495,7 +495,7 @@ impl<'a> Checker<'a> {
                 diags.push(
                     src.error(
                         "E013",
-                        link.span.clone(),
+                        part(&src.text, &link.span, "lines"),
                         format!(
                             "line range {} is outside `{}/{}`, which has {} lines after its header",
                             link.fragment().trim_start_matches('#'),
@@ -536,7 +536,7 @@ impl<'a> Checker<'a> {
                     diags.push(
                         src.error(
                             "E014",
-                            link.span.clone(),
+                            part(&src.text, &link.span, "quote"),
                             format!(
                                 "quote \"{quote}\" not found in {where_}`{}/{}`",
                                 evidence.dir_name, link.path
@@ -820,6 +820,40 @@ impl<'a> Checker<'a> {
     }
 }
 
+/// Where a finding about one key of an evidence link points: in the
+/// inline-table form (`{ path = "…", lines = "3-4", quote = "…" }`), that
+/// key's value, so the caret marks what to change; otherwise the link.
+fn part(text: &str, span: &Range<usize>, key: &str) -> Range<usize> {
+    let Some(link) = text.get(span.clone()) else {
+        return span.clone();
+    };
+    if !link.trim_start().starts_with('{') {
+        return span.clone();
+    }
+    let mut from = 0;
+    while let Some(i) = link[from..].find(key) {
+        let at = from + i;
+        from = at + key.len();
+        let before = link[..at].trim_end();
+        if !(before.ends_with('{') || before.ends_with(',')) {
+            continue;
+        }
+        let rest = &link[from..];
+        let Some(eq) = rest.trim_start().strip_prefix('=') else {
+            continue;
+        };
+        let value = eq.trim_start();
+        let start = span.start + link.len() - value.len();
+        let len = if let Some(q) = value.strip_prefix('"') {
+            q.find('"').map_or(value.len(), |e| e + 2)
+        } else {
+            value.find([',', '}', ' ']).unwrap_or(value.len())
+        };
+        return start..start + len;
+    }
+    span.clone()
+}
+
 /// Heading ids as a hint lists them: the first few, in order.
 fn listed(ids: &[&String]) -> String {
     const MAX: usize = 8;
@@ -860,6 +894,23 @@ fn short(url: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::link_between;
+
+    #[test]
+    fn findings_on_an_inline_table_link_point_at_their_key() {
+        let text = r#"evidence = [{ path = "logs/a.log", lines = "3-4", quote = "out put" }]"#;
+        let span = 12..text.len() - 1;
+        let at = |key| &text[super::part(text, &span, key)];
+        assert_eq!(at("path"), r#""logs/a.log""#);
+        assert_eq!(at("lines"), r#""3-4""#);
+        assert_eq!(at("quote"), r#""out put""#);
+        let short = r#"evidence = ["logs/a.log#L3"]"#;
+        assert_eq!(
+            &short[super::part(short, &(12..27), "lines")],
+            r#""logs/a.log#L3""#
+        );
+        let bare = "{ path = \"a\", lines = 7 }";
+        assert_eq!(&bare[super::part(bare, &(0..bare.len()), "lines")], "7");
+    }
 
     #[test]
     fn a_suggested_link_is_written_from_the_linking_page() {
