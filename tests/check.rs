@@ -121,6 +121,9 @@ cases! {
         [("W002", "warning", "content/page.md", 5, 6)];
     w003_raw_html_in_claim_text: "w003-raw-html", Check,
         [("W003", "warning", "content/page.md", 8, 6)];
+    /// Issue 25: English under `ja =` (a copy-paste, or swapped texts).
+    w004_text_in_the_other_language: "w004-other-language", Check,
+        [("W004", "warning", "content/page.md", 7, 6)];
     e080_lock_does_not_parse: "e080-bad-lock", Check,
         [("E080", "error", "kansoku.lock", 7, 9)];
     e081_cited_text_changed_after_review: "e081-suspect", Check,

@@ -302,8 +302,24 @@ pub(crate) fn claim(
             .with_hint("add `evidence = [\"path/under/evidence.txt#L1-L5\"]`"),
         ),
     }
-    for (lang, t, span) in [(Lang::Ja, &ja, ja_span), (Lang::En, &en, en_span)] {
+    for (lang, t, span) in [
+        (Lang::Ja, &ja, ja_span.clone()),
+        (Lang::En, &en, en_span.clone()),
+    ] {
         let span = span.unwrap_or_else(|| id_span.clone());
+        if let Some(other) = t.as_deref().and_then(|t| other_language(lang, t)) {
+            diags.push(
+                src.warning(
+                    "W004",
+                    span.clone(),
+                    format!("claim `{id}`: its `{lang}` text reads as {other}"),
+                )
+                .with_hint(format!(
+                    "write the claim in {} under `{lang} =`; if the two texts were swapped, swap them back",
+                    lang_name(lang)
+                )),
+            );
+        }
         if t.as_deref().is_some_and(has_raw_html) {
             diags.push(
                 src.warning("W003", span, format!("claim `{id}` has raw HTML in its `{lang}` text; it is shown escaped, as text"))
@@ -467,6 +483,26 @@ fn has_raw_html(text: &str) -> bool {
         TAGS.contains(&name.to_ascii_lowercase().as_str())
             && matches!(after, Some('>' | ' ' | '/' | '\n' | '\t'))
     })
+}
+
+/// The other language a claim's text in `lang` is written in, if it
+/// plainly is: a `ja` text with no kana or kanji but words in Latin
+/// letters, an `en` text with kana. Names and numbers alone say nothing.
+fn other_language(lang: Lang, text: &str) -> Option<&'static str> {
+    let kana = |c: char| matches!(c, '\u{3040}'..='\u{30ff}' | '\u{ff66}'..='\u{ff9f}');
+    let japanese =
+        |c: char| kana(c) || matches!(c, '\u{4e00}'..='\u{9fff}' | '\u{3400}'..='\u{4dbf}');
+    match lang {
+        Lang::Ja if !text.chars().any(japanese) => {
+            let words = text
+                .split(|c: char| !c.is_ascii_alphabetic())
+                .filter(|w| w.len() >= 2 && w.chars().all(|c| c.is_ascii_lowercase()))
+                .count();
+            (words >= 2).then_some("English")
+        }
+        Lang::En if text.chars().any(kana) => Some("Japanese"),
+        _ => None,
+    }
 }
 
 fn lang_name(lang: Lang) -> &'static str {
@@ -736,6 +772,21 @@ mod tests {
         assert_eq!(link("C:/x.log").expect_err("drive").0, "E015");
         assert_eq!(link("https://example.org/x").expect_err("url").0, "E015");
         assert!(link("logs/x.log#L5").is_ok());
+    }
+
+    #[test]
+    fn a_text_in_the_other_language_is_told() {
+        assert_eq!(
+            other_language(Lang::Ja, "The runner loads it."),
+            Some("English")
+        );
+        assert_eq!(other_language(Lang::Ja, "runner は読み込む。"), None);
+        assert_eq!(other_language(Lang::Ja, "rocBLAS / gfx1201"), None);
+        assert_eq!(
+            other_language(Lang::En, "ランナーが読み込む。"),
+            Some("Japanese")
+        );
+        assert_eq!(other_language(Lang::En, "The runner loads it."), None);
     }
 
     #[test]
