@@ -906,3 +906,33 @@ proptest! {
         }
     }
 }
+
+/// Issue 25, point 4: a duplicate id is reported on the claim just added,
+/// not on the reviewed original, even when the new page comes first.
+#[test]
+fn a_duplicate_id_is_reported_on_the_new_claim_not_the_reviewed_one_issue_25() {
+    let mut t = reviewed();
+    t.write(
+        "content/0-new.md",
+        "+++\ntitle = { ja = \"新\", en = \"New\" }\n\n[[claims]]\nid = \"loads-hip\"\nclass = \"confirmed\"\nja = \"新しい。\"\nen = \"New.\"\nevidence = [\"logs/run.log#L2\"]\n+++\n\n::: ja\n本文。\n:::\n::: en\nBody.\n:::\n",
+    );
+    let report = t.check();
+    let e016: Vec<(String, String, Option<String>)> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "E016")
+        .map(|d| (d.location.to_string(), d.message.clone(), d.hint.clone()))
+        .collect();
+    assert_eq!(
+        e016,
+        [(
+            "content/0-new.md:5:6".to_owned(),
+            "duplicate claim id `loads-hip` (reviewed at content/_index.md:5:6, in kansoku.lock)"
+                .to_owned(),
+            Some(
+                "claim ids are unique on the whole site; rename this one, the one added later"
+                    .to_owned()
+            )
+        )]
+    );
+}

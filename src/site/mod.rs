@@ -70,6 +70,7 @@ pub fn load_drafts(
             site.review = status;
             diags.extend(review.into_iter().filter(|d| clean || d.code != "W084"));
             fold_moved_quotes(&mut diags);
+            reviewed_originals(root, &site, &mut diags);
         }
         Err(Error::Content(d)) => diags.extend(d),
         Err(e) => return Err(e),
@@ -80,6 +81,61 @@ pub fn load_drafts(
         return Err(Error::Content(diags));
     }
     Ok((site, diags))
+}
+
+/// A duplicate id is reported on the claim that came second in page
+/// order, which is not always the one just written. When `kansoku.lock`
+/// reviewed the id on one of the pages, that claim is the original: the
+/// finding moves to the other, which is the one to rename.
+fn reviewed_originals(root: &Path, site: &Site, diags: &mut [Diagnostic]) {
+    if !diags.iter().any(|d| d.code == "E016") {
+        return;
+    }
+    let Ok(Some(lock)) = crate::review::lock::read(root) else {
+        return;
+    };
+    let at = |c: crate::validate::ClaimAt| {
+        let page = &site.content.pages[c.page];
+        page.src.location(page.claims[c.claim].id_span.start)
+    };
+    for d in diags.iter_mut().filter(|d| d.code == "E016") {
+        // The claim this finding is on, and the first one with its id.
+        let Some((id, dup)) = site.content.pages.iter().enumerate().find_map(|(pi, p)| {
+            p.claims.iter().enumerate().find_map(|(ci, c)| {
+                let here = crate::validate::ClaimAt {
+                    page: pi,
+                    claim: ci,
+                };
+                (at(here) == d.location).then(|| (c.id.clone(), here))
+            })
+        }) else {
+            continue;
+        };
+        let (Some(&first), Some(locked)) = (site.index.claims.get(&id), lock.claims.get(&id))
+        else {
+            continue;
+        };
+        let dup_page = site.content.pages[dup.page].source_path();
+        let first_page = site.content.pages[first.page].source_path();
+        if locked.page != dup_page || locked.page == first_page {
+            continue;
+        }
+        let original = at(dup);
+        let (page, claim) = (&site.content.pages[first.page], first.claim);
+        *d = page
+            .src
+            .error(
+                "E016",
+                page.claims[claim].id_span.clone(),
+                format!(
+                    "duplicate claim id `{id}` (reviewed at {original}, in {})",
+                    crate::review::LOCK_FILE
+                ),
+            )
+            .with_hint(
+                "claim ids are unique on the whole site; rename this one, the one added later",
+            );
+    }
 }
 
 /// A quoted range whose text moved is one mistake: the lock's E082 says
