@@ -1326,3 +1326,87 @@ fn broken_citations_still_count_against_w001_issue_25() {
         check::format(&report, Format::Human)
     );
 }
+
+/// Issue 25, point 4: hints that lead to the fix. Each case makes one
+/// mistake, takes the suggestion out of the hint (the first `…` after
+/// "did you mean" or "write"), puts it where the mistake was, and checks
+/// again: the finding is gone and nothing new appears.
+#[test]
+fn following_each_hint_fixes_its_finding_issue_25() {
+    let page = |claim: &str, body: &str| {
+        format!(
+            "+++\ntitle = {{ ja = \"頁\", en = \"Page\" }}\n\n[[claims]]\nid = \"hinted\"\n{claim}\n+++\n\n::: ja\n本文。\n:::\n\n::: en\nBody.\n:::\n\n{body}\n"
+        )
+    };
+    let good =
+        "class = \"confirmed\"\nja = \"一。\"\nen = \"One.\"\nevidence = [\"logs/h.log#L1\"]";
+    let cases = [
+        (
+            "E002",
+            page(&good.replace("evidence", "evidense"), ""),
+            "evidense",
+        ),
+        (
+            "E010",
+            page(&good.replace("\"confirmed\"", "\"推論\""), ""),
+            "推論",
+        ),
+        (
+            "E018",
+            page(&good.replace("logs/h.log#L1", "logs/h.log:1"), ""),
+            "logs/h.log:1",
+        ),
+        (
+            "E014",
+            page(
+                &good.replace(
+                    "\"logs/h.log#L1\"",
+                    "{ path = \"logs/h.log\", lines = \"1\", quote = \"line two\" }",
+                ),
+                "",
+            ),
+            "",
+        ),
+        ("E030", page(good, "[home](_indx.md)"), "_indx.md"),
+    ];
+    for (code, text, wrong) in cases {
+        let mut t = SiteTest::from_fixture("check/clean");
+        let log = "+++\nkind = \"raw\"\nsource = \"./run\"\n+++\nline one\nline two: output\n";
+        t.write("evidence/logs/h.log", log);
+        t.write("content/hinted.md", &text);
+        let report = t.check();
+        let found: Vec<&kansoku::Diagnostic> = report.diagnostics.iter().collect();
+        assert_eq!(
+            found.iter().map(|d| d.code).collect::<Vec<_>>(),
+            [code],
+            "{}",
+            check::format(&report, Format::Human)
+        );
+        let hint = found[0].hint.clone().expect("a hint");
+        let suggestion = hint
+            .split_once("did you mean `")
+            .or_else(|| hint.split_once("write `"))
+            .and_then(|(_, rest)| rest.split('`').next())
+            .unwrap_or_else(|| panic!("{code}: no suggestion in {hint:?}"));
+        let fixed = if code == "E014" {
+            // The hint names the link as it should be written.
+            text.replace(
+                "{ path = \"logs/h.log\", lines = \"1\", quote = \"line two\" }",
+                &format!(
+                    "{{ path = \"{}\", lines = \"{}\", quote = \"line two\" }}",
+                    suggestion.split('#').next().unwrap_or_default(),
+                    suggestion.split("#L").nth(1).unwrap_or_default()
+                ),
+            )
+        } else {
+            text.replacen(wrong, suggestion, 1)
+        };
+        t.write("content/hinted.md", &fixed);
+        let after = t.check();
+        assert!(
+            after.diagnostics.is_empty(),
+            "{code}: following {hint:?} left:\n{}",
+            check::format(&after, Format::Human)
+        );
+    }
+}

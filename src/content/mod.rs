@@ -204,8 +204,8 @@ pub struct FailedPage {
     /// True if its front matter parsed (the ids are exact); false if they
     /// were picked out of lines that look like `id = "…"`.
     pub parsed: bool,
-    /// The evidence files its front matter names, read from its text as
-    /// written (`"logs/x.log#L3"`, `path = "…"`), parsed or not: a
+    /// The evidence files its front matter may name, read from its text
+    /// as written (`"logs/x.log#L3"`, `path = "…"`), parsed or not: a
     /// citation the writer made counts, so W001 never says to remove a
     /// file a broken page cites.
     pub cites: Vec<String>,
@@ -266,18 +266,17 @@ impl FailedPage {
     }
 }
 
-/// The evidence paths a page's text names on its `evidence = …` and
-/// `path = …` lines, however the rest of it parses: each quoted string
-/// up to its `#L…` or `:line`, normalised, when it stays inside the
-/// evidence directory.
+/// The evidence paths a page's front matter names, however it parses:
+/// each quoted string up to its `#L…` or `:line`, normalised, when it
+/// stays inside the evidence directory.
 fn cited_in(text: &str) -> Vec<String> {
     let mut cites = Vec::new();
-    for line in text.lines() {
-        let t = line.trim_start();
-        if !(t.starts_with("evidence") || t.contains("path")) {
-            continue;
-        }
-        for (i, quoted) in t.split('"').enumerate() {
+    // Every quoted string of the front matter, whatever its key (a
+    // misspelt `evidense = […]` cites too): only compared with the files
+    // there are, so a string that names none costs nothing.
+    let front = text.split("+++").nth(1).unwrap_or(text);
+    for line in front.lines() {
+        for (i, quoted) in line.split('"').enumerate() {
             if i % 2 == 0 || quoted.is_empty() {
                 continue;
             }
