@@ -1410,3 +1410,36 @@ fn following_each_hint_fixes_its_finding_issue_25() {
         );
     }
 }
+
+/// Issue 25, point 4: without a lock, a duplicate id is reported on the
+/// page changed last (the one just written), even when it comes first in
+/// page order, and says where the other is.
+#[test]
+fn a_duplicate_id_is_reported_where_it_was_just_written_issue_25() {
+    let mut t = SiteTest::from_fixture("check/clean");
+    // The original was written an hour ago.
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    std::fs::File::options()
+        .write(true)
+        .open(t.root().join("content/page.md"))
+        .and_then(|f| f.set_modified(hour_ago))
+        .expect("set the original's mtime");
+    t.write(
+        "content/0-new.md",
+        "+++\ntitle = { ja = \"新\", en = \"New\" }\n\n[[claims]]\nid = \"page-claim\"\nclass = \"confirmed\"\nja = \"新しい。\"\nen = \"New.\"\nevidence = [\"logs/a.log#L2\"]\n+++\n\n::: ja\n本文。\n:::\n::: en\nBody.\n:::\n",
+    );
+    let report = check_untouched(&t);
+    let e016: Vec<(String, String)> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "E016")
+        .map(|d| (d.location.to_string(), d.message.clone()))
+        .collect();
+    assert_eq!(
+        e016,
+        [(
+            "content/0-new.md:5:6".to_owned(),
+            "duplicate claim id `page-claim` (also at content/page.md:5:6, in a file changed before this one)".to_owned()
+        )]
+    );
+}

@@ -69,7 +69,7 @@ pub fn load_drafts(
         Ok((status, review)) => {
             site.review = status;
             diags.extend(review.into_iter().filter(|d| clean || d.code != "W084"));
-            fold_moved_quotes(&mut diags);
+            fold_moved_quotes(&site, &mut diags);
             reviewed_originals(root, &site, &mut diags);
         }
         Err(Error::Content(d)) => diags.extend(d),
@@ -86,13 +86,18 @@ pub fn load_drafts(
 /// A duplicate id is reported on the claim that came second in page
 /// order, which is not always the one just written. When `kansoku.lock`
 /// reviewed the id on one of the pages, that claim is the original: the
-/// finding moves to the other, which is the one to rename.
+/// finding moves to the other, which is the one to rename. Without a
+/// lock that says, the page whose file was changed last (seconds after
+/// the other) is taken as the one just written.
 fn reviewed_originals(root: &Path, site: &Site, diags: &mut [Diagnostic]) {
     if !diags.iter().any(|d| d.code == "E016") {
         return;
     }
-    let Ok(Some(lock)) = crate::review::lock::read(root) else {
-        return;
+    let lock = crate::review::lock::read(root).ok().flatten();
+    let modified = |page: &str| {
+        std::fs::metadata(root.join(page))
+            .and_then(|m| m.modified())
+            .ok()
     };
     let at = |c: crate::validate::ClaimAt| {
         let page = &site.content.pages[c.page];
@@ -111,26 +116,32 @@ fn reviewed_originals(root: &Path, site: &Site, diags: &mut [Diagnostic]) {
         }) else {
             continue;
         };
-        let (Some(&first), Some(locked)) = (site.index.claims.get(&id), lock.claims.get(&id))
-        else {
+        let Some(&first) = site.index.claims.get(&id) else {
             continue;
         };
         let dup_page = site.content.pages[dup.page].source_path();
         let first_page = site.content.pages[first.page].source_path();
-        if locked.page != dup_page || locked.page == first_page {
-            continue;
-        }
-        let original = at(dup);
+        let why = match lock.as_ref().and_then(|l| l.claims.get(&id)) {
+            Some(locked) if locked.page == dup_page && locked.page != first_page => {
+                format!("reviewed at {}, in {}", at(dup), crate::review::LOCK_FILE)
+            }
+            Some(_) => continue,
+            None => match (modified(first_page), modified(dup_page)) {
+                // Seconds apart, as edits are: files copied or checked out
+                // together say nothing of which came first.
+                (Some(f), Some(o)) if f.duration_since(o).is_ok_and(|d| d.as_secs() >= 2) => {
+                    format!("also at {}, in a file changed before this one", at(dup))
+                }
+                _ => continue,
+            },
+        };
         let (page, claim) = (&site.content.pages[first.page], first.claim);
         *d = page
             .src
             .error(
                 "E016",
                 page.claims[claim].id_span.clone(),
-                format!(
-                    "duplicate claim id `{id}` (reviewed at {original}, in {})",
-                    crate::review::LOCK_FILE
-                ),
+                format!("duplicate claim id `{id}` ({why})"),
             )
             .with_hint(
                 "claim ids are unique on the whole site; rename this one, the one added later",
@@ -139,17 +150,34 @@ fn reviewed_originals(root: &Path, site: &Site, diags: &mut [Diagnostic]) {
 }
 
 /// A quoted range whose text moved is one mistake: the lock's E082 says
-/// where the text went (and `check --fix` follows it); the E014 at the
+/// where the text went (and `check --fix` follows it); the E014 inside the
 /// same link, the quote no longer in the old range, is that same change.
-fn fold_moved_quotes(diags: &mut Vec<Diagnostic>) {
-    let moved: std::collections::BTreeSet<crate::error::Location> = diags
-        .iter()
-        .filter(|d| d.code == "E082")
-        .map(|d| d.location.clone())
-        .collect();
-    if !moved.is_empty() {
-        diags.retain(|d| d.code != "E014" || !moved.contains(&d.location));
+fn fold_moved_quotes(site: &Site, diags: &mut Vec<Diagnostic>) {
+    if site.review.moves.is_empty() {
+        return;
     }
+    let links: Vec<(crate::error::Location, crate::error::Location)> = site
+        .review
+        .moves
+        .iter()
+        .filter_map(|m| {
+            let page = site
+                .content
+                .pages
+                .iter()
+                .find(|p| p.source_path() == m.page)?;
+            Some((
+                page.src.location(m.span.start),
+                page.src.location(m.span.end),
+            ))
+        })
+        .collect();
+    diags.retain(|d| {
+        d.code != "E014"
+            || !links
+                .iter()
+                .any(|(a, b)| *a <= d.location && d.location <= *b)
+    });
 }
 
 /// With KANSOKU_TIMINGS set, prints how long a step of the load took
