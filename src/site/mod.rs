@@ -310,7 +310,7 @@ fn foreign_files(out: &Path, committed: &output::Committed) -> Vec<Diagnostic> {
                 "not written by kansoku; left in place",
             )
             .with_hint(
-                "kansoku never deletes files it did not write: delete it, or name it in `[build] keep` in book.toml to keep it without this warning",
+                "kansoku never deletes files it did not write: delete it (also if it is an earlier build's output whose record in .kansoku/ was lost), or name it in `[build] keep` in book.toml to keep it without this warning",
             )
         })
         .collect()
