@@ -247,18 +247,7 @@ pub(crate) fn needs_escape(c: char) -> bool {
 /// that prints a finding. Newlines too: every format is one finding per
 /// line, and its line breaks are the format's own.
 pub fn visible(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.chars().any(needs_escape) {
-        return std::borrow::Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        if needs_escape(c) {
-            out.extend(c.escape_unicode());
-        } else {
-            out.push(c);
-        }
-    }
-    std::borrow::Cow::Owned(out)
+    crate::terminal::escape(s, &[])
 }
 
 /// Everything that can stop a command.

@@ -97,6 +97,18 @@ pub(crate) fn parse_page(src: &Source, split: Split) -> Lenient {
     let mut text = " ".repeat(split.fm_start.saturating_sub(1));
     text.push('\n');
     text.push_str(&src.text[split.fm_start..split.fm_end]);
+    // Nearly every page is right: read it in one pass, as before; the
+    // recovering reader below (tables copied, claims one by one) only for
+    // a page that has a mistake.
+    if let Ok(page) = toml::from_str::<RawPage>(&text) {
+        let meant = vec![Vec::new(); page.claims.len()];
+        return Lenient {
+            page,
+            diags: Vec::new(),
+            meant,
+            page_meant: Vec::new(),
+        };
+    }
     let mut diags = Vec::new();
     let mut page_meant = Vec::new();
     let mut kept = None;

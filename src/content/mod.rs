@@ -821,18 +821,23 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn every_mistake_of_a_front_matter_is_reported_and_the_rest_kept() {
-        let text = "+++\ntitel = \"x\"\nweight = \"heavy\"\n\n[[claims]]\nid = \"a\"\nclass = \"推論\"\nja = \"あ\"\nen = \"a\"\nevidence = [\"x.log#L1\"]\nextra = 1\n\n[[claims]]\nid = \"b\"\nclass = \"confirmed\"\nja = \"い\"\nevidence = [\"y.log#L2\"]\n+++\n";
+    /// A page with errors, assembled as far as it parsed, and its findings.
+    fn partial(text: &str) -> (Page, Vec<Diagnostic>) {
         let mut d = Vec::new();
-        let page = match load_page(
+        match load_page(
             Source::new("content/p.md".into(), text.into()),
             "p.md",
             &mut d,
         ) {
-            PageLoad::Partial(p) => p,
+            PageLoad::Partial(p) => (p, d),
             _ => panic!("a partial page: {d:?}"),
-        };
+        }
+    }
+
+    #[test]
+    fn every_mistake_of_a_front_matter_is_reported_and_the_rest_kept() {
+        let text = "+++\ntitel = \"x\"\nweight = \"heavy\"\n\n[[claims]]\nid = \"a\"\nclass = \"推論\"\nja = \"あ\"\nen = \"a\"\nevidence = [\"x.log#L1\"]\nextra = 1\n\n[[claims]]\nid = \"b\"\nclass = \"confirmed\"\nja = \"い\"\nevidence = [\"y.log#L2\"]\n+++\n";
+        let (page, d) = partial(text);
         assert_eq!(
             codes(&d),
             [
@@ -857,15 +862,7 @@ mod tests {
     #[test]
     fn a_toml_syntax_error_keeps_the_claims_that_parsed() {
         let text = "+++\ntitle = \"x\"\n\n[[claims]]\nid = \"a\"\nclass = \"confirmed\"\nja = \"あ\"\nen = \"a\"\nevidence = [\"x.log#L1\"\n\n[[claims]]\nid = \"b\"\nclass = \"confirmed\"\nja = \"い\"\nen = \"b\"\nevidence = [\"y.log#L2\"]\n+++\n";
-        let mut d = Vec::new();
-        let page = match load_page(
-            Source::new("content/p.md".into(), text.into()),
-            "p.md",
-            &mut d,
-        ) {
-            PageLoad::Partial(p) => p,
-            _ => panic!("a partial page: {d:?}"),
-        };
+        let (page, d) = partial(text);
         assert!(d.iter().all(|d| d.code == "E001"), "{d:?}");
         assert!(
             page.claims
