@@ -41,7 +41,7 @@ enum Command {
     /// List the site's claims, filtered, as a table, JSON or CSV.
     Claims(cmd::claims::Args),
     /// Remove the build directory and kansoku's bookkeeping (.kansoku/).
-    Clean,
+    Clean(cmd::clean::Args),
     /// Print a shell completion script (e.g. `kansoku completions bash > /etc/bash_completion.d/kansoku`).
     Completions(cmd::completions::Args),
     /// Print this message or the help of the given command.
@@ -68,7 +68,7 @@ fn main() -> ExitCode {
         Command::Init(args) => cmd::init::run(root, args),
         Command::New(args) => cmd::in_site(root, |r| cmd::new::run(r, args)),
         Command::Claims(args) => cmd::in_site(root, |r| cmd::claims::run(r, args)),
-        Command::Clean => cmd::in_site(root, cmd::clean::run),
+        Command::Clean(args) => cmd::in_site(root, |r| cmd::clean::run(r, args)),
         Command::Completions(args) => cmd::completions::run::<Cli>(args),
         Command::Help(args) => cmd::help::run::<Cli>(args),
     }

@@ -770,15 +770,34 @@ fn issue_23_3_a_persons_file_at_a_generated_path_is_never_overwritten() {
         !elsewhere.path().join(".kansoku").exists(),
         ".kansoku/ is not made beside the --out directory"
     );
-    // clean finds the --out tree's records in the site's .kansoku/.
+    // Plain clean keeps the --out tree's records and names the tree;
+    // clean --out removes what kansoku wrote there, and the records.
     fs::write(dir.join("mine.txt"), "mine\n").expect("write");
     fs::remove_dir_all(t.out()).expect("rm public");
     let out = run(root, &["clean"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "nothing to clean\n");
+    let resolved = fs::canonicalize(&dir).expect("canonical");
     assert_eq!(
-        text(&out.stdout),
-        format!("removed {} and .kansoku\n", dir.display())
+        text(&out.stderr),
+        format!(
+            "kansoku: kept the records of {0}, built with --out; `kansoku clean --out {0}` removes what kansoku wrote there\n",
+            resolved.display()
+        )
     );
+    assert!(
+        dir.join("index.html").is_file(),
+        "plain clean leaves --out trees"
+    );
+    let out = kansoku()
+        .args(["clean", "--root"])
+        .arg(root)
+        .arg("--out")
+        .arg(&dir)
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), format!("removed {}\n", dir.display()));
     assert_eq!(
         text(&out.stderr),
         format!(
@@ -788,6 +807,56 @@ fn issue_23_3_a_persons_file_at_a_generated_path_is_never_overwritten() {
     );
     assert_eq!(Tree::of(&dir).paths(), ["mine.txt"]);
     assert!(!root.join(".kansoku").exists());
+}
+
+/// A forged `--out` record (a `target` naming another directory, with a
+/// manifest of that directory) never makes `clean` remove anything there.
+#[cfg(unix)]
+#[test]
+fn issue_23_3_a_forged_out_record_chooses_nothing_to_delete() {
+    let t = small();
+    let root = t.root();
+    let victim = root.parent().expect("temp").join("victim");
+    fs::create_dir_all(&victim).expect("mkdir");
+    fs::write(victim.join("precious.txt"), "precious\n").expect("write");
+    let id = {
+        use std::os::unix::fs::MetadataExt;
+        let m = fs::metadata(&victim).expect("stat");
+        (m.dev(), m.ino())
+    };
+    let record = root.join(".kansoku/out/0000000000000001");
+    fs::create_dir_all(&record).expect("mkdir");
+    fs::write(record.join("target"), victim.display().to_string()).expect("write");
+    fs::write(
+        record.join("victim.manifest"),
+        format!(
+            "kansoku-manifest 2 {} {}\n9 0000000000000001 - - - - - - - precious.txt\nend 1\n",
+            id.0, id.1
+        ),
+    )
+    .expect("forge");
+    assert!(run(root, &["build"]).status.success());
+    let out = run(root, &["clean"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        fs::read_to_string(victim.join("precious.txt")).expect("kept"),
+        "precious\n"
+    );
+    // Naming another --out directory touches only that one's records.
+    let elsewhere = root.parent().expect("temp").join("elsewhere");
+    let out = kansoku()
+        .args(["clean", "--root"])
+        .arg(root)
+        .arg("--out")
+        .arg(&elsewhere)
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "nothing to clean\n");
+    assert_eq!(
+        fs::read_to_string(victim.join("precious.txt")).expect("kept"),
+        "precious\n"
+    );
 }
 
 /// Records of every kind naming a file outside the site, by `../` and by

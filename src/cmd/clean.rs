@@ -1,10 +1,23 @@
 //! `kansoku clean`: removes what builds leave behind.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-pub(crate) fn run(root: &Path) -> ExitCode {
-    match kansoku::clean::clean(root) {
+/// Options of `kansoku clean`.
+#[derive(clap::Args)]
+pub(crate) struct Args {
+    /// Remove what `build --out DIR` wrote into DIR, and its records,
+    /// instead of the build directory.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+}
+
+pub(crate) fn run(root: &Path, args: Args) -> ExitCode {
+    let done = match &args.out {
+        Some(dir) => kansoku::clean::clean_out(root, dir),
+        None => kansoku::clean::clean(root),
+    };
+    match done {
         Ok(done) => {
             if done.removed.is_empty() {
                 println!("nothing to clean");
@@ -22,6 +35,13 @@ pub(crate) fn run(root: &Path) -> ExitCode {
                 eprintln!(
                     "kansoku: left {} in place: kansoku did not write it",
                     p.display()
+                );
+            }
+            for dir in &done.kept_out {
+                eprintln!(
+                    "kansoku: kept the records of {}, built with --out; `kansoku clean --out {}` removes what kansoku wrote there",
+                    dir.display(),
+                    dir.display()
                 );
             }
             ExitCode::SUCCESS

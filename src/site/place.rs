@@ -8,8 +8,9 @@
 //!
 //! The records of a build directory live in `.kansoku/` at the site root,
 //! whatever `build-dir` says; those of `build --out DIR` in
-//! `.kansoku/out/ID/` with the directory's path beside them, so that
-//! `kansoku clean` finds every one.
+//! `.kansoku/out/ID/` (ID from DIR's resolved path) with that path beside
+//! them, so that `kansoku clean` finds and names every one, and
+//! `clean --out DIR` removes what kansoku wrote there.
 
 use super::output::STATE_DIR;
 use crate::config::Config;
@@ -28,8 +29,8 @@ pub struct Place {
     pub shown: PathBuf,
 }
 
-/// The directory under `.kansoku/` holding one `--out` tree's records.
-const OUT_RECORDS: &str = "out";
+/// The directory under `.kansoku/` holding the `--out` trees' records.
+pub(crate) const OUT_RECORDS: &str = "out";
 /// The file naming the `--out` directory those records describe.
 const TARGET_FILE: &str = "target";
 
@@ -60,7 +61,7 @@ pub fn out_dir(root: &Path, config: &Config, dir: &Path) -> Result<Place> {
 }
 
 /// Notes, beside the records of an `--out` tree, which directory they
-/// describe (for `clean`). Its absolute, resolved path.
+/// describe, for `clean` to name. Its absolute, resolved path.
 pub(crate) fn remember_target(place: &Place) -> Result<()> {
     if place.state.parent().and_then(Path::file_name) != Some(OUT_RECORDS.as_ref()) {
         return Ok(());
@@ -75,45 +76,26 @@ pub(crate) fn remember_target(place: &Place) -> Result<()> {
     std::fs::write(&file, text).map_err(|e| Error::io(&file, e))
 }
 
-/// The `--out` trees whose records are kept under `root`'s `.kansoku/`,
-/// each checked as a build into it would be. A record naming a path that
-/// is not absolute, or that is not a safe build directory, is damaged:
-/// it is returned as an error for that tree, and its files are not
-/// touched.
-pub fn recorded_out_dirs(root: &Path, config: &Config) -> Vec<(PathBuf, Result<Place>)> {
+/// The `--out` directories whose records are kept under `root`'s
+/// `.kansoku/`, as those records name them (or the record's own
+/// directory, when it names none): for `clean` to say what it kept. Never
+/// a directory to remove from: that one the user names (`clean --out`).
+pub fn recorded_out_dirs(root: &Path) -> Vec<PathBuf> {
     let dir = root.join(STATE_DIR).join(OUT_RECORDS);
     let Ok(entries) = std::fs::read_dir(&dir) else {
         return Vec::new();
     };
-    let mut found = Vec::new();
-    for entry in entries.flatten() {
-        let state = entry.path();
-        if !entry.file_type().is_ok_and(|t| t.is_dir()) {
-            continue;
-        }
-        let Ok(text) = std::fs::read_to_string(state.join(TARGET_FILE)) else {
-            continue;
-        };
-        let out = PathBuf::from(&text);
-        let place = Place {
-            out: out.clone(),
-            state: state.clone(),
-            shown: out.clone(),
-        };
-        let sound = out.is_absolute()
-            && out.components().all(|c| !matches!(c, Component::ParentDir))
-            && entry.file_name().to_str() == Some(format!("{:016x}", path_id(&out)).as_str());
-        let checked = if sound {
-            check(root, config, &place, "the recorded --out directory").map(|()| place)
-        } else {
-            Err(Error::Usage(format!(
-                "{} names {text:?}, which is not the directory these records were made for; kansoku removed nothing there",
-                state.join(TARGET_FILE).display()
-            )))
-        };
-        found.push((out, checked));
-    }
-    found.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut found: Vec<PathBuf> = entries
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .map(
+            |e| match std::fs::read_to_string(e.path().join(TARGET_FILE)) {
+                Ok(text) => PathBuf::from(text),
+                Err(_) => e.path(),
+            },
+        )
+        .collect();
+    found.sort();
     found
 }
 
