@@ -16,12 +16,16 @@
 //!   over its old one, files of the previous build that this one does not
 //!   write are removed, and nothing else is touched.
 //!
-//! kansoku never removes a file it did not write. Which files it wrote is
-//! recorded in a manifest under `.kansoku/` beside the build directory;
-//! files it did not write are left in place, silently when `[build] keep`
-//! matches them and with a warning otherwise. No removal ever follows a
-//! symbolic link. One lock per build directory serialises builds, and the
-//! transient directories of killed builds are removed by the next one.
+//! kansoku never removes or replaces a file it did not write. Which files
+//! it wrote is recorded in a manifest in the records' directory the caller
+//! names (`.kansoku/` at the site root, see `site::place`); records are
+//! checked as untrusted input. Files it did not write are left in place,
+//! silently when `[build] keep` matches them and with a warning otherwise;
+//! one at a path the build writes is a conflict (`Conflicts`) unless it
+//! already holds the same bytes. No removal ever follows a symbolic link.
+//! One lock per build directory serialises builds, and the transient
+//! directories of killed builds are removed by the next one (or, when they
+//! cannot be, set aside and named).
 //!
 //! Creating an inode is the expensive part of writing on ext4, so a file
 //! whose bytes the spare already holds is left as it is, and one whose
