@@ -356,3 +356,28 @@ fn evidence_of_an_active_type_is_published_as_text_issue_11() {
     // Other evidence keeps its name.
     assert!(t.exists("evidence/logs/a.log"));
 }
+
+/// Issue 25: a page of 20,000 claims with mistakes in two of them is read
+/// claim by claim: exactly those two mistakes are reported (the other
+/// 19,998 claims are checked as usual), and nothing cascades.
+#[test]
+fn a_page_of_many_claims_with_two_mistakes_reports_just_those_issue_25() {
+    const N: usize = 20_000;
+    let mut t = clean();
+    let mut text = String::from("+++\ntitle = { ja = \"多数\", en = \"Many\" }\n");
+    for i in 0..N {
+        let class = match i {
+            7_000 => "class = = \"confirmed\"",
+            13_000 => "class = \"confirmed\"\nwrong = 1",
+            _ => "class = \"confirmed\"",
+        };
+        text.push_str(&format!(
+            "\n[[claims]]\nid = \"c{i}\"\n{class}\nja = \"二行目。\"\nen = \"Line two.\"\nevidence = [\"logs/a.log#L2\"]\n"
+        ));
+    }
+    text.push_str("+++\n\n::: ja\n本文。\n:::\n::: en\nBody.\n:::\n");
+    t.write("content/many.md", &text);
+    let found = json_findings(&t.check());
+    let codes: Vec<(&str, usize)> = found.iter().map(|f| (f.code.as_str(), f.line)).collect();
+    assert_eq!(codes, [("E001", 7 * 7_000 + 6), ("E002", 7 * 13_000 + 7)]);
+}

@@ -117,34 +117,41 @@ pub(crate) fn parse_page(src: &Source, split: Split) -> Lenient {
         // a finding for every line after it. Instead: one finding for each
         // table (`[[claims]]` …) that does not parse on its own, and the
         // document read again without those tables, so the rest is kept.
-        let mut rest = text.clone();
+        // Each table alone (offsets in the file by its start), so that a
+        // page of many claims with one mistake is read in linear time.
+        let mut gone: Vec<std::ops::Range<usize>> = Vec::new();
         for (i, chunk) in chunks(&text).into_iter().enumerate() {
-            let mut alone = blank_outside(&text, chunk.clone());
+            if i > 0 {
+                // A table (a claim): left out whole.
+                if let Err(e) = DeTable::parse(&text[chunk.clone()]) {
+                    diags.push(toml_error(src, chunk.start, &e));
+                    gone.push(chunk);
+                }
+                continue;
+            }
+            // The top level (from offset 0) holds the title: only the lines
+            // in error go, each noted so that a key it held is not reported
+            // missing.
+            let mut alone = text[chunk.clone()].to_owned();
             let Err(e) = DeTable::parse(&alone) else {
                 continue;
             };
             diags.push(toml_error(src, 0, &e));
-            if i > 0 {
-                // A table (a claim): left out whole.
-                rest = blank_inside(&rest, chunk);
-                continue;
-            }
-            // The top level holds the title: only the lines in error go,
-            // each noted so that a key it held is not reported missing.
-            let mut at = e.span().map_or(chunk.start, |s| s.start);
+            let mut at = e.span().map_or(0, |s| s.start);
             for _ in 0..16 {
                 let line = line_at(&alone, at);
                 if let Some((key, _)) = alone[line.clone()].split_once('=') {
                     page_meant.push(key.trim().to_owned());
                 }
-                alone = blank_inside(&alone, line.clone());
-                rest = blank_inside(&rest, line);
+                alone = blank_inside(&alone, std::slice::from_ref(&line));
+                gone.push(line);
                 match DeTable::parse(&alone) {
                     Ok(_) => break,
-                    Err(e) => at = e.span().map_or(chunk.start, |s| s.start),
+                    Err(e) => at = e.span().map_or(0, |s| s.start),
                 }
             }
         }
+        let rest = blank_inside(&text, &gone);
         if diags.is_empty() {
             // Only the tables together are wrong (a table defined twice).
             diags.push(toml_error(src, 0, &first));
@@ -225,36 +232,27 @@ fn line_at(text: &str, at: usize) -> std::ops::Range<usize> {
     start..end
 }
 
-/// `text` with every character outside `keep` made spaces (newlines
-/// kept, each character as many spaces as its bytes), so that offsets in
-/// the result are offsets in `text`.
-fn blank_outside(text: &str, keep: std::ops::Range<usize>) -> String {
-    text.char_indices()
-        .map(|(i, c)| (i, c, keep.contains(&i)))
-        .fold(
-            String::with_capacity(text.len()),
-            |mut out, (_, c, inside)| {
-                if inside || c == '\n' {
-                    out.push(c);
-                } else {
-                    out.extend(std::iter::repeat_n(' ', c.len_utf8()));
-                }
-                out
-            },
-        )
-}
-
-/// `text` with every character inside `gone` made spaces (as above).
-fn blank_inside(text: &str, gone: std::ops::Range<usize>) -> String {
-    text.char_indices()
-        .fold(String::with_capacity(text.len()), |mut out, (i, c)| {
-            if !gone.contains(&i) || c == '\n' {
-                out.push(c);
-            } else {
-                out.extend(std::iter::repeat_n(' ', c.len_utf8()));
-            }
-            out
-        })
+/// `text` with every character inside one of `gone` made spaces
+/// (newlines kept, each character as many spaces as its bytes), so that
+/// offsets in the result are offsets in `text`.
+fn blank_inside(text: &str, gone: &[std::ops::Range<usize>]) -> String {
+    let mut gone = gone.to_vec();
+    gone.sort_by_key(|g| g.start);
+    let mut next = gone.iter().peekable();
+    let mut out = String::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        // One pass: the ranges in order, each left behind once passed.
+        while next.peek().is_some_and(|g| g.end <= i) {
+            next.next();
+        }
+        let inside = next.peek().is_some_and(|g| g.contains(&i));
+        if inside && c != '\n' {
+            out.extend(std::iter::repeat_n(' ', c.len_utf8()));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Deserializes `table` as `T`, taking out each key the errors point at
