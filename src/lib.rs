@@ -38,6 +38,7 @@ pub mod serve;
 pub mod site;
 pub(crate) mod source;
 pub(crate) mod terminal;
+pub mod theme;
 pub mod validate;
 pub(crate) mod version;
 

@@ -194,7 +194,7 @@ pub(crate) fn site_facts(
 ) -> u64 {
     let mut h = hasher();
     format!("{config:?}").hash(&mut h);
-    crate::render::templates::theme_ids(&config.root).hash(&mut h);
+    crate::theme::theme_ids(&config.root).hash(&mut h);
     (mode == Mode::Check).hash(&mut h);
     page_facts.hash(&mut h);
     format!("{:?}", content.failed).hash(&mut h);

@@ -13,7 +13,7 @@ mod jsonld;
 pub mod markdown;
 mod pages;
 pub mod templates;
-pub mod theme;
+pub use crate::theme;
 pub mod views;
 
 pub use pages::Prepared;

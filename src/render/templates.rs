@@ -30,36 +30,6 @@ fn escape_html(s: &str) -> String {
     super::highlight::escape(s)
 }
 
-/// Literal `id="…"` values in template sources (not computed ones).
-fn fixed_ids<S: AsRef<str>>(texts: impl Iterator<Item = S>) -> Vec<String> {
-    let mut ids = Vec::new();
-    for text in texts {
-        let text = text.as_ref();
-        for (i, _) in text.match_indices("id=\"") {
-            let rest = &text[i + 4..];
-            let Some(end) = rest.find('"') else { continue };
-            let id = &rest[..end];
-            if !id.is_empty() && !id.contains(['{', '}', ' ']) {
-                ids.push(id.to_owned());
-            }
-        }
-    }
-    ids.sort();
-    ids.dedup();
-    ids
-}
-
-/// The ids the theme of the site at `root` writes literally, as
-/// [`Templates::reserved_ids`] gives them, without compiling the
-/// templates: what `check` needs to give headings the ids render gives.
-/// Empty if the theme cannot be read (then that is reported elsewhere).
-pub(crate) fn theme_ids(root: &Path) -> Vec<String> {
-    match theme::merged(root, "templates", theme::TEMPLATES, Some(".html")) {
-        Ok(files) => fixed_ids(files.iter().map(|f| String::from_utf8_lossy(&f.bytes))),
-        Err(_) => Vec::new(),
-    }
-}
-
 /// Full error text of a Tera error, causes included.
 pub(crate) fn tera_message(e: &tera::Error) -> String {
     let mut msg = e.to_string();
@@ -162,7 +132,8 @@ impl Templates {
             }
             return Ok(Err(diags));
         }
-        let reserved_ids = fixed_ids(files.iter().map(|f| String::from_utf8_lossy(&f.bytes)));
+        let reserved_ids =
+            theme::fixed_ids(files.iter().map(|f| String::from_utf8_lossy(&f.bytes)));
         Ok(Ok(Templates {
             tera,
             origins,

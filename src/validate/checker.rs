@@ -338,7 +338,7 @@ impl<'a> Checker<'a> {
                 .map(|(_, l)| l);
             let theme = self
                 .theme
-                .get_or_init(|| crate::render::templates::theme_ids(&self.config.root));
+                .get_or_init(|| crate::theme::theme_ids(&self.config.root));
             let reserved = crate::content::body::reserved_ids(
                 theme,
                 page.claims.iter().map(|c| c.id.as_str()),

@@ -2,7 +2,10 @@
 //!
 //! mdBook's rule: a site's own `templates/` and `static/` files replace the
 //! embedded ones of the same name, file by file; `templates/i18n/*.ftl`
-//! override message by message. This module only gathers file contents.
+//! override message by message. This module only gathers file contents
+//! (and the ids the templates write literally, which headings never
+//! take: render and check both read them here, so that `validate` needs
+//! nothing of `render`).
 
 use crate::content::rel_path;
 use crate::error::{Error, Result};
@@ -129,6 +132,36 @@ pub fn merged_i18n(root: &Path) -> Result<Vec<(crate::lang::Lang, String, String
         }
     }
     Ok(out)
+}
+
+/// Literal `id="…"` values in template sources (not computed ones).
+pub(crate) fn fixed_ids<S: AsRef<str>>(texts: impl Iterator<Item = S>) -> Vec<String> {
+    let mut ids = Vec::new();
+    for text in texts {
+        let text = text.as_ref();
+        for (i, _) in text.match_indices("id=\"") {
+            let rest = &text[i + 4..];
+            let Some(end) = rest.find('"') else { continue };
+            let id = &rest[..end];
+            if !id.is_empty() && !id.contains(['{', '}', ' ']) {
+                ids.push(id.to_owned());
+            }
+        }
+    }
+    ids.sort();
+    ids.dedup();
+    ids
+}
+
+/// The ids the theme of the site at `root` writes literally, as
+/// `render::templates::Templates::reserved_ids` gives them, without compiling the
+/// templates: what `check` needs to give headings the ids render gives.
+/// Empty if the theme cannot be read (then that is reported elsewhere).
+pub(crate) fn theme_ids(root: &Path) -> Vec<String> {
+    match merged(root, "templates", TEMPLATES, Some(".html")) {
+        Ok(files) => fixed_ids(files.iter().map(|f| String::from_utf8_lossy(&f.bytes))),
+        Err(_) => Vec::new(),
+    }
 }
 
 #[cfg(test)]
