@@ -579,11 +579,10 @@ fn did_you_mean(message: &str, otherwise: &str) -> String {
     // Stricter than the nearest id or path: a key one or two keystrokes
     // off (`evidense`, `titel`), never another key that shares a prefix
     // (`site-title` is not `site-url`).
-    let near =
-        crate::content::claims::nearest(&given, expected.iter().map(String::as_str)).filter(|n| {
-            let d = crate::content::claims::edit_distance(&given, n);
-            d <= 2 && d * 2 < n.chars().count()
-        });
+    let near = crate::suggest::nearest(&given, expected.iter().map(String::as_str)).filter(|n| {
+        let d = crate::suggest::edit_distance(&given, n);
+        d <= 2 && d * 2 < n.chars().count()
+    });
     match near {
         Some(n) => format!("did you mean `{n}`?"),
         None => otherwise.to_owned(),

@@ -37,6 +37,7 @@ pub mod search;
 pub mod serve;
 pub mod site;
 pub(crate) mod source;
+pub(crate) mod suggest;
 pub(crate) mod terminal;
 pub mod theme;
 pub mod validate;
