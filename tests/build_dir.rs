@@ -584,6 +584,14 @@ fn sources(root: &Path) -> Tree {
     t
 }
 
+/// The device and inode a manifest names its directory by.
+#[cfg(unix)]
+fn dir_id(dir: &Path) -> (u64, u64) {
+    use std::os::unix::fs::MetadataExt;
+    let m = fs::metadata(dir).expect("stat");
+    (m.dev(), m.ino())
+}
+
 fn refused(out: &Output, expected: &str) {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert_eq!(text(&out.stderr), expected);
@@ -603,11 +611,7 @@ fn issue_23_1_public_linked_to_the_site_root_is_refused_by_build_and_clean() {
     refused(&run(&root, &["build"]), &message);
     // A record from before this guard, naming the sources as output (what
     // the build wrote through the link), must not lead clean to them.
-    let id = {
-        use std::os::unix::fs::MetadataExt;
-        let m = fs::metadata(&root).expect("stat");
-        (m.dev(), m.ino())
-    };
+    let id = dir_id(&root);
     fs::create_dir_all(root.join(".kansoku")).expect("mkdir");
     fs::write(
         root.join(".kansoku/public.manifest"),
@@ -819,11 +823,7 @@ fn issue_23_3_a_forged_out_record_chooses_nothing_to_delete() {
     let victim = root.parent().expect("temp").join("victim");
     fs::create_dir_all(&victim).expect("mkdir");
     fs::write(victim.join("precious.txt"), "precious\n").expect("write");
-    let id = {
-        use std::os::unix::fs::MetadataExt;
-        let m = fs::metadata(&victim).expect("stat");
-        (m.dev(), m.ino())
-    };
+    let id = dir_id(&victim);
     let record = root.join(".kansoku/out/0000000000000001");
     fs::create_dir_all(&record).expect("mkdir");
     fs::write(record.join("target"), victim.display().to_string()).expect("write");
@@ -891,11 +891,7 @@ fn issue_23_4_records_naming_paths_outside_are_discarded() {
             } else {
                 t.out()
             };
-            let id = {
-                use std::os::unix::fs::MetadataExt;
-                let m = fs::metadata(&dir).expect("stat");
-                (m.dev(), m.ino())
-            };
+            let id = dir_id(&dir);
             let record = root.join(".kansoku").join(file);
             let text_now = fs::read_to_string(&record)
                 .unwrap_or_else(|_| format!("kansoku-manifest 2 {} {}\nend 0\n", id.0, id.1));

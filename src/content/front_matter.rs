@@ -111,55 +111,8 @@ pub(crate) fn parse_page(src: &Source, split: Split) -> Lenient {
     }
     let mut diags = Vec::new();
     let mut page_meant = Vec::new();
-    let mut kept = None;
-    if let Err(first) = DeTable::parse(&text) {
-        // The parser's own recovery lets one unclosed bracket run on into
-        // a finding for every line after it. Instead: one finding for each
-        // table (`[[claims]]` …) that does not parse on its own, and the
-        // document read again without those tables, so the rest is kept.
-        // Each table alone (offsets in the file by its start), so that a
-        // page of many claims with one mistake is read in linear time.
-        let mut gone: Vec<std::ops::Range<usize>> = Vec::new();
-        for (i, chunk) in chunks(&text).into_iter().enumerate() {
-            if i > 0 {
-                // A table (a claim): left out whole.
-                if let Err(e) = DeTable::parse(&text[chunk.clone()]) {
-                    diags.push(toml_error(src, chunk.start, &e));
-                    gone.push(chunk);
-                }
-                continue;
-            }
-            // The top level (from offset 0) holds the title: only the lines
-            // in error go, each noted so that a key it held is not reported
-            // missing.
-            let mut alone = text[chunk.clone()].to_owned();
-            let Err(e) = DeTable::parse(&alone) else {
-                continue;
-            };
-            diags.push(toml_error(src, 0, &e));
-            let mut at = e.span().map_or(0, |s| s.start);
-            for _ in 0..16 {
-                let line = line_at(&alone, at);
-                if let Some((key, _)) = alone[line.clone()].split_once('=') {
-                    page_meant.push(key.trim().to_owned());
-                }
-                alone = blank_inside(&alone, std::slice::from_ref(&line));
-                gone.push(line);
-                match DeTable::parse(&alone) {
-                    Ok(_) => break,
-                    Err(e) => at = e.span().map_or(0, |s| s.start),
-                }
-            }
-        }
-        let rest = blank_inside(&text, &gone);
-        if diags.is_empty() {
-            // Only the tables together are wrong (a table defined twice).
-            diags.push(toml_error(src, 0, &first));
-        }
-        kept = Some(rest);
-    }
-    let kept = kept.as_deref().unwrap_or(&text);
-    let (table, errors) = DeTable::parse_recoverable(kept);
+    let kept = without_broken_tables(src, &text, &mut diags, &mut page_meant);
+    let (table, errors) = DeTable::parse_recoverable(kept.as_deref().unwrap_or(&text));
     if diags.is_empty() {
         diags.extend(errors.iter().take(1).map(|e| toml_error(src, 0, e)));
     }
@@ -176,14 +129,10 @@ pub(crate) fn parse_page(src: &Source, split: Split) -> Lenient {
                     continue;
                 };
                 let mut keys = Vec::new();
-                match recover::<RawClaim>(src, t, item_span, &mut diags, &mut keys) {
-                    Some(c) => {
-                        claims_ok.push(c);
-                        meant.push(keys);
-                    }
-                    None => {
-                        // Unusable (no id or class): reported, left out.
-                    }
+                // One without an id or class is reported and left out.
+                if let Some(c) = recover::<RawClaim>(src, t, item_span, &mut diags, &mut keys) {
+                    claims_ok.push(c);
+                    meant.push(keys);
                 }
             }
         }
@@ -205,6 +154,57 @@ pub(crate) fn parse_page(src: &Source, split: Split) -> Lenient {
         meant,
         page_meant,
     }
+}
+
+/// `text` (the front matter, at its offsets in the file) with what does
+/// not parse blanked out, or `None` when all of it parses. The parser's own
+/// recovery lets one unclosed bracket run on into a finding for every line
+/// after it; instead, each table (`[[claims]]` …) is parsed alone, so that a
+/// page of many claims is read in linear time, and one that does not parse
+/// is one finding and is left out whole. At the top level, which holds the
+/// title, only the lines in error go, each noted in `page_meant` so that a
+/// key it held is not reported missing.
+fn without_broken_tables(
+    src: &Source,
+    text: &str,
+    diags: &mut Vec<Diagnostic>,
+    page_meant: &mut Vec<String>,
+) -> Option<String> {
+    use toml::de::DeTable;
+    let first = DeTable::parse(text).err()?;
+    let mut gone: Vec<std::ops::Range<usize>> = Vec::new();
+    for (i, chunk) in chunks(text).into_iter().enumerate() {
+        if i > 0 {
+            if let Err(e) = DeTable::parse(&text[chunk.clone()]) {
+                diags.push(toml_error(src, chunk.start, &e));
+                gone.push(chunk);
+            }
+            continue;
+        }
+        let mut alone = text[chunk].to_owned();
+        let Err(e) = DeTable::parse(&alone) else {
+            continue;
+        };
+        diags.push(toml_error(src, 0, &e));
+        let mut at = e.span().map_or(0, |s| s.start);
+        for _ in 0..16 {
+            let line = line_at(&alone, at);
+            if let Some((key, _)) = alone[line.clone()].split_once('=') {
+                page_meant.push(key.trim().to_owned());
+            }
+            alone = blank_inside(&alone, std::slice::from_ref(&line));
+            gone.push(line);
+            match DeTable::parse(&alone) {
+                Ok(_) => break,
+                Err(e) => at = e.span().map_or(0, |s| s.start),
+            }
+        }
+    }
+    if diags.is_empty() {
+        // Only the tables together are wrong (a table defined twice).
+        diags.push(toml_error(src, 0, &first));
+    }
+    Some(blank_inside(text, &gone))
 }
 
 /// The byte ranges of a TOML document's tables: the part before the first

@@ -212,6 +212,21 @@ pub struct FailedPage {
 }
 
 impl FailedPage {
+    /// What is known of a page that parsed (a draft left out): its claims
+    /// and the files they cite, read from the page, not its text again.
+    pub(crate) fn of(page: &Page) -> Self {
+        FailedPage {
+            rel: page.rel.clone(),
+            claims: page.claims.iter().map(|c| c.id.clone()).collect(),
+            parsed: true,
+            cites: page
+                .claims
+                .iter()
+                .flat_map(|c| c.evidence.iter().map(|l| l.path.clone()))
+                .collect(),
+        }
+    }
+
     pub(crate) fn new(rel: String, src: Option<&Source>) -> Self {
         #[derive(serde::Deserialize)]
         struct Ids {

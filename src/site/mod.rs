@@ -223,9 +223,7 @@ fn load_all(
         content.pages = kept;
         content.drafts = left_out
             .iter()
-            .map(|p: &std::sync::Arc<crate::content::Page>| {
-                crate::content::FailedPage::new(p.rel.clone(), Some(&p.src))
-            })
+            .map(|p: &std::sync::Arc<crate::content::Page>| crate::content::FailedPage::of(p))
             .collect();
     }
     timing("load/read", t);

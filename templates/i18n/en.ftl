@@ -91,7 +91,7 @@ lead-label = What you'll gain here
 updated = Updated
 entity-label = This page is about
 entity-role = Role
-draft-notice = Draft: not published. `kansoku serve` shows it; `kansoku build` leaves it out (unless `--drafts`).
+draft-notice = Draft: not published. kansoku serve shows it; kansoku build leaves it out unless run with --drafts.
 untranslated-notice =
     { $written ->
         [ja] This part is written only in Japanese (not yet translated).

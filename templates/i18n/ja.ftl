@@ -85,7 +85,7 @@ lead-label = このページで得られる理解
 updated = 更新日
 entity-label = このページの対象
 entity-role = 役割
-draft-notice = 下書き:公開されていません。`kansoku serve` では表示され、`kansoku build` では(`--drafts` を付けない限り)含まれません。
+draft-notice = 下書き:公開されていません。kansoku serve では表示され、kansoku build では --drafts を付けない限り含まれません。
 untranslated-notice =
     { $written ->
         [ja] この部分は日本語でのみ書かれています(未翻訳)。

@@ -466,7 +466,7 @@ impl Staging {
         let is_link = fs::symlink_metadata(&self.out).is_ok_and(|m| m.file_type().is_symlink());
         let exists = self.target.exists();
         let t = std::time::Instant::now();
-        let survey = if exists {
+        let mut survey = if exists {
             let owned_dirs = manifest::owned_dirs(self.previous.files.keys().map(String::as_str));
             let rules = tree::Rules {
                 keep: &self.keep,
@@ -479,7 +479,6 @@ impl Staging {
         } else {
             tree::Survey::default()
         };
-        let mut survey = survey;
         let adopted = self.adopt(&placed, &mut survey.foreign)?;
         let in_place = is_link || adopted || !survey.kept.is_empty() || !survey.foreign.is_empty();
         super::timing("write/survey", t);

@@ -33,13 +33,10 @@ pub(super) enum Verdict {
 
 /// Checks the spare against its record before a build uses it.
 pub(super) fn check(paths: &Paths) -> Verdict {
-    match usable(paths) {
-        Some(v) => v,
-        None => Verdict::Unusable,
-    }
+    surveyed(paths).unwrap_or(Verdict::Unusable)
 }
 
-fn usable(paths: &Paths) -> Option<Verdict> {
+fn surveyed(paths: &Paths) -> Option<Verdict> {
     let meta = fs::symlink_metadata(&paths.spare_dir).ok()?;
     if !meta.is_dir() {
         return None;
