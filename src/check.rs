@@ -64,25 +64,22 @@ pub fn check_then_exit(root: &Path) -> Result<Report, Error> {
 }
 
 fn check_with(root: &Path, free: fn(Option<Site>)) -> Result<Report, Error> {
-    let (site, mut diagnostics) = match crate::site::load(root, Mode::Check) {
-        Ok((site, diagnostics)) => (Some(site), diagnostics),
+    use crate::site::run::{run, Errors, Nothing, Plan, Until};
+    // Every rule of a build but rendering: the theme is part of the site
+    // (a broken template override or Fluent file must fail check, not only
+    // build), and output paths are known without rendering, so two sources
+    // claiming one (E042) are found here too.
+    let plan = Plan {
+        until: Until::Checked,
+        errors: Errors::Report,
+        ..Plan::load(Mode::Check)
+    };
+    let caches = &mut crate::site::Caches::unrendered();
+    let (site, diagnostics) = match run(root, &plan, caches, |_, _| Ok(Nothing)) {
+        Ok((ran, _)) => (Some(ran.site), ran.diagnostics),
         Err(Error::Content(diagnostics)) => (None, diagnostics),
         Err(e) => return Err(e),
     };
-    // The theme is part of the site: a broken template override or Fluent
-    // file must fail check, not only build. Loading it is cheap; rendering
-    // (and its rarer render-time errors) stays with build. Output paths are
-    // known without rendering, so two sources claiming one (E042) are
-    // found here too.
-    match crate::render::Renderer::new(root)? {
-        Ok(renderer) => {
-            if let Some(site) = &site {
-                diagnostics.extend(renderer.collisions(site));
-            }
-        }
-        Err(theme) => diagnostics.extend(theme),
-    }
-    crate::validate::sort(&mut diagnostics);
     let accept = match &site {
         Some(site) => site.config.accept.clone(),
         // The findings may still include warnings to set aside; a

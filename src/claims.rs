@@ -4,8 +4,8 @@
 //! writes that file (so the two can never disagree), then filtered. This
 //! module writes nothing.
 
-use crate::error::{Error, Result};
-use crate::render::{Renderer, SitePart, Unit};
+use crate::error::Result;
+use crate::render::SitePart;
 use crate::validate::Mode;
 use serde_json::Value;
 use std::path::Path;
@@ -39,24 +39,19 @@ impl Query<'_> {
 /// The claims of the site at `root` that `query` matches, as the objects
 /// of `claims.json`, in its order. Fails like `build` on a site with errors.
 pub fn query(root: &Path, query: &Query<'_>) -> Result<Vec<Value>> {
-    let (site, _) = crate::site::load(root, Mode::Build)?;
-    let renderer = Renderer::new(root)?.map_err(Error::Content)?;
-    let prepared = renderer.prepare(&site).map_err(Error::Content)?;
-    let file = std::sync::Mutex::new(None);
-    renderer
-        .render_each(&site, &prepared, &[Unit::Site(SitePart::Claims)], &|f| {
-            // The part also writes claims.jsonld.
-            if f.path == "claims.json" {
-                *file
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(f);
-            }
-            Ok(())
-        })
-        .map_err(Error::Content)?;
-    let file = file
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    use crate::site::run::{run, Memory, Plan, Until};
+    let plan = Plan {
+        until: Until::Rendered,
+        only: Some(SitePart::Claims),
+        ..Plan::load(Mode::Build)
+    };
+    let caches = &mut crate::site::Caches::unrendered();
+    let (_, out) = run(root, &plan, caches, |_, _| Ok(Memory::default()))?;
+    // The part also writes claims.jsonld.
+    let file = out
+        .into_iter()
+        .flat_map(Memory::into_files)
+        .find(|f| f.path == "claims.json")
         .expect("the claims part renders claims.json");
     let mut doc: Value =
         serde_json::from_slice(&file.bytes).expect("claims.json is the renderer's own JSON");

@@ -260,6 +260,11 @@ pub struct Config {
     pub paginate_by: usize,
     /// Whether builds write the search index (`[search] enabled`).
     pub search: bool,
+    /// What this configuration is a function of, hashed: the root,
+    /// `book.toml`'s bytes and the overrides applied since
+    /// (`site::run::Overrides`). The memo keys what reads the
+    /// configuration on this.
+    pub(crate) key: u64,
 }
 
 /// Entries per page of a section's listing when book.toml does not say:
@@ -320,7 +325,11 @@ impl Config {
             }
         })?;
         let text = decode(CONFIG_FILE, &bytes).map_err(|d| Error::Content(vec![d]))?;
-        Config::parse(root, Source::new(CONFIG_FILE.to_owned(), text)).map_err(Error::Content)
+        let mut config = Config::parse(root, Source::new(CONFIG_FILE.to_owned(), text))
+            .map_err(Error::Content)?;
+        let source = [root.as_os_str().as_encoded_bytes(), b"\0", &bytes].concat();
+        config.key = crate::site::output::content_hash(&source);
+        Ok(config)
     }
 
     fn parse(root: &Path, src: Source) -> std::result::Result<Config, Vec<Diagnostic>> {
@@ -478,6 +487,7 @@ impl Config {
             raw_html: raw.markdown.raw_html.unwrap_or_default(),
             paginate_by,
             search: raw.search.enabled.unwrap_or(true),
+            key: 0,
         })
     }
 }

@@ -193,7 +193,7 @@ pub(crate) fn site_facts(
     page_facts: &[u64],
 ) -> u64 {
     let mut h = hasher();
-    format!("{config:?}").hash(&mut h);
+    config.key.hash(&mut h);
     crate::theme::theme_ids(&config.root).hash(&mut h);
     (mode == Mode::Check).hash(&mut h);
     page_facts.hash(&mut h);

@@ -12,9 +12,7 @@
 mod serve_tree;
 
 use crate::error::Error;
-use crate::render::Renderer;
 use crate::serve::tree::Tree;
-use crate::validate::Mode;
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -328,22 +326,33 @@ type Cold = (
     Option<BTreeMap<String, Vec<u8>>>,
 );
 
-fn cold(root: &Path, renderers: &mut BTreeMap<u8, Renderer>, theme: u8) -> Cold {
-    let (mut site, warnings) = match crate::site::load(root, Mode::Build) {
-        Ok(s) => s,
-        Err(e) => return (Err(e), None),
-    };
-    site.config.base_path = "/".to_owned();
-    let renderer = renderers
-        .entry(theme)
-        .or_insert_with(|| Renderer::new(root).expect("theme").expect("theme"));
-    match renderer.render(&site) {
-        Ok(files) => (
+fn cold(root: &Path) -> Cold {
+    match crate::site::run::in_memory(root, &oracle()) {
+        Ok((files, warnings)) => (
             Ok(warnings),
             Some(files.into_iter().map(|f| (f.path, f.bytes)).collect()),
         ),
-        Err(d) => (Err(Error::Content(d)), None),
+        Err(e) => (Err(e), None),
     }
+}
+
+/// A cold run as serve's: drafts in, served at `/`; with search when
+/// `search`.
+pub(crate) fn oracle_with(search: bool) -> crate::site::run::Plan<'static> {
+    use crate::site::run::{Overrides, Plan};
+    Plan {
+        drafts: true,
+        search,
+        overrides: Overrides {
+            base_path: Some("/".to_owned()),
+            ..Overrides::default()
+        },
+        ..Plan::build()
+    }
+}
+
+fn oracle() -> crate::site::run::Plan<'static> {
+    oracle_with(false)
 }
 
 /// Everything in the served directory.
@@ -359,7 +368,7 @@ fn served(dir: &Path) -> BTreeMap<String, Vec<u8>> {
         .collect()
 }
 
-fn run(ops: &[Op], renderers: &mut BTreeMap<u8, Renderer>) -> Result<(), TestCaseError> {
+fn run(ops: &[Op]) -> Result<(), TestCaseError> {
     let dir = tempfile::tempdir().expect("temp dir");
     let root = dir.path().join("site");
     let mut model = Model::start();
@@ -392,7 +401,7 @@ fn run(ops: &[Op], renderers: &mut BTreeMap<u8, Renderer>) -> Result<(), TestCas
             files = now;
         }
         let got = tree.build(full);
-        let (want, want_files) = cold(&root, renderers, model.theme);
+        let (want, want_files) = cold(&root);
         match (&got, &want) {
             (Ok((_, a)), Ok(b)) => prop_assert_eq!(a, b, "warnings at step {}", step),
             (Err(Error::Content(a)), Err(Error::Content(b))) => {
@@ -477,11 +486,7 @@ proptest! {
 
     #[test]
     fn served_tree_equals_a_cold_build(ops in proptest::collection::vec(op(), 1..6)) {
-        thread_local! {
-            static RENDERERS: std::cell::RefCell<BTreeMap<u8, Renderer>> =
-                const { std::cell::RefCell::new(BTreeMap::new()) };
-        }
-        RENDERERS.with(|r| run(&ops, &mut r.borrow_mut()))?;
+        run(&ops)?;
     }
 }
 
@@ -490,7 +495,7 @@ proptest! {
 #[test]
 fn an_inline_citation_follows_the_claim() {
     let ops = [Op::AddPage(1), Op::Cite(1, 0), Op::ClaimText(0)];
-    run(&ops, &mut BTreeMap::new()).expect("equal to a cold build");
+    run(&ops).expect("equal to a cold build");
 }
 
 /// A page's own findings are remembered under the site facts they read
@@ -499,7 +504,7 @@ fn an_inline_citation_follows_the_claim() {
 #[test]
 fn a_link_follows_the_heading_it_names() {
     let ops = [Op::Link(1, 0), Op::Prose(0), Op::Prose(0)];
-    run(&ops, &mut BTreeMap::new()).expect("equal to a cold build");
+    run(&ops).expect("equal to a cold build");
 }
 
 /// The same for a premise on another page whose class changes (W082).
@@ -511,5 +516,5 @@ fn an_inference_follows_its_premise_class() {
         Op::ClaimClass(1, 0),
         Op::ClaimClass(1, 3),
     ];
-    run(&ops, &mut BTreeMap::new()).expect("equal to a cold build");
+    run(&ops).expect("equal to a cold build");
 }

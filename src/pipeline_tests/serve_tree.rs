@@ -5,7 +5,6 @@
 
 use super::served;
 use crate::error::Error;
-use crate::render::Renderer;
 use crate::serve::tree::{Stats, Tree};
 use crate::validate::Mode;
 use std::collections::{BTreeMap, BTreeSet};
@@ -35,11 +34,7 @@ fn site_copy() -> tempfile::TempDir {
 
 /// What a full build of `root` writes (served at `/`), search included.
 fn full_build(root: &Path) -> BTreeMap<String, Vec<u8>> {
-    let (mut site, _) = crate::site::load(root, Mode::Build).expect("loads");
-    site.config.base_path = "/".to_owned();
-    let renderer = Renderer::new(root).expect("theme").expect("theme");
-    let mut files = renderer.render(&site).expect("renders");
-    files.extend(crate::search::index(&site, &files).expect("indexes"));
+    let (files, _) = crate::site::run::in_memory(root, &super::oracle_with(true)).expect("builds");
     files.into_iter().map(|f| (f.path, f.bytes)).collect()
 }
 

@@ -225,50 +225,22 @@ impl Renderer {
         units
     }
 
-    /// Renders every unit in parallel, handing each file to `sink` as soon
-    /// as it is made (from any thread). The first error in unit order is
-    /// the one returned, whatever the number of threads.
-    pub fn render_each(
-        &self,
-        site: &Site,
-        prepared: &Prepared,
-        units: &[Unit<'_>],
-        sink: &(dyn Fn(OutputFile) -> std::result::Result<(), Diagnostic> + Sync),
-    ) -> std::result::Result<(), Vec<Diagnostic>> {
-        use rayon::prelude::*;
-        let results: Vec<std::result::Result<(), Diagnostic>> = units
-            .par_iter()
-            .map(|&unit| {
-                for f in self.render_unit(site, prepared, unit)? {
-                    sink(f)?;
-                }
-                Ok(())
-            })
-            .collect();
-        // A template error repeats on every page; the first says it all.
-        results
-            .into_iter()
-            .collect::<std::result::Result<_, _>>()
-            .map_err(|d| vec![d])
-    }
-
-    /// Renders the whole site into memory, sorted by path.
+    /// Renders every unit of a loaded site into memory, sorted by path:
+    /// the render stage alone, for its benchmark (`benches/render.rs`).
+    /// A build runs it through `site::run`, with the memo and an output.
+    #[doc(hidden)]
     pub fn render(&self, site: &Site) -> std::result::Result<Vec<OutputFile>, Vec<Diagnostic>> {
-        let diags = self.collisions(site);
-        if !diags.is_empty() {
-            return Err(diags);
-        }
+        use rayon::prelude::*;
         let prepared = self.prepare(site)?;
-        let out = std::sync::Mutex::new(Vec::new());
-        self.render_each(site, &prepared, &self.units(site), &|f| {
-            out.lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .push(f);
-            Ok(())
-        })?;
-        let mut out = out
-            .into_inner()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let units = self.units(site);
+        let mut out: Vec<OutputFile> = units
+            .par_iter()
+            .map(|&unit| self.render_unit(site, &prepared, unit))
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .map_err(|d| vec![d])?
+            .into_iter()
+            .flatten()
+            .collect();
         out.sort_by(|a, b| a.path.cmp(&b.path));
         Ok(out)
     }

@@ -96,36 +96,75 @@ pub fn searchable(file: &OutputFile) -> Option<OutputFile> {
     })
 }
 
-/// Builds the search bundles for a rendered site: the files to add to the
-/// output (under `ja/pagefind/` and `en/pagefind/`), sorted by path.
-pub fn index(site: &Site, files: &[OutputFile]) -> Result<Vec<OutputFile>> {
-    use rayon::prelude::*;
-    let pages: Vec<OutputFile> = files.par_iter().filter_map(searchable).collect();
-    index_searchable(site, &pages)
+/// One run of the search stage: the pages of a rendered site to index,
+/// and what the index needs of the site. Made by the pipeline after
+/// rendering (`site::run`), and by the dev server for its indexing thread,
+/// which no longer holds the site when the job runs.
+#[derive(Debug)]
+pub(crate) struct Job {
+    base: String,
+    classes: String,
+    /// Output paths of the pages to index, sorted, with their content
+    /// hashes.
+    pages: Vec<(String, u64)>,
 }
 
-/// [`index`] for pages already reduced by [`searchable`].
-pub fn index_searchable(site: &Site, pages: &[OutputFile]) -> Result<Vec<OutputFile>> {
-    index_parts(&site.config.base_path, &claim_classes(site), pages)
-}
+/// Gives the bytes of a rendered page by its output path; `Ok(None)`: it
+/// is gone (the page was removed since the job was made).
+pub(crate) type Read<'a> = dyn Fn(&str) -> Result<Option<Vec<u8>>> + Sync + 'a;
 
-/// [`index_searchable`] from what it needs of the site: its base path and
-/// [`claim_classes`]. For a caller (the dev server's indexing thread) that
-/// no longer holds the site.
-pub fn index_parts(base: &str, classes: &str, pages: &[OutputFile]) -> Result<Vec<OutputFile>> {
-    let hashes: Vec<(String, u64)> = pages
-        .iter()
-        .map(|f| (f.path.clone(), crate::site::output::content_hash(&f.bytes)))
-        .collect();
-    let by_path: std::collections::HashMap<&str, &[u8]> = pages
-        .iter()
-        .map(|f| (f.path.as_str(), f.bytes.as_slice()))
-        .collect();
-    let load = |p: &str| by_path.get(p).map(|b| b.to_vec());
-    let indexed = index_memoised(base, classes, &hashes, &mut Memo::default(), &load, &|_| {
-        false
-    })?;
-    Ok(indexed.files)
+/// Takes an unchanged shard's files from the last run, all or none.
+pub(crate) type Take<'a> = dyn Fn(&[(String, u64)]) -> Result<bool> + Sync + 'a;
+
+impl Job {
+    /// A job for `site`'s rendered pages `pages` (output paths of the
+    /// indexed ones, with the hashes of their bytes).
+    pub(crate) fn new(site: &Site, mut pages: Vec<(String, u64)>) -> Job {
+        pages.sort_unstable();
+        Job {
+            base: site.config.base_path.clone(),
+            classes: claim_classes(site),
+            pages,
+        }
+    }
+
+    /// Indexes the pages, each read by `read` and reduced by
+    /// [`searchable`]; a shard whose pages are unchanged since `memo` was
+    /// made is offered to `take` first. `memo` becomes this run's. The
+    /// first error of `read` or `take` is the one returned.
+    pub(crate) fn run(&self, memo: &mut Memo, read: &Read<'_>, take: &Take<'_>) -> Result<Indexed> {
+        let error = std::sync::Mutex::new(None);
+        let fail = |e| {
+            lock(&error).get_or_insert(e);
+        };
+        let load = |path: &str| -> Option<Vec<u8>> {
+            match read(path) {
+                Ok(bytes) => searchable(&OutputFile {
+                    path: path.to_owned(),
+                    bytes: bytes?,
+                })
+                .map(|f| f.bytes),
+                Err(e) => {
+                    fail(e);
+                    None
+                }
+            }
+        };
+        let reuse = |files: &[(String, u64)]| -> bool {
+            take(files).unwrap_or_else(|e| {
+                fail(e);
+                false
+            })
+        };
+        let indexed = index_memoised(&self.base, &self.classes, &self.pages, memo, &load, &reuse)?;
+        match error
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        {
+            Some(e) => Err(e),
+            None => Ok(indexed),
+        }
+    }
 }
 
 /// The search stage, memoised across runs (see [`memo`]): `pages` are the
@@ -133,7 +172,7 @@ pub fn index_parts(base: &str, classes: &str, pages: &[OutputFile]) -> Result<Ve
 /// gives a page reduced by [`searchable`], `reuse` takes an unchanged
 /// shard's files from the last run. Prints the stage's CPU time and memory
 /// with `KANSOKU_TIMINGS`.
-pub fn index_memoised(
+pub(crate) fn index_memoised(
     base: &str,
     classes: &str,
     pages: &[(String, u64)],

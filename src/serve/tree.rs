@@ -15,8 +15,9 @@ use super::http::Served;
 use crate::content;
 use crate::error::{Diagnostic, Error};
 use crate::render::OutputFile;
+use crate::site::run::{run, Output, Overrides, Plan};
 use crate::site::{memo, Caches};
-use crate::validate::{Mode, Site};
+use crate::validate::Site;
 use rayon::prelude::*;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -99,32 +100,6 @@ impl Tree {
     /// symlink planted in the served tree). On content errors nothing is
     /// written.
     pub(crate) fn build(&mut self, sweep: bool) -> Result<(Stats, Vec<Diagnostic>), Error> {
-        // KANSOKU_TIMINGS=1 prints each step, as `kansoku build` does.
-        let timings = std::env::var_os("KANSOKU_TIMINGS").is_some();
-        let lap = |what: &str, since: std::time::Instant| {
-            if timings {
-                eprintln!(
-                    "timing: serve {what:<9} {:>5} ms",
-                    since.elapsed().as_millis()
-                );
-            }
-        };
-        let t = std::time::Instant::now();
-        let (mut site, diags) = crate::site::load_with(&self.root, Mode::Build, &mut self.caches)?;
-        // Served at the root of the dev server whatever `site-url` says,
-        // as Zola's `serve` replaces `base_url`.
-        site.config.base_path = "/".to_owned();
-        lap("load", t);
-        let t = std::time::Instant::now();
-        let renderer = memo::renderer(&self.root, &mut self.caches)?;
-        let collisions = memo::collisions(&site, &renderer, &mut self.caches);
-        if !collisions.is_empty() {
-            return Err(Error::Content(collisions));
-        }
-        let (prepared, inputs) =
-            memo::prepare(&site, &renderer, &mut self.caches).map_err(Error::Content)?;
-        lap("prepare", t);
-        let t = std::time::Instant::now();
         if sweep {
             let before = self.manifest.len();
             for planted in sweep_planted(&self.out, &mut self.manifest)? {
@@ -136,46 +111,35 @@ impl Tree {
                 memo::forget_units(&mut self.caches);
             }
         }
-        let units = renderer.units(&site);
-        let job = memo::Job {
-            site: &site,
-            renderer: &renderer,
-            prepared: &prepared,
-            inputs: &inputs,
-        };
-        // Only files whose bytes differ from the served ones are kept, and
-        // written once everything rendered: a failed build writes nothing.
-        let changed = Mutex::new(Vec::new());
-        let manifest = &self.manifest;
-        let rendered = memo::render(
-            &job,
-            &units,
-            &mut self.caches,
-            // The served tree holds what the memo says: only this sink
-            // writes it, and a failed write forgets the memo.
-            &|_| true,
-            &|f: OutputFile, h: u64| {
-                if manifest.get(&f.path) != Some(&h) {
-                    crate::site::lock(&changed).push((f, h));
-                }
-                Ok(())
+        let plan = Plan {
+            overrides: Overrides {
+                base_path: Some("/".to_owned()),
+                ..Overrides::default()
             },
-        )
-        .map_err(Error::Content)?;
-        memo::retain_units(&site, &units, &mut self.caches);
-        lap("render", t);
+            // Indexed after the reload, on its own thread (`search_job`).
+            search: false,
+            drafts: true,
+            ..Plan::build()
+        };
+        let sink = Changed {
+            manifest: &self.manifest,
+            changed: Mutex::new(Vec::new()),
+        };
+        let (ran, sink) = run(&self.root, &plan, &mut self.caches, |_, _| Ok(sink))?;
+        let changed = sink.map_or_else(Vec::new, |s| {
+            s.changed
+                .into_inner()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        });
         let t = std::time::Instant::now();
-        let changed = changed
-            .into_inner()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        // Units without a key list their files only in `rendered`, so
+        // Units without a key list their files only in `ran.unkeyed`, so
         // their old files cannot be told gone from the unit table.
         let gone = match memo::gone_files(&mut self.caches) {
-            Some(gone) if rendered.files.is_empty() => gone,
+            Some(gone) if ran.unkeyed.is_empty() => gone,
             _ => {
                 let keep: std::collections::HashSet<&str, foldhash::fast::FixedState> =
                     memo::unit_files(&self.caches)
-                        .chain(rendered.files.iter().map(|(p, _)| p.as_str()))
+                        .chain(ran.unkeyed.iter().map(|(p, _)| p.as_str()))
                         .collect();
                 self.manifest
                     .keys()
@@ -188,16 +152,15 @@ impl Tree {
             // The memo would name files the served tree may lack.
             memo::forget_units(&mut self.caches);
         })?;
-        lap("write", t);
+        crate::site::run::lap("serve/write", t);
         let stats = Stats {
             written,
             removed,
             total: self.manifest.len(),
-            units: rendered.rendered,
-            full: rendered.rendered == units.len(),
+            units: ran.rendered,
+            full: ran.rendered == ran.units,
         };
-        drop(units);
-        self.site = Some(site);
+        self.site = Some(ran.site);
         if stats.full {
             // A full build freed most of what it rendered with, but the
             // allocator keeps it resident in the idle render threads' heaps:
@@ -205,7 +168,7 @@ impl Tree {
             // the same) stayed at 2.4 GiB.
             crate::memory::release_freed_memory();
         }
-        Ok((stats, diags))
+        Ok((stats, ran.diagnostics))
     }
 
     /// Writes the files whose bytes changed (each to a temporary name, then
@@ -242,20 +205,46 @@ impl Tree {
     /// build has succeeded.
     pub(crate) fn search_job(&self) -> Option<SearchJob> {
         let site = self.site.as_ref().filter(|s| s.config.search)?;
-        let mut pages: Vec<(String, u64)> = self
+        let pages: Vec<(String, u64)> = self
             .manifest
             .iter()
             .filter(|(p, _)| crate::search::indexed(p))
             .map(|(p, h)| (p.clone(), *h))
             .collect();
-        pages.sort();
         Some(SearchJob {
             out: self.out.clone(),
-            base: site.config.base_path.clone(),
-            classes: crate::search::claim_classes(site),
-            pages,
+            job: crate::search::Job::new(site, pages),
             served: self.served.clone(),
         })
+    }
+}
+
+/// The served tree as a run's output: the files whose bytes differ from
+/// the served ones, kept to be written once everything rendered (a failed
+/// build writes nothing).
+struct Changed<'a> {
+    manifest: &'a HashMap<String, u64>,
+    changed: Mutex<Vec<(OutputFile, u64)>>,
+}
+
+impl Output for Changed<'_> {
+    fn write(&self, file: OutputFile, hash: u64) -> Result<(), Error> {
+        if self.manifest.get(&file.path) != Some(&hash) {
+            crate::site::lock(&self.changed).push((file, hash));
+        }
+        Ok(())
+    }
+
+    /// The served tree holds what the memo says: only this output writes
+    /// it, and a failed write forgets the memo.
+    fn reuse(&self, _: &[(String, u64)]) -> Result<bool, Error> {
+        Ok(true)
+    }
+
+    fn read(&self, path: &str) -> Result<Vec<u8>, Error> {
+        Err(Error::Usage(format!(
+            "{path} is read by the indexing thread"
+        )))
     }
 }
 
@@ -265,11 +254,7 @@ impl Tree {
 #[derive(Debug)]
 pub(crate) struct SearchJob {
     out: PathBuf,
-    base: String,
-    classes: String,
-    /// Served paths of the pages to index, sorted, with their content
-    /// hashes.
-    pages: Vec<(String, u64)>,
+    job: crate::search::Job,
     served: Arc<Served>,
 }
 
@@ -286,31 +271,17 @@ impl SearchJob {
         written: &mut BTreeSet<String>,
         memo: &mut crate::search::Memo,
     ) -> Result<(), Error> {
-        let load = |p: &str| -> Option<Vec<u8>> {
-            // A page removed by a build since this job was made.
-            let bytes = std::fs::read(self.out.join(p)).ok()?;
-            crate::search::searchable(&OutputFile {
-                path: p.to_owned(),
-                bytes,
-            })
-            .map(|f| f.bytes)
-        };
+        // A page removed by a build since this job was made is left out.
+        let read = |p: &str| Ok(std::fs::read(self.out.join(p)).ok());
         // This thread alone writes the bundles, so its files are the last
         // job's while they are still there.
-        let reuse = |files: &[(String, u64)]| -> bool {
-            files
+        let take = |files: &[(String, u64)]| {
+            Ok(files
                 .iter()
-                .all(|(p, _)| written.contains(p) && self.out.join(p).is_file())
+                .all(|(p, _)| written.contains(p) && self.out.join(p).is_file()))
         };
         let mut next = memo.clone();
-        let indexed = crate::search::index_memoised(
-            &self.base,
-            &self.classes,
-            &self.pages,
-            &mut next,
-            &load,
-            &reuse,
-        )?;
+        let indexed = self.job.run(&mut next, &read, &take)?;
         let files = indexed.files;
         let stopped = stopped
             .lock()

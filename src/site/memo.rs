@@ -39,7 +39,7 @@ use crate::config::Config;
 use crate::content::{self, Loaded};
 use crate::error::{Diagnostic, Error, Result};
 use crate::evidence::{load_evidence_with, EvidenceIndex};
-use crate::render::{OutputFile, Prepared, Renderer, Unit};
+use crate::render::{Prepared, Renderer, Unit};
 use crate::validate::Site;
 use std::collections::BTreeSet;
 use std::collections::HashMap;
@@ -97,6 +97,8 @@ pub struct Caches {
     /// a load that renders nothing (`check`) would spend a sixth of its
     /// time on them.
     unrendered: bool,
+    /// The search stage's shards, for a run that indexes search.
+    pub(crate) search: crate::search::Memo,
 }
 
 impl std::fmt::Debug for Caches {
@@ -184,15 +186,20 @@ fn hasher() -> impl Hasher {
     foldhash::quality::FixedState::with_seed(0x6b61_6e73_6f6b_7532).build_hasher()
 }
 
-fn hash_of(value: impl Hash) -> u64 {
+pub(crate) fn hash_of(value: impl Hash) -> u64 {
     let mut h = hasher();
     value.hash(&mut h);
     h.finish()
 }
 
 /// A site's sources as read, before validation (see [`super::Sources`]).
-pub(crate) fn load_sources(root: &Path, caches: &mut Caches) -> Result<super::Sources> {
-    let config = Config::load(root)?;
+pub(crate) fn load_sources(
+    root: &Path,
+    overrides: &super::run::Overrides,
+    caches: &mut Caches,
+) -> Result<super::Sources> {
+    let mut config = Config::load(root)?;
+    overrides.apply(&mut config);
     let old = &caches.pages;
     let (once, unrendered) = (caches.once, caches.unrendered);
     // Whether the file at this root-relative path is known unchanged
@@ -582,7 +589,7 @@ pub(crate) struct Inputs {
 fn shared(site: &Site, caches: &Caches) -> u64 {
     let mut h = hasher();
     caches.theme.as_ref().map(|(t, _)| *t).hash(&mut h);
-    format!("{:?}", site.config).hash(&mut h);
+    site.config.key.hash(&mut h);
     // Not the review status: a stale pair is read by its page alone
     // ([`own_review`]) and a claim's notice where the claim is shown
     // ([`view_input`]); here, the first stale translation made every
@@ -681,11 +688,6 @@ impl Caches {
             ..Caches::once()
         }
     }
-}
-
-/// Forgets the render state (a build drops it before indexing search).
-pub(crate) fn forget_prepared(caches: &mut Caches) {
-    caches.prepared = None;
 }
 
 impl Inputs {
@@ -830,13 +832,6 @@ fn made_from(
     }
 }
 
-/// Takes a remembered unit's files where the sink already has them.
-pub(crate) type Reuse<'a> = dyn Fn(&[(String, u64)]) -> bool + Sync + 'a;
-
-/// Receives each rendered file with the hash of its bytes.
-pub(crate) type Sink<'a> =
-    dyn Fn(OutputFile, u64) -> std::result::Result<(), Diagnostic> + Sync + 'a;
-
 /// What [`render`] renders from.
 pub(crate) struct Job<'a> {
     pub(crate) site: &'a Site,
@@ -856,19 +851,18 @@ pub(crate) struct Rendered {
 }
 
 /// Renders the units of `units` whose input changed since `caches` saw
-/// them, handing each new file to `sink` (from any thread) with the hash
-/// of its bytes; lists every file of every unit. A remembered unit is
-/// offered to `reuse` first, which takes its files as they are where the
-/// sink already has them (true), or declines (false: it is rendered). The first error in unit
-/// order is the one returned. The memo is updated only on success, so it
-/// never names files the sink was not given.
+/// them, writing each new file to `out` (from any thread) with the hash
+/// of its bytes. A remembered unit is offered to `out` first, which takes
+/// its files as they are where it already has them, or declines (then it
+/// is rendered). The first error in unit order is the one returned. The
+/// memo is updated only on success, so it never names files `out` was not
+/// given.
 pub(crate) fn render(
     job: &Job<'_>,
     units: &[Unit<'_>],
     caches: &mut Caches,
-    reuse: &Reuse<'_>,
-    sink: &Sink<'_>,
-) -> std::result::Result<Rendered, Vec<Diagnostic>> {
+    out: &dyn super::run::Output,
+) -> Result<Rendered> {
     let Job {
         site,
         renderer,
@@ -884,7 +878,7 @@ pub(crate) fn render(
         Remembered,
         Rendered(Option<(String, u64)>, u64, Vec<(String, u64)>),
     }
-    let results: Vec<std::result::Result<Made, Diagnostic>> = units
+    let results: Vec<Result<Made>> = units
         .par_iter()
         .map(|&unit| {
             let (key, made_from) = made_from(site, caches, inputs, unit);
@@ -898,25 +892,25 @@ pub(crate) fn render(
             };
             if let Some((key, hash)) = &input {
                 if let Some(m) = memo.get(key).filter(|m| m.input == *hash) {
-                    if reuse(&m.files) {
+                    if out.reuse(&m.files)? {
                         // Its files stay where they are listed: the memo.
                         return Ok(Made::Remembered);
                     }
                 }
             }
             let mut files = Vec::new();
-            for f in renderer.render_unit(site, prepared, unit)? {
+            let made = renderer
+                .render_unit(site, prepared, unit)
+                .map_err(|d| Error::Content(vec![d]))?;
+            for f in made {
                 let h = crate::site::output::content_hash(&f.bytes);
                 files.push((f.path.clone(), h));
-                sink(f, h)?;
+                out.write(f, h)?;
             }
             Ok(Made::Rendered(input, made_from, files))
         })
         .collect();
-    let results: Vec<Made> = results
-        .into_iter()
-        .collect::<std::result::Result<_, _>>()
-        .map_err(|d| vec![d])?;
+    let results: Vec<Made> = results.into_iter().collect::<Result<_>>()?;
     let mut out = Rendered::default();
     for made in results {
         let Made::Rendered(input, made_from, files) = made else {
@@ -961,6 +955,22 @@ pub(crate) fn unit_files(caches: &Caches) -> impl Iterator<Item = &str> {
         .units
         .values()
         .flat_map(|m| m.files.iter().map(|(p, _)| p.as_str()))
+}
+
+/// Forgets, in a run that is not repeated, the render state: at scale it
+/// is large, and the search stage comes next.
+pub(crate) fn rendered(caches: &mut Caches) {
+    if caches.once {
+        caches.prepared = None;
+    }
+}
+
+/// [`unit_files`] with the hash of each file's bytes.
+pub(crate) fn unit_files_hashed(caches: &Caches) -> impl Iterator<Item = (&str, u64)> {
+    caches
+        .units
+        .values()
+        .flat_map(|m| m.files.iter().map(|(p, h)| (p.as_str(), *h)))
 }
 
 /// Forgets the units `units` does not name (pages and evidence files that

@@ -7,6 +7,7 @@
 pub(crate) mod memo;
 pub mod output;
 pub mod place;
+pub(crate) mod run;
 
 pub use memo::Caches;
 
@@ -35,37 +36,68 @@ pub struct Sources {
 
 /// Reads `book.toml`, the pages and the evidence, without validating.
 pub fn load_sources(root: &Path) -> Result<Sources> {
-    memo::load_sources(root, &mut Caches::unrendered())
+    memo::load_sources(root, &run::Overrides::default(), &mut Caches::unrendered())
 }
 
 /// Loads and validates a site, then compares it with its review lock
 /// (`kansoku.lock`, if any); fails with every error found. Warnings are
 /// returned alongside a usable site.
 pub fn load(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
-    load_with(root, mode, &mut Caches::unrendered())
+    loaded(root, &run::Plan::load(mode))
 }
 
-/// [`load`], parsing only the pages `caches` has not seen as they are.
-pub fn load_with(root: &Path, mode: Mode, caches: &mut Caches) -> Result<(Site, Vec<Diagnostic>)> {
-    load_drafts(root, mode, caches, true)
+/// [`load`] without the review lock: what `kansoku review` approves.
+pub fn load_unreviewed(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
+    loaded(
+        root,
+        &run::Plan {
+            lock: false,
+            ..run::Plan::load(mode)
+        },
+    )
 }
 
-/// [`load_with`], leaving drafts (`draft = true`) out unless `drafts`:
-/// what `build` publishes.
-pub fn load_drafts(
+/// [`load_unreviewed`] that returns the site whatever was found, errors
+/// included (pages with errors hold what of them parsed): `check --fix`
+/// repairs what it can on a site that has other mistakes too.
+pub(crate) fn load_unchecked(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
+    loaded(
+        root,
+        &run::Plan {
+            lock: false,
+            errors: run::Errors::Report,
+            ..run::Plan::load(mode)
+        },
+    )
+}
+
+/// The site and findings of a run that stops after validation.
+fn loaded(root: &Path, plan: &run::Plan<'_>) -> Result<(Site, Vec<Diagnostic>)> {
+    let (ran, _) = run::run(root, plan, &mut Caches::unrendered(), |_, _| {
+        Ok(run::Nothing)
+    })?;
+    Ok((ran.site, ran.diagnostics))
+}
+
+/// The load stage of [`run::run`]: reads and validates the site as `plan`
+/// says, compares it with the review lock if the plan asks, and returns
+/// it with every finding, errors included.
+fn load_site(
     root: &Path,
-    mode: Mode,
+    plan: &run::Plan<'_>,
     caches: &mut Caches,
-    drafts: bool,
 ) -> Result<(Site, Vec<Diagnostic>)> {
-    let (mut site, mut diags) = load_all(root, mode, caches, drafts)?;
+    let (mut site, mut diags) = load_all(root, plan, caches)?;
+    if !plan.lock {
+        return Ok((site, diags));
+    }
     let t = Instant::now();
     // Compared even when there are other errors, so that a claim whose
     // evidence changed is reported along with them; the lock naming
     // claims that are gone (W084) is left for a site that loads cleanly,
     // since a page with errors drops its claims.
     let clean = !diags.iter().any(Diagnostic::is_error);
-    match crate::review::examine(root, &site, mode) {
+    match crate::review::examine(root, &site, plan.mode) {
         Ok((status, review)) => {
             site.review = status;
             diags.extend(review.into_iter().filter(|d| clean || d.code != "W084"));
@@ -76,10 +108,7 @@ pub fn load_drafts(
         Err(e) => return Err(e),
     }
     sort(&mut diags);
-    timing("load/lock", t);
-    if diags.iter().any(Diagnostic::is_error) {
-        return Err(Error::Content(diags));
-    }
+    run::lap("load/lock", t);
     Ok((site, diags))
 }
 
@@ -180,40 +209,15 @@ fn fold_moved_quotes(site: &Site, diags: &mut Vec<Diagnostic>) {
     });
 }
 
-/// With KANSOKU_TIMINGS set, prints how long a step of the load took
-/// (the other stages' lines are printed by `build_with` and serve).
-fn timing(what: &str, since: Instant) {
-    if std::env::var_os("KANSOKU_TIMINGS").is_some() {
-        eprintln!("timing: {what:<14} {:>5} ms", since.elapsed().as_millis());
-    }
-}
-
-/// [`load`] without the review lock: what `kansoku review` approves.
-pub fn load_unreviewed(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
-    let (site, diags) = load_all(root, mode, &mut Caches::unrendered(), true)?;
-    if diags.iter().any(Diagnostic::is_error) {
-        return Err(Error::Content(diags));
-    }
-    Ok((site, diags))
-}
-
-/// [`load_unreviewed`] that returns the site whatever was found, errors
-/// included (pages with errors hold what of them parsed): `check --fix`
-/// repairs what it can on a site that has other mistakes too.
-pub(crate) fn load_unchecked(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
-    load_all(root, mode, &mut Caches::unrendered(), true)
-}
-
 /// Loads and validates, returning the site whatever was found.
 fn load_all(
     root: &Path,
-    mode: Mode,
+    plan: &run::Plan<'_>,
     caches: &mut Caches,
-    drafts: bool,
 ) -> Result<(Site, Vec<Diagnostic>)> {
     let t = Instant::now();
-    let mut sources = memo::load_sources(root, caches)?;
-    if !drafts {
+    let mut sources = memo::load_sources(root, &plan.overrides, caches)?;
+    if !plan.drafts {
         // Left out before validation, so that nothing published refers
         // to them unnoticed; what they define is kept for the hints.
         let content = &mut sources.content;
@@ -226,15 +230,15 @@ fn load_all(
             .map(|p: &std::sync::Arc<crate::content::Page>| crate::content::FailedPage::of(p))
             .collect();
     }
-    timing("load/read", t);
+    run::lap("load/read", t);
     let t = Instant::now();
-    let (index, vdiags) = memo::validate(&sources, mode, caches);
+    let (index, vdiags) = memo::validate(&sources, plan.mode, caches);
     let (config, content, evidence) = (sources.config, sources.content, sources.evidence);
     let mut diags = sources.content_diags;
     diags.extend(sources.evidence_diags);
     diags.extend(vdiags);
     sort(&mut diags);
-    timing("load/validate", t);
+    run::lap("load/validate", t);
     Ok((
         Site {
             config,
@@ -405,18 +409,31 @@ pub fn build(root: &Path) -> Result<BuildReport> {
     build_with(root, BuildOptions::default())
 }
 
+/// What [`build_with`] would write, in memory and sorted by path, with the
+/// findings of loading the site; the build directory is not touched, and
+/// `out`, `cache` and `progress` are not read.
+pub fn build_in_memory(
+    root: &Path,
+    options: &BuildOptions,
+) -> Result<(Vec<crate::render::OutputFile>, Vec<Diagnostic>)> {
+    run::in_memory(
+        root,
+        &run::Plan {
+            drafts: options.drafts,
+            overrides: run::Overrides {
+                base_url: options.base_url.clone(),
+                base_path: None,
+                no_search: !options.search,
+            },
+            ..run::Plan::build()
+        },
+    )
+}
+
 /// Builds with explicit options.
 pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     let mut caches = Caches::once();
     let start = Instant::now();
-    // KANSOKU_TIMINGS=1 prints each stage's time, for profiling.
-    let timings = std::env::var_os("KANSOKU_TIMINGS").is_some();
-    let lap = |what: &str, since: Instant| {
-        if timings {
-            eprintln!("timing: {what:<10} {:>6} ms", since.elapsed().as_millis());
-        }
-    };
-    let t = Instant::now();
     if options.cache {
         // Where the build directory is depends on `book.toml`, which the
         // load reads first.
@@ -434,210 +451,74 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
             )
         }));
     }
-    let (mut site, warnings) = load_drafts(root, Mode::Build, &mut caches, options.drafts)?;
-    lap("load", t);
-    let place = match &options.out {
-        Some(out) => place::out_dir(root, &site.config, out)?,
-        None => place::build_dir(root, &site.config)?,
+    let plan = run::Plan {
+        drafts: options.drafts,
+        overrides: run::Overrides {
+            base_url: options.base_url.clone(),
+            base_path: None,
+            no_search: !options.search,
+        },
+        progress: options.progress.as_deref(),
+        ..run::Plan::build()
     };
-    let out_dir = place.out.clone();
-    if let Some(url) = &options.base_url {
-        site.config.set_site_url(url);
-    }
-    let tell = |p: Progress| {
-        if let Some(hook) = &options.progress {
-            hook(p);
-        }
-    };
-    // `--no-search` and `[search] enabled = false` alike: no index, and
-    // no search box on the pages.
-    site.config.search &= options.search;
-    let search = site.config.search;
-    let t = Instant::now();
-    let renderer = memo::renderer(root, &mut caches)?;
-    lap("theme", t);
-    let t = Instant::now();
-    let collisions = memo::collisions(&site, &renderer, &mut caches);
-    if !collisions.is_empty() {
-        return Err(Error::Content(collisions));
-    }
-    let (prepared, inputs) =
-        memo::prepare(&site, &renderer, &mut caches).map_err(Error::Content)?;
-    lap("prepare", t);
+    let mut place = None;
     // Each file goes to the staging tree as soon as it is rendered, so the
-    // output is never all in memory; search keeps only the part of each
-    // page it indexes. Nothing reaches `out_dir` unless everything
-    // succeeds: an error drops the staging tree.
-    let t = Instant::now();
-    let staging = output::Staging::begin_at(&out_dir, &place.state, site.config.keep.clone())?;
-    place::remember_target(&place)?;
-    // The pages search indexes, with their content hashes. Their bytes
-    // are read back from the staging tree for the shards indexed again,
-    // so no page is held in memory until the search stage.
-    let indexed_pages = std::sync::Mutex::new(Vec::new());
-    let io_error = std::sync::Mutex::new(None);
-    let sink = |f: crate::render::OutputFile, hash: u64| -> std::result::Result<(), Diagnostic> {
-        if search && crate::search::indexed(&f.path) {
-            lock(&indexed_pages).push((f.path.clone(), hash));
+    // output is never all in memory. Nothing reaches the build directory
+    // unless everything succeeds: an error drops the staging tree.
+    let open = |site: &Site, caches: &mut Caches| -> Result<Staged> {
+        let at = match &options.out {
+            Some(out) => place::out_dir(root, &site.config, out)?,
+            None => place::build_dir(root, &site.config)?,
+        };
+        let staging = output::Staging::begin_at(&at.out, &at.state, site.config.keep.clone())?;
+        place::remember_target(&at)?;
+        if options.cache {
+            caches.read_units(&output::memo_path(&at.state, &at.out));
+            caches.search =
+                crate::search::Memo::read(&output::search_memo_path(&at.state, &at.out));
         }
-        staging.write(&f.path, &f.bytes).map_err(|e| {
-            // Only stops rendering: the I/O error itself is what the build
-            // reports (taken from `io_error` below), never this diagnostic.
-            let d = Diagnostic::error(
-                "E043",
-                crate::error::Location::file(f.path.clone()),
-                format!("cannot write the output: {e}"),
-            );
-            lock(&io_error).get_or_insert(e);
-            d
-        })
+        place = Some(at);
+        Ok(Staged(staging))
     };
-    // A remembered unit's files are taken from the previous build only
-    // if every one of them is still the file the manifest recorded. Also
-    // the search stage's, for a shard whose pages are all unchanged.
-    let reuse = |files: &[(String, u64)]| -> bool {
-        if !files.iter().all(|(p, h)| staging.reusable(p, *h)) {
-            return false;
-        }
-        for (path, hash) in files {
-            match staging.reuse(path, *hash) {
-                Ok(true) => {}
-                Ok(false) => return false,
-                Err(e) => {
-                    lock(&io_error).get_or_insert(e);
-                    return false;
-                }
-            }
-        }
-        true
-    };
-    let reuse_unit = |files: &[(String, u64)]| -> bool {
-        if !reuse(files) {
-            return false;
-        }
-        if search {
-            let mut pages = lock(&indexed_pages);
-            pages.extend(
-                files
-                    .iter()
-                    .filter(|(p, _)| crate::search::indexed(p))
-                    .cloned(),
-            );
-        }
-        true
-    };
-    if options.cache {
-        caches.read_units(&output::memo_path(&place.state, &out_dir));
-    }
-    let units = renderer.units(&site);
-    let job = memo::Job {
-        site: &site,
-        renderer: &renderer,
-        prepared: &prepared,
-        inputs: &inputs,
-    };
-    let fresh = std::sync::atomic::AtomicUsize::new(0);
-    let count = |r: memo::Rendered| {
-        fresh.fetch_add(r.rendered, std::sync::atomic::Ordering::Relaxed);
-    };
-    let rendered = match &options.progress {
-        None => memo::render(&job, &units, &mut caches, &reuse_unit, &sink).map(count),
-        // In batches, to tell the progress between them; still in unit
-        // order, so the first error reported is the same.
-        Some(_) => {
-            tell(Progress::Rendering(units.len()));
-            units.chunks(256).try_for_each(|batch| {
-                count(memo::render(&job, batch, &mut caches, &reuse_unit, &sink)?);
-                tell(Progress::Rendered(batch.len()));
-                Ok(())
-            })
-        }
-    };
-    drop((prepared, inputs));
-    memo::forget_prepared(&mut caches);
-    if let Some(e) = lock(&io_error).take() {
-        // Planned paths make this rare (a file where another output needs a
-        // directory), but it is the same mistake.
-        if let Some(path) = output::collision(&e) {
-            return Err(Error::Content(vec![Diagnostic::error(
+    let (ran, staged) = run::run(root, &plan, &mut caches, open).map_err(|e| {
+        // Planned paths make this rare (a file where another output needs
+        // a directory), but it is the same mistake as E042.
+        match output::collision(&e) {
+            Some(path) => Error::Content(vec![Diagnostic::error(
                 "E042",
                 crate::error::Location::file("content"),
                 format!("two outputs would be written to `{path}`"),
             )
-            .with_hint(
-                "rename the page or static file that collides with a generated one",
-            )]));
+            .with_hint("rename the page or static file that collides with a generated one")]),
+            None => e,
         }
-        return Err(e);
-    }
-    rendered.map_err(Error::Content)?;
-    lap("render", t);
-    if timings {
-        eprintln!(
-            "timing: {} of {} units rendered, the rest taken from the last build",
-            fresh.into_inner(),
-            units.len()
-        );
-    }
+    })?;
+    let (Some(Staged(staging)), Some(place)) = (staged, place) else {
+        unreachable!("a build renders, so its output was opened");
+    };
     let t = Instant::now();
-    // Search reads the rendered pages, so it runs after render; its bundle
-    // is written with everything else, atomically.
-    let search_memo_path = output::search_memo_path(&place.state, &out_dir);
-    let mut search_memo = crate::search::Memo::default();
-    if search {
-        tell(Progress::Indexing);
-        if options.cache {
-            search_memo = crate::search::Memo::read(&search_memo_path);
-        }
-        let pages = indexed_pages
-            .into_inner()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let load = |path: &str| -> Option<Vec<u8>> {
-            match staging.read(path) {
-                Ok(bytes) => crate::search::searchable(&crate::render::OutputFile {
-                    path: path.to_owned(),
-                    bytes,
-                })
-                .map(|f| f.bytes),
-                Err(e) => {
-                    lock(&io_error).get_or_insert(e);
-                    None
-                }
-            }
-        };
-        let indexed = crate::search::index_memoised(
-            &site.config.base_path,
-            &crate::search::claim_classes(&site),
-            &pages,
-            &mut search_memo,
-            &load,
-            &reuse,
-        )?;
-        if let Some(e) = lock(&io_error).take() {
-            return Err(e);
-        }
-        for f in indexed.files {
-            staging.write(&f.path, &f.bytes)?;
-        }
+    if let Some(tell) = &options.progress {
+        tell(Progress::Writing);
     }
-    lap("search", t);
-    let t = Instant::now();
-    tell(Progress::Writing);
     let committed = staging.commit().map_err(|e| match output::conflicts(&e) {
         Some(paths) => Error::Content(conflicting_files(&place.shown, paths)),
         None => e,
     })?;
-    memo::retain_units(&site, &units, &mut caches);
     // Only an optimisation for the next build: one that cannot be saved
     // leaves the next build cold, and this one is done.
-    let _ = caches.save_units(&output::memo_path(&place.state, &out_dir));
+    let _ = caches.save_units(&output::memo_path(&place.state, &place.out));
     let _ = caches.save_checks();
-    let _ = search_memo.save(&search_memo_path);
-    lap("write", t);
-    let out_shown = place.shown.clone();
-    let mut warnings = warnings;
+    let _ = caches
+        .search
+        .save(&output::search_memo_path(&place.state, &place.out));
+    run::lap("write", t);
+    let run::Ran {
+        site,
+        diagnostics: mut warnings,
+        ..
+    } = ran;
     warnings.extend(site.config.sitemap_warning());
-    warnings.extend(foreign_files(&out_shown, &committed));
+    warnings.extend(foreign_files(&place.shown, &committed));
     warnings.extend(committed.set_aside.iter().map(|(path, found)| {
         Diagnostic::warning(
             "W043",
@@ -663,14 +544,13 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
             p = path.display()
         ))
     }));
-    let claims = site.content.claims_per_class();
     let report = BuildReport {
         pages: site.content.pages.len(),
         drafts: site.content.drafts.len(),
-        claims,
+        claims: site.content.claims_per_class(),
         evidence_files: site.evidence.files.len(),
         files_written: committed.files,
-        out_dir: out_shown,
+        out_dir: place.shown,
         warnings,
         elapsed: start.elapsed(),
     };
@@ -679,8 +559,34 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     // that exits next (the command line) need not wait for it.
     // Where no thread can be started, the closure and what it owns are
     // dropped here instead.
-    drop(units);
     let freed = (site, caches);
     let _ = std::thread::Builder::new().spawn(move || drop(freed));
     Ok(report)
+}
+
+/// The staging tree as a run's output.
+struct Staged(output::Staging);
+
+impl run::Output for Staged {
+    fn write(&self, file: crate::render::OutputFile, _: u64) -> Result<()> {
+        self.0.write(&file.path, &file.bytes)
+    }
+
+    /// A remembered unit's files are taken from the previous build only
+    /// if every one of them is still the file the manifest recorded.
+    fn reuse(&self, files: &[(String, u64)]) -> Result<bool> {
+        if !files.iter().all(|(p, h)| self.0.reusable(p, *h)) {
+            return Ok(false);
+        }
+        for (path, hash) in files {
+            if !self.0.reuse(path, *hash)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    fn read(&self, path: &str) -> Result<Vec<u8>> {
+        self.0.read(path)
+    }
 }

@@ -361,7 +361,7 @@ impl Staging {
             }
             active.push(dir.clone());
         }
-        super::timing("write/begin", t);
+        crate::site::run::lap("write/begin", t);
         Ok(Staging {
             previous,
             spare,
@@ -481,7 +481,7 @@ impl Staging {
         };
         let adopted = self.adopt(&placed, &mut survey.foreign)?;
         let in_place = is_link || adopted || !survey.kept.is_empty() || !survey.foreign.is_empty();
-        super::timing("write/survey", t);
+        crate::site::run::lap("write/survey", t);
         let t = std::time::Instant::now();
         let swapped = if !exists {
             self.prune(&placed)?;
@@ -493,7 +493,7 @@ impl Staging {
             self.prune(&placed)?;
             self.exchange(&placed)?
         };
-        super::timing("write/swap", t);
+        crate::site::run::lap("write/swap", t);
         let t = std::time::Instant::now();
         if swapped {
             self.committed = true;
@@ -521,7 +521,7 @@ impl Staging {
                 }
             }
         }
-        super::timing("write/records", t);
+        crate::site::run::lap("write/records", t);
         active.retain(|d| d != &self.dir);
         drop(active);
         report.kept = survey.kept;

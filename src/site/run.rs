@@ -1,0 +1,352 @@
+//! The pipeline, once: [`run`] sequences the stages for every caller.
+//!
+//! `build`, `serve`, `check`, `claims`, `review` and the tests' oracle
+//! differ only in a [`Plan`] (what to stop after, which overrides) and in
+//! where rendered files go (an [`Output`]: the staging tree, serve's tree,
+//! memory, or nothing). The stages, in order:
+//!
+//! 1. load: `book.toml` (with the plan's overrides applied before anything
+//!    is hashed), the pages and the evidence ([`super::memo::load_sources`]);
+//! 2. validate, then compare with the review lock;
+//! 3. the theme, and the output paths two sources would share (E042);
+//! 4. render every unit whose input changed into the output;
+//! 5. index the rendered pages for search, into the same output.
+//!
+//! Each stage's result is remembered in [`Caches`] by a hash of its input,
+//! so a caller that keeps its caches (serve) or saves them (build) repeats
+//! only what changed.
+
+use super::memo::{self, Caches};
+use crate::config::Config;
+use crate::error::{Diagnostic, Error, Result};
+use crate::render::{OutputFile, SitePart, Unit};
+use crate::validate::{Mode, Site};
+use std::path::Path;
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Where a run stops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Until {
+    /// After validation (and the lock, if the plan compares it).
+    Validated,
+    /// After the theme and the output paths are checked too (`check`).
+    Checked,
+    /// After rendering (and indexing search, if the plan says so).
+    Rendered,
+}
+
+/// What to do with errors found while loading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Errors {
+    /// Stop with them (`Err(Error::Content)`).
+    Stop,
+    /// Go on to the checks after loading and return them with the site
+    /// (`check`, `check --fix`); nothing is rendered.
+    Report,
+}
+
+/// Settings applied to `book.toml` as it is read.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub(crate) struct Overrides {
+    /// Publish under this URL (`build --base-url`).
+    pub(crate) base_url: Option<String>,
+    /// Serve under this base path whatever `site-url` says (`serve`: `/`,
+    /// as Zola's `serve` replaces `base_url`).
+    pub(crate) base_path: Option<String>,
+    /// No search index and no search box (`--no-search`).
+    pub(crate) no_search: bool,
+}
+
+impl Overrides {
+    pub(crate) fn apply(&self, config: &mut Config) {
+        if let Some(url) = &self.base_url {
+            config.set_site_url(url);
+        }
+        if let Some(path) = &self.base_path {
+            config.base_path = path.clone();
+        }
+        config.search &= !self.no_search;
+        if *self != Overrides::default() {
+            config.key = crate::site::memo::hash_of((config.key, self));
+        }
+    }
+}
+
+/// What one run does.
+pub(crate) struct Plan<'a> {
+    pub(crate) mode: Mode,
+    pub(crate) until: Until,
+    pub(crate) errors: Errors,
+    /// Compare the site with its review lock (`kansoku.lock`).
+    pub(crate) lock: bool,
+    /// Keep pages with `draft = true`.
+    pub(crate) drafts: bool,
+    pub(crate) overrides: Overrides,
+    /// Only this site-wide part is rendered (`claims`); `None`: every unit.
+    pub(crate) only: Option<SitePart>,
+    /// Index the rendered pages for search in this run (when the site has
+    /// search on); off, the caller indexes later (serve's indexing thread).
+    pub(crate) search: bool,
+    /// Told how far rendering is; rendering then goes in batches.
+    pub(crate) progress: Option<&'a (dyn Fn(super::Progress) + Send + Sync)>,
+}
+
+impl Plan<'_> {
+    /// Load and validate in `mode` with the lock, stopping on errors:
+    /// what `site::load` does.
+    pub(crate) fn load(mode: Mode) -> Plan<'static> {
+        Plan {
+            mode,
+            until: Until::Validated,
+            errors: Errors::Stop,
+            lock: true,
+            drafts: true,
+            overrides: Overrides::default(),
+            only: None,
+            search: false,
+            progress: None,
+        }
+    }
+
+    /// A whole build with search, as `kansoku build` runs it.
+    pub(crate) fn build() -> Plan<'static> {
+        Plan {
+            until: Until::Rendered,
+            drafts: false,
+            search: true,
+            ..Plan::load(Mode::Build)
+        }
+    }
+}
+
+/// Where rendered files go. Called from many threads at once.
+pub(crate) trait Output: Sync {
+    /// Receives a rendered file with the hash of its bytes.
+    fn write(&self, file: OutputFile, hash: u64) -> Result<()>;
+    /// Takes the files a remembered unit (or search shard) made last time
+    /// as they are, all of them (`true`) or none (`false`: it is made
+    /// again).
+    fn reuse(&self, files: &[(String, u64)]) -> Result<bool>;
+    /// The bytes of a file written or taken in this run, for search.
+    fn read(&self, path: &str) -> Result<Vec<u8>>;
+}
+
+/// An output for runs that render nothing.
+pub(crate) struct Nothing;
+
+impl Output for Nothing {
+    fn write(&self, _: OutputFile, _: u64) -> Result<()> {
+        Ok(())
+    }
+    fn reuse(&self, _: &[(String, u64)]) -> Result<bool> {
+        Ok(false)
+    }
+    fn read(&self, path: &str) -> Result<Vec<u8>> {
+        Err(Error::Usage(format!("{path} was not rendered")))
+    }
+}
+
+/// Every file in memory, by path (the tests' oracle, `claims`).
+#[derive(Default)]
+pub(crate) struct Memory(Mutex<std::collections::BTreeMap<String, Vec<u8>>>);
+
+impl Memory {
+    /// The files, sorted by path.
+    pub(crate) fn into_files(self) -> Vec<OutputFile> {
+        self.0
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .into_iter()
+            .map(|(path, bytes)| OutputFile { path, bytes })
+            .collect()
+    }
+}
+
+impl Output for Memory {
+    fn write(&self, file: OutputFile, _: u64) -> Result<()> {
+        crate::site::lock(&self.0).insert(file.path, file.bytes);
+        Ok(())
+    }
+    fn reuse(&self, _: &[(String, u64)]) -> Result<bool> {
+        Ok(false)
+    }
+    fn read(&self, path: &str) -> Result<Vec<u8>> {
+        crate::site::lock(&self.0)
+            .get(path)
+            .cloned()
+            .ok_or_else(|| Error::Usage(format!("{path} was not rendered")))
+    }
+}
+
+/// What a run gives back.
+pub(crate) struct Ran {
+    /// The site as loaded and validated.
+    pub(crate) site: Site,
+    /// Its findings: warnings, and errors too under [`Errors::Report`].
+    pub(crate) diagnostics: Vec<Diagnostic>,
+    /// Units in the site (0 if nothing was rendered).
+    pub(crate) units: usize,
+    /// Units rendered in this run (the others were remembered).
+    pub(crate) rendered: usize,
+    /// Files of the units that have no memo entry (path, hash): every other
+    /// unit's are in the caches' unit table.
+    pub(crate) unkeyed: Vec<(String, u64)>,
+}
+
+/// With KANSOKU_TIMINGS set, prints how long a stage took.
+pub(crate) fn lap(what: &str, since: Instant) {
+    if std::env::var_os("KANSOKU_TIMINGS").is_some() {
+        eprintln!("timing: {what:<14} {:>6} ms", since.elapsed().as_millis());
+    }
+}
+
+/// Runs the pipeline on the site at `root` as `plan` says, remembering in
+/// and taking from `caches`. `open` makes the output once the site is
+/// loaded (where files go may depend on `book.toml`); it is not called
+/// for a run that renders nothing. Returns the run and its output.
+pub(crate) fn run<O: Output>(
+    root: &Path,
+    plan: &Plan<'_>,
+    caches: &mut Caches,
+    open: impl FnOnce(&Site, &mut Caches) -> Result<O>,
+) -> Result<(Ran, Option<O>)> {
+    let t = Instant::now();
+    let (site, mut diagnostics) = super::load_site(root, plan, caches)?;
+    lap("load", t);
+    let failed = diagnostics.iter().any(Diagnostic::is_error);
+    if failed && plan.errors == Errors::Stop {
+        return Err(Error::Content(diagnostics));
+    }
+    let ran = |site, diagnostics| Ran {
+        site,
+        diagnostics,
+        units: 0,
+        rendered: 0,
+        unkeyed: Vec::new(),
+    };
+    if plan.until == Until::Validated {
+        return Ok((ran(site, diagnostics), None));
+    }
+    // The theme is part of the site: a broken template or Fluent file is
+    // a finding of `check` too. Output paths are known without rendering,
+    // so two sources claiming one (E042) are found here.
+    let t = Instant::now();
+    let renderer = match memo::renderer(root, caches) {
+        Ok(r) => Some(r),
+        Err(Error::Content(theme)) if plan.errors == Errors::Report => {
+            diagnostics.extend(theme);
+            None
+        }
+        Err(e) => return Err(e),
+    };
+    lap("theme", t);
+    if let Some(renderer) = &renderer {
+        if !failed && plan.only.is_none() {
+            let collisions = memo::collisions(&site, renderer, caches);
+            if plan.errors == Errors::Stop && !collisions.is_empty() {
+                return Err(Error::Content(collisions));
+            }
+            diagnostics.extend(collisions);
+        }
+    }
+    let renderer = match renderer {
+        Some(r) if plan.until == Until::Rendered && plan.errors == Errors::Stop => r,
+        _ => {
+            crate::validate::sort(&mut diagnostics);
+            return Ok((ran(site, diagnostics), None));
+        }
+    };
+    let t = Instant::now();
+    let (prepared, inputs) = memo::prepare(&site, &renderer, caches).map_err(Error::Content)?;
+    lap("prepare", t);
+    let out = open(&site, caches)?;
+    let t = Instant::now();
+    let units = match plan.only {
+        Some(part) => vec![Unit::Site(part)],
+        None => renderer.units(&site),
+    };
+    let job = memo::Job {
+        site: &site,
+        renderer: &renderer,
+        prepared: &prepared,
+        inputs: &inputs,
+    };
+    let mut done = memo::Rendered::default();
+    match plan.progress {
+        None => done = memo::render(&job, &units, caches, &out)?,
+        // In batches, to tell the progress between them; still in unit
+        // order, so the first error reported is the same.
+        Some(tell) => {
+            tell(super::Progress::Rendering(units.len()));
+            for batch in units.chunks(256) {
+                let more = memo::render(&job, batch, caches, &out)?;
+                done.rendered += more.rendered;
+                done.files.extend(more.files);
+                tell(super::Progress::Rendered(batch.len()));
+            }
+        }
+    }
+    drop((prepared, inputs));
+    memo::rendered(caches);
+    if plan.only.is_none() {
+        memo::retain_units(&site, &units, caches);
+    }
+    lap("render", t);
+    if std::env::var_os("KANSOKU_TIMINGS").is_some() {
+        eprintln!(
+            "timing: {} of {} units rendered, the rest taken from the last build",
+            done.rendered,
+            units.len()
+        );
+    }
+    let units = units.len();
+    if plan.search && site.config.search && plan.only.is_none() {
+        // Search reads the rendered pages, so it runs after render.
+        let t = Instant::now();
+        if let Some(tell) = plan.progress {
+            tell(super::Progress::Indexing);
+        }
+        // Every page of this run: the memo lists the remembered units'
+        // files, `done` those of units without an entry.
+        let pages = memo::unit_files_hashed(caches)
+            .chain(done.files.iter().map(|(p, h)| (p.as_str(), *h)))
+            .filter(|(p, _)| crate::search::indexed(p))
+            .map(|(p, h)| (p.to_owned(), h))
+            .collect();
+        let job = crate::search::Job::new(&site, pages);
+        let read = |path: &str| out.read(path).map(Some);
+        let take = |files: &[(String, u64)]| out.reuse(files);
+        let indexed = job.run(&mut caches.search, &read, &take)?;
+        for f in indexed.files {
+            let hash = crate::site::output::content_hash(&f.bytes);
+            out.write(f, hash)?;
+        }
+        lap("search", t);
+    }
+    Ok((
+        Ran {
+            site,
+            diagnostics,
+            units,
+            rendered: done.rendered,
+            unkeyed: done.files,
+        },
+        Some(out),
+    ))
+}
+
+/// A cold run of the whole pipeline into memory, as `plan` says: the site's
+/// files sorted by path, with its findings. The tests' oracle, and what
+/// [`super::build_in_memory`] gives.
+pub(crate) fn in_memory(
+    root: &Path,
+    plan: &Plan<'_>,
+) -> Result<(Vec<OutputFile>, Vec<Diagnostic>)> {
+    let caches = &mut Caches::once();
+    let (ran, out) = run(root, plan, caches, |_, _| Ok(Memory::default()))?;
+    Ok((
+        out.map(Memory::into_files).unwrap_or_default(),
+        ran.diagnostics,
+    ))
+}
