@@ -1,21 +1,29 @@
 //! kansoku: a static site generator for bilingual observation records.
 //!
-//! The pipeline runs one way, each stage a function over values:
+//! The pipeline runs one way, each stage a function over values, and one
+//! function sequences them: [`site::run`](crate::site) (crate-internal),
+//! which `build`, `serve`, `check`, `claims`, `review` and the tests'
+//! oracle all call, with a plan (where to stop, which overrides) and an
+//! output (the staging tree, serve's tree, memory, nothing):
 //!
-//! 1. [`config::Config::load`] reads `book.toml`.
-//! 2. [`content::load_content`] parses pages: front matter, claims, language blocks.
-//! 3. [`evidence::load_evidence`] indexes `evidence/` with headers and lines.
-//! 4. [`validate::validate`] resolves claims against evidence and each other,
-//!    giving the [`validate::Site`] rendering consumes.
-//! 5. [`render::Renderer`] turns the site into output files, unit by unit.
+//! 1. [`config::Config::load`] reads `book.toml`; the plan's overrides
+//!    (`--base-url`, serve's base path, `--no-search`) are applied at once.
+//! 2. [`content`] parses the pages: front matter, claims, language blocks.
+//! 3. [`evidence`] indexes `evidence/` with headers and lines.
+//! 4. [`validate`] resolves claims against evidence and each other, giving
+//!    the [`validate::Site`] rendering consumes; [`review`] compares it
+//!    with the review lock.
+//! 5. [`render::Renderer`] turns the site into output files, unit by unit
+//!    (a page in every language, an evidence file, a site-wide part).
 //! 6. [`search`] indexes the rendered pages (Pagefind) into search bundles.
-//! 7. [`site::output::Staging`] swaps the new tree in only when all succeeded.
+//! 7. The output keeps the files: [`site::output::Staging`] swaps the new
+//!    tree in only when all succeeded.
 //!
-//! [`site::build`] runs them in order and `check` stops after step 4; `serve`
-//! runs the same stages after each change. `site::memo` memoises them on
-//! content hashes ([`site::Caches`]): an unchanged page is not parsed again
-//! and a unit whose input is unchanged is not rendered again, in `serve`
-//! and, through a memo kept under `.kansoku/`, from one `build` to the next.
+//! Every stage is memoised on hashes of its input ([`site::Caches`]): an
+//! unchanged page is not parsed again and a unit whose input is unchanged
+//! is not rendered again, in `serve` and, through a memo kept under
+//! `.kansoku/`, from one `build` to the next. `src/site/memo.rs` says what
+//! each key is made of.
 
 pub mod accept;
 pub mod check;

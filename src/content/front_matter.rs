@@ -1,7 +1,12 @@
-//! Front matter: splitting `+++` TOML from the body and the raw serde shapes.
+//! Front matter: splitting `+++` TOML from the body, the raw serde shapes,
+//! and recovery from a broken one.
 //!
 //! Offsets are kept so every TOML error is located in the whole file, not in
-//! the front matter alone (Zola #1133). Nothing here resolves references.
+//! the front matter alone (Zola #1133). A page whose front matter does not
+//! parse is not given up on: [`parse_page`] blanks the tables that fail
+//! (`[[claims]]` entries, `[entity]`, …) one by one, keeps what parses, and
+//! reports each broken one, so one mistake does not hide the page's others.
+//! Nothing here resolves references.
 
 use crate::config::toml_error;
 use crate::error::Diagnostic;

@@ -1,10 +1,12 @@
 //! Search stage: the rendered pages to one Pagefind bundle per language, in
 //! memory.
 //!
-//! Runs between `render` and `write` and, like them, is a function over
-//! values: it reads the rendered HTML of the `ja/` and `en/` trees and the
-//! validated claims, and returns the files of `ja/pagefind/` and
-//! `en/pagefind/`. It never touches the disk and knows nothing about serving.
+//! Runs after `render` ([`Job`], made by `site::run`, which runs it inline
+//! for a build; serve runs the same job on its indexing thread): it reads
+//! the rendered HTML of the `ja/` and `en/` trees through the caller's
+//! output and the validated claims' classes, and returns the files of
+//! `ja/pagefind/` and `en/pagefind/`. It writes nothing and knows nothing
+//! about serving.
 //!
 //! - Each language tree is indexed on its own thread into its own bundle
 //!   (`<base><lang>/pagefind/`), so a reader searches the language of the page

@@ -32,8 +32,8 @@
 //!   and a claim edit renders the pages and evidence pages showing that
 //!   claim, and the site-wide files.
 //!
-//! The caller owns the sink the files go to: this module knows nothing
-//! about serving or about the build directory.
+//! The caller owns the output the files go to (`site::run::Output`): this
+//! module knows nothing about serving or about the build directory.
 
 use crate::config::Config;
 use crate::content::{self, Loaded};
