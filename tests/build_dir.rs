@@ -1101,6 +1101,36 @@ fn issue_23_9_an_immutable_directory_in_public_never_wedges_later_builds() {
     assert_eq!(leftovers_in(root), Vec::<String>::new());
 }
 
+/// `check` finds what `build` would stop on before writing: a build
+/// directory among the sources is an error of the site (E045), not only of
+/// the build.
+#[test]
+fn issue_24_check_reports_a_build_dir_that_build_refuses() {
+    let mut t = small();
+    let root = t.root().to_path_buf();
+    let book = fs::read_to_string(root.join("book.toml")).expect("read");
+    t.write(
+        "book.toml",
+        &book.replacen("build-dir = \"public\"", "build-dir = \"content\"", 1),
+    );
+    let out = run(&root, &["check"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let resolved = fs::canonicalize(root.join("content")).expect("resolves");
+    let shown = text(&out.stderr);
+    // Sorted first (book.toml), with the fixture's own E032 after it.
+    let want = format!(
+        "book.toml:1:1: error[E045]: build-dir \"content\" resolves to {}, which is the site's content/: a build there would write among the site's sources, and `kansoku clean` would remove them\n  = hint: choose a directory of its own, such as \"public\"\n\n",
+        resolved.display()
+    );
+    assert!(shown.starts_with(&want), "{shown}");
+    assert!(shown.ends_with("check: 2 errors, 0 warnings\n"), "{shown}");
+    // The configured one is fine again.
+    t.write("book.toml", &book);
+    let out = run(&root, &["check"]);
+    assert!(!text(&out.stderr).contains("E045"), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).ends_with("check: 1 error, 0 warnings\n"));
+}
+
 #[test]
 fn issue_23_9_clean_tells_the_truth_and_kansoku_as_a_file_gets_a_hint() {
     let mut t = small();

@@ -250,6 +250,11 @@ pub(crate) fn run<O: Output>(
             diagnostics.extend(collisions);
         }
     }
+    if plan.until == Until::Checked {
+        // Where a build would write is checked too, as a build checks it
+        // before writing anything.
+        diagnostics.extend(refused_build_dir(root, &site.config));
+    }
     let renderer = match renderer {
         Some(r) if plan.until == Until::Rendered && plan.errors == Errors::Stop => r,
         _ => {
@@ -334,6 +339,31 @@ pub(crate) fn run<O: Output>(
         },
         Some(out),
     ))
+}
+
+/// E045 when a build would refuse the configured build directory (it is,
+/// holds or lies inside the site's sources): `check` reports what `build`
+/// would stop on.
+fn refused_build_dir(root: &Path, config: &Config) -> Option<Diagnostic> {
+    match super::place::build_dir(root, config) {
+        Err(Error::Usage(message)) => {
+            let (message, hint) = message
+                .split_once(" Hint: ")
+                .map_or((message.as_str(), None), |(m, h)| (m, Some(h)));
+            // `check` changes nothing anyway.
+            let message = message.trim_end_matches("; kansoku changed nothing.");
+            let d = Diagnostic::error(
+                "E045",
+                crate::error::Location::file(crate::config::CONFIG_FILE),
+                message.to_owned(),
+            );
+            Some(match hint {
+                Some(h) => d.with_hint(h.to_owned()),
+                None => d,
+            })
+        }
+        _ => None,
+    }
 }
 
 /// A cold run of the whole pipeline into memory, as `plan` says: the site's
