@@ -1,8 +1,12 @@
-//! `build`: load → validate → render → write, in that order.
+//! The pipeline: [`run`] sequences the stages (load → validate → lock →
+//! theme → render → search) for every command, [`memo`] remembers their
+//! results, [`output`] and [`place`] say where a build's files go and keep
+//! them safe.
 //!
-//! The stages are plain functions over values; this module only sequences
-//! them and decides that any error stops the build before anything is
-//! written. It knows nothing about serving.
+//! The loads (`load`, `load_unreviewed`, …) and `build` are `run` with a
+//! plan and an output: `build` gives it the staging tree, so any error
+//! stops the build before anything is written. Nothing here knows about
+//! serving.
 
 pub(crate) mod memo;
 pub mod output;
