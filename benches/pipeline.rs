@@ -1,7 +1,6 @@
 //! A whole build with search indexing off: `site::build_with` with
-//! `search: false`, the same code as `kansoku build` minus the search
-//! stage, so the SPEC §9 "search off" target can be timed while the CLI has
-//! no switch for it. Not a Criterion bench: run it once
+//! `search: false`, the same code as `kansoku build --no-search`, timed
+//! in-process for the SPEC §9 "search off" target. Not a Criterion bench: run it once
 //! per measurement under `/usr/bin/time` (see benches/README.md).
 //!
 //! ```text

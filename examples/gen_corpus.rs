@@ -7,7 +7,7 @@
 //! `--peer hugo PEER_DIR` also writes the same pages as a bilingual Hugo
 //! site (both languages, one Markdown file per page and language, a
 //! minimal layout with a paginated section list and prev/next links), so
-//! `benches/peers.sh` can build one corpus with both.
+//! `benches/peers.py` can build one corpus with both.
 //!
 //! Each page has 4–6 KB of Markdown in ja/en pairs, a 10-row table of claim
 //! references, a fenced code block, links to other pages and 10 claims
