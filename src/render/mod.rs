@@ -169,6 +169,20 @@ impl Renderer {
         }
     }
 
+    /// What the views of the claim at `at` show, in Japanese and English,
+    /// before the theme renders them: a page or evidence file showing the
+    /// claim reads nothing else of it, so the memo keys the units that
+    /// show it on this value.
+    pub(crate) fn claim_views(
+        &self,
+        site: &Site,
+        prepared: &Prepared,
+        at: crate::validate::ClaimAt,
+    ) -> [views::ClaimView; 2] {
+        let cx = self.ctx(site, prepared);
+        Lang::ALL.map(|lang| pages::claim_view(&cx, at, lang))
+    }
+
     /// One output unit's files.
     pub fn render_unit(
         &self,

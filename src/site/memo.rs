@@ -578,8 +578,8 @@ pub(crate) struct Inputs {
     /// What the site-wide files read: `shared`, every page's claims, the
     /// review notices and every evidence file (the key of [`prepare`]).
     site: u64,
-    /// Hash of a claim id (as [`id_words`] hashes it) → hash of what its
-    /// views in both languages are made from ([`view_input`]).
+    /// Hash of a claim id (as [`id_words`] hashes it) → hash of its views
+    /// in both languages (`Renderer::claim_views`).
     views: Map<u64, u64>,
     /// Hash of every claim's view input: what a generated view reads.
     all_views: u64,
@@ -592,7 +592,7 @@ fn shared(site: &Site, caches: &Caches) -> u64 {
     site.config.key.hash(&mut h);
     // Not the review status: a stale pair is read by its page alone
     // ([`own_review`]) and a claim's notice where the claim is shown
-    // ([`view_input`]); here, the first stale translation made every
+    // (its view, `Renderer::claim_views`); here, the first stale translation made every
     // prose edit render every unit (issue 25).
     for page in &site.content.pages {
         page.rel.hash(&mut h);
@@ -654,7 +654,7 @@ pub(crate) fn prepare(
     // The old state is dropped first: at scale it is large.
     caches.prepared = None;
     let prepared = Arc::new(renderer.prepare(site)?);
-    let inputs = Arc::new(Inputs::new(shared, key, site));
+    let inputs = Arc::new(Inputs::new(shared, key, site, renderer, &prepared));
     caches.prepared = Some((key, prepared.clone(), inputs.clone()));
     Ok((prepared, inputs))
 }
@@ -691,14 +691,19 @@ impl Caches {
 }
 
 impl Inputs {
-    /// The inputs of units rendered from `site`, whose render state's key
-    /// is `key`.
-    fn new(shared: u64, key: u64, site: &Site) -> Inputs {
+    /// The inputs of units rendered from `site` with `prepared`, whose
+    /// render state's key is `key`.
+    fn new(shared: u64, key: u64, site: &Site, renderer: &Renderer, prepared: &Prepared) -> Inputs {
         use rayon::prelude::*;
         let ids: Vec<(&String, &crate::validate::ClaimAt)> = site.index.claims.iter().collect();
+        // Each claim's views as a page shows them, the value itself: what
+        // a unit showing the claim reads of it.
         let views: Map<u64, u64> = ids
             .par_iter()
-            .map(|&(id, &at)| (hash_of(id.as_str()), view_input(site, at)))
+            .map(|&(id, &at)| {
+                let views = renderer.claim_views(site, prepared, at);
+                (hash_of(id.as_str()), hash_of(views))
+            })
             .collect();
         let mut all: Vec<(u64, u64)> = views.iter().map(|(&k, &v)| (k, v)).collect();
         all.sort_unstable();
@@ -720,38 +725,6 @@ impl Inputs {
         }
         h.finish()
     }
-}
-
-/// Hash of what the views of the claim at `at` are made from, besides
-/// what every unit reads (`Inputs::shared`: the theme, the configuration,
-/// every page's URL and title, the evidence files' headers): the claim
-/// itself, its review notice, its page, and the pages, classes and texts
-/// of the claims it rests on or is superseded by. The views themselves
-/// are rendered only where an output shows them.
-fn view_input(site: &Site, at: crate::validate::ClaimAt) -> u64 {
-    let claim = site.claim(at);
-    let mut h = hasher();
-    (&site.content.pages[at.page].rel, claim).hash(&mut h);
-    // Formatted only when there is a notice: this runs for every claim of
-    // the site on every build, and nearly none has one.
-    match site.review.claims.get(&claim.id) {
-        Some(note) => format!("{note:?}").hash(&mut h),
-        None => 0u8.hash(&mut h),
-    }
-    let other = |id: &str, h: &mut dyn Hasher| match site.index.claims.get(id) {
-        Some(&a) => {
-            let c = site.claim(a);
-            h.write_u64(hash_of((&site.content.pages[a.page].rel, c.class, &c.text)));
-        }
-        None => h.write_u8(0),
-    };
-    for (id, _) in &claim.from {
-        other(id, &mut h);
-    }
-    if let Some((id, _)) = &claim.life.superseded_by {
-        other(id, &mut h);
-    }
-    h.finish()
 }
 
 /// Hash of what the review status says of page `i`'s own `::: ja` /

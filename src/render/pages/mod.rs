@@ -11,6 +11,7 @@ mod claims;
 mod context;
 mod nav;
 
+pub(super) use claims::claim_view;
 pub use context::Prepared;
 pub(super) use context::*;
 pub(super) use nav::*;
