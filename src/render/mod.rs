@@ -166,6 +166,7 @@ impl Renderer {
             site,
             base: site.config.base_path.as_str(),
             p: prepared,
+            shown: std::sync::Mutex::default(),
         }
     }
 
@@ -190,13 +191,33 @@ impl Renderer {
         prepared: &Prepared,
         unit: Unit<'_>,
     ) -> std::result::Result<Vec<OutputFile>, Diagnostic> {
+        self.render_unit_showing(site, prepared, unit)
+            .map(|(files, _)| files)
+    }
+
+    /// [`Renderer::render_unit`], with the ids of the claims the unit
+    /// looked up to show (found or not), sorted: its output is a function
+    /// of its own source, what every unit reads, and those claims' views
+    /// ([`Renderer::claim_views`]), which is what the memo keys it on.
+    pub(crate) fn render_unit_showing(
+        &self,
+        site: &Site,
+        prepared: &Prepared,
+        unit: Unit<'_>,
+    ) -> std::result::Result<(Vec<OutputFile>, Vec<String>), Diagnostic> {
         let cx = self.ctx(site, prepared);
         let files = self.unit_files(&cx, unit)?;
         // A claim view this unit (or another) showed failed to render.
-        match prepared.deferred_error() {
-            Some(d) => Err(d),
-            None => Ok(files),
+        if let Some(d) = prepared.deferred_error() {
+            return Err(d);
         }
+        let mut shown = cx
+            .shown
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        shown.sort_unstable();
+        shown.dedup();
+        Ok((files, shown))
     }
 
     fn unit_files(

@@ -25,7 +25,11 @@
 //!   `book.toml`, every page but its body and claims, the evidence
 //!   files' names and headers), its own source and the stale
 //!   translations the review lock finds in it, and the views of the
-//!   claims it may show, review notices included; the site-wide files
+//!   claims it showed: those its last render looked up, found or not
+//!   (every claim for a generated view), each view as a value
+//!   (`Renderer::claim_views`, review notices included). If those are
+//!   unchanged the render would look up the same claims and make the
+//!   same bytes, so nothing is guessed about what a page shows. The site-wide files
 //!   (claims export, evidence index, sitemap, chooser, static files) are
 //!   keyed as the render state is. A page's body is read by no other
 //!   output, so a prose edit renders one page, with a review lock too,
@@ -93,7 +97,7 @@ pub struct Caches {
     saved_checks: Option<CheckStore>,
     /// What [`validate_saved`] found, for [`Caches::save_checks`].
     checks_to_save: Option<(PathBuf, SavedChecks)>,
-    /// Make no render keys (a page's `visible`, `claims` and `words`):
+    /// Make no render keys (a page's `visible` and `claims`):
     /// a load that renders nothing (`check`) would spend a sixth of its
     /// time on them.
     unrendered: bool,
@@ -123,11 +127,6 @@ struct PageMemo {
     visible: u64,
     /// Hash of its claims as parsed (what claim views are made from).
     claims: u64,
-    /// Hashes of the words of its source that could be claim ids, sorted:
-    /// the claims the page may show are among them. Made only when a
-    /// unit's input must be computed (not for a unit whose own source and
-    /// render state are unchanged, see [`made_from`]).
-    words: std::sync::OnceLock<Vec<u64>>,
     /// What other pages' checks read of it (`validate::page_facts`); 0
     /// in a run that is not repeated.
     facts: u64,
@@ -180,6 +179,10 @@ struct UnitMemo {
     input: u64,
     /// Each file's path and the hash of its bytes.
     files: Vec<(String, u64)>,
+    /// A page's: the hashes of the claim ids it looked up to show, sorted
+    /// (`Renderer::render_unit_showing`); its input holds their views.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    shown: Vec<u64>,
 }
 
 fn hasher() -> impl Hasher {
@@ -294,7 +297,6 @@ fn read_page(
                 parsed: Some((loaded, diags)),
                 visible,
                 claims,
-                words: std::sync::OnceLock::new(),
                 facts,
                 front,
             };
@@ -540,34 +542,6 @@ fn visible(page: &content::Page) -> u64 {
     h.finish()
 }
 
-/// Hashes of every word of `page`'s source that could be a claim id (in
-/// its body, its claims and the rest of its front matter): a superset of
-/// the claims it shows.
-fn id_words(page: &content::Page) -> Vec<u64> {
-    // The source text holds the body and the front matter alike. Split
-    // as bytes: an id is ASCII, and every byte of a multi-byte character
-    // is a separator (decoding the Japanese text was most of the time).
-    let mut words: Vec<u64> = page
-        .src
-        .text
-        .as_bytes()
-        .split(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.')))
-        .filter(|w| !w.is_empty())
-        .flat_map(|w| {
-            let trimmed = w.strip_suffix(b".").map_or(w, |_| {
-                let end = w.iter().rposition(|&b| b != b'.').map_or(0, |i| i + 1);
-                &w[..end]
-            });
-            [w, trimmed]
-        })
-        // Only ASCII bytes are in a word, so each is a whole `str`.
-        .map(|w| hash_of(std::str::from_utf8(w).unwrap_or_default()))
-        .collect();
-    words.sort_unstable();
-    words.dedup();
-    words
-}
-
 /// The inputs render units share in one run, hashed: what a unit's memo
 /// key is made of besides its own source.
 pub(crate) struct Inputs {
@@ -578,7 +552,7 @@ pub(crate) struct Inputs {
     /// What the site-wide files read: `shared`, every page's claims, the
     /// review notices and every evidence file (the key of [`prepare`]).
     site: u64,
-    /// Hash of a claim id (as [`id_words`] hashes it) → hash of its views
+    /// Hash of a claim id → hash of its views
     /// in both languages (`Renderer::claim_views`).
     views: Map<u64, u64>,
     /// Hash of every claim's view input: what a generated view reads.
@@ -715,10 +689,11 @@ impl Inputs {
         }
     }
 
-    /// Hash of the views of the claims whose ids are among `words`.
-    fn views_among(&self, words: &[u64]) -> u64 {
+    /// Hash of the views of the claims whose ids hash to `ids` (an id
+    /// no claim has adds nothing: a claim given that id later changes it).
+    fn views_among(&self, ids: &[u64]) -> u64 {
         let mut h = hasher();
-        for w in words {
+        for w in ids {
             if let Some(v) = self.views.get(w) {
                 (w, v).hash(&mut h);
             }
@@ -738,23 +713,26 @@ fn own_review(site: &Site, i: usize) -> u64 {
     h.finish()
 }
 
-/// A unit's memo key and the hash of its input.
+/// A unit's memo key and the hash of its input: what every unit reads,
+/// its own source and, for a page, the views of the claims it showed
+/// (`shown`, the hashes of their ids, from its last render).
 fn unit_input(
     site: &Site,
     caches: &Caches,
     inputs: &Inputs,
     unit: Unit<'_>,
+    shown: &[u64],
 ) -> Option<(String, u64)> {
     match unit {
         Unit::Page(i) => {
             let page = &site.content.pages[i];
             let memo = caches.pages.get(&page.rel)?;
             // Generated views, named ones included, pivot claims of any
-            // page.
+            // page: they read every claim, not only those they look up.
             let views = if page.layout != content::Layout::Page || !page.views.is_empty() {
                 inputs.all_views
             } else {
-                inputs.views_among(memo.words.get_or_init(|| id_words(page)))
+                inputs.views_among(shown)
             };
             let input = hash_of((inputs.shared, memo.bytes, views, own_review(site, i)));
             Some((format!("page:{}", page.rel), input))
@@ -849,19 +827,18 @@ pub(crate) fn render(
     /// made from, and its files.
     enum Made {
         Remembered,
-        Rendered(Option<(String, u64)>, u64, Vec<(String, u64)>),
+        Rendered(Option<(String, u64)>, u64, Vec<(String, u64)>, Vec<u64>),
     }
     let results: Vec<Result<Made>> = units
         .par_iter()
         .map(|&unit| {
             let (key, made_from) = made_from(site, caches, inputs, unit);
-            let known = key
-                .as_ref()
-                .and_then(|k| memo.get(k))
-                .filter(|m| m.made_from == made_from);
-            let input = match known {
-                Some(m) => key.map(|k| (k, m.input)),
-                None => unit_input(site, caches, inputs, unit),
+            let old = key.as_ref().and_then(|k| memo.get(k));
+            let input = match old {
+                Some(m) if m.made_from == made_from => key.map(|k| (k, m.input)),
+                // If the claims it showed last time show the same, a page
+                // looks up the same ones again and shows the same.
+                _ => unit_input(site, caches, inputs, unit, old.map_or(&[], |m| &m.shown)),
             };
             if let Some((key, hash)) = &input {
                 if let Some(m) = memo.get(key).filter(|m| m.input == *hash) {
@@ -872,21 +849,29 @@ pub(crate) fn render(
                 }
             }
             let mut files = Vec::new();
-            let made = renderer
-                .render_unit(site, prepared, unit)
+            let (made, shown) = renderer
+                .render_unit_showing(site, prepared, unit)
                 .map_err(|d| Error::Content(vec![d]))?;
             for f in made {
                 let h = crate::site::output::content_hash(&f.bytes);
                 files.push((f.path.clone(), h));
                 out.write(f, h)?;
             }
-            Ok(Made::Rendered(input, made_from, files))
+            let (input, shown) = match unit {
+                Unit::Page(_) => {
+                    let mut shown: Vec<u64> = shown.iter().map(|id| hash_of(id.as_str())).collect();
+                    shown.sort_unstable();
+                    (unit_input(site, caches, inputs, unit, &shown), shown)
+                }
+                _ => (input, Vec::new()),
+            };
+            Ok(Made::Rendered(input, made_from, files, shown))
         })
         .collect();
     let results: Vec<Made> = results.into_iter().collect::<Result<_>>()?;
     let mut out = Rendered::default();
     for made in results {
-        let Made::Rendered(input, made_from, files) = made else {
+        let Made::Rendered(input, made_from, files, shown) = made else {
             caches.keyed += 1;
             continue;
         };
@@ -902,6 +887,7 @@ pub(crate) fn render(
                     made_from,
                     input: hash,
                     files,
+                    shown,
                 };
                 if let Some(old) = caches.units.get(&key) {
                     let now: std::collections::HashSet<&str> =

@@ -58,6 +58,9 @@ pub(in crate::render) struct Ctx<'a> {
     pub(in crate::render) site: &'a Site,
     pub(in crate::render) base: &'a str,
     pub(in crate::render) p: &'a Prepared,
+    /// Every claim id this output looked up through [`Ctx::claim`], found
+    /// or not: what it showed of other claims, for the memo's key.
+    pub(in crate::render) shown: std::sync::Mutex<Vec<String>>,
 }
 
 /// A navigation entry (not current, current), made once.
@@ -118,6 +121,10 @@ impl<'a> Ctx<'a> {
     /// [`Prepared::deferred_error`]).
     pub(in crate::render) fn claim(&self, lang: Lang, id: &str) -> Option<&'a ClaimView> {
         let p: &'a Prepared = self.p;
+        self.shown
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(id.to_owned());
         let slot = p.claims.get(id)?;
         slot[li(lang)]
             .get_or_init(|| {
@@ -512,6 +519,7 @@ pub(in crate::render) fn prepare(r: &Renderer, site: &Site) -> Result<Prepared, 
         site,
         base,
         p: &p,
+        shown: std::sync::Mutex::default(),
     };
     if let Some(first) = site.index.claims.keys().next() {
         for lang in Lang::ALL {
