@@ -15,6 +15,7 @@
 //! version may add one without raising `CLAIMS_VERSION`).
 
 use crate::lang::Bi;
+use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
@@ -83,9 +84,144 @@ pub struct LinkRecord<'a> {
     pub url: Bi<String>,
 }
 
+impl ClaimsFile<'_> {
+    /// The claims of a `claims.json` of [`CLAIMS_VERSION`], or of the bare
+    /// array written before the format had a version. The error says what
+    /// is wrong, without naming the file.
+    pub(crate) fn read(text: &str) -> Result<Vec<ClaimRecord<'static>>, String> {
+        match serde_json::from_str::<AnyVersion>(text) {
+            Ok(AnyVersion(read)) => read,
+            Err(e) => Err(e.to_string()),
+        }
+    }
+}
+
+/// The claims of either shape [`ClaimsFile::read`] accepts, or why the
+/// document is neither: a value, not a serde error, so that the message
+/// is only that (serde_json would add a position to it).
+struct AnyVersion(Result<Vec<ClaimRecord<'static>>, String>);
+
+impl<'de> Deserialize<'de> for AnyVersion {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(AnyVersionVisitor)
+    }
+}
+
+struct AnyVersionVisitor;
+
+/// Any value but an object or an array.
+fn neither<E>() -> Result<AnyVersion, E> {
+    Ok(AnyVersion(Err("neither an object nor an array".to_owned())))
+}
+
+impl<'de> Visitor<'de> for AnyVersionVisitor {
+    type Value = AnyVersion;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an object `{ version, claims }` or an array of claims")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<AnyVersion, A::Error> {
+        let mut claims = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(c) = seq.next_element()? {
+            claims.push(c);
+        }
+        Ok(AnyVersion(Ok(claims)))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<AnyVersion, A::Error> {
+        let this = Some(u64::from(CLAIMS_VERSION));
+        let mut version = None;
+        let mut claims = None;
+        // Claims before the version (kansoku writes the version first;
+        // a file with sorted keys has it last): kept as JSON until the
+        // version says whether they should have this shape.
+        let mut unread = None;
+        while let Some(key) = map.next_key::<Cow<'_, str>>()? {
+            match &*key {
+                "version" => version = map.next_value::<serde_json::Value>()?.as_u64(),
+                "claims" if version == this => claims = Some(map.next_value()?),
+                "claims" if version.is_none() => {
+                    unread = Some(map.next_value::<serde_json::Value>()?);
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        if version != this {
+            return Ok(AnyVersion(Err(format!("unknown version {version:?}"))));
+        }
+        Ok(AnyVersion(match (claims, unread) {
+            (Some(claims), _) => Ok(claims),
+            (None, Some(v)) => serde_json::from_value(v).map_err(|e| e.to_string()),
+            (None, None) => Err("no `claims` array".to_owned()),
+        }))
+    }
+
+    fn visit_unit<E>(self) -> Result<AnyVersion, E> {
+        neither()
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<AnyVersion, E> {
+        neither()
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<AnyVersion, E> {
+        neither()
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<AnyVersion, E> {
+        neither()
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<AnyVersion, E> {
+        neither()
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<AnyVersion, E> {
+        neither()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reads_both_shapes_and_says_what_is_wrong() {
+        let one = r#"{"id": "a", "class": "confirmed", "text": {"ja": "前", "en": "before"}}"#;
+        let versioned = ClaimsFile::read(&format!(r#"{{"version": 1, "claims": [{one}]}}"#));
+        // In any order (`serde_json::Value` sorts keys).
+        let sorted = ClaimsFile::read(&format!(r#"{{"claims": [{one}], "version": 1}}"#));
+        assert_eq!(versioned, sorted);
+        assert_eq!(
+            ClaimsFile::read(r#"{"claims": [{"id": 7}], "version": 2}"#),
+            Err("unknown version Some(2)".to_owned())
+        );
+        let bare = ClaimsFile::read(&format!("[{one}]"));
+        assert_eq!(versioned, bare);
+        let claims = bare.expect("a bare array reads");
+        assert_eq!(claims[0].id, "a");
+        assert_eq!(claims[0].text.en, "before");
+        // Missing fields read as empty.
+        assert_eq!(claims[0].state, "");
+        assert!(claims[0].evidence.is_empty());
+        let err = |text: &str| ClaimsFile::read(text).expect_err(text);
+        assert_eq!(
+            err(r#"{"version": 2, "claims": 7}"#),
+            "unknown version Some(2)"
+        );
+        assert_eq!(err(r#"{"claims": []}"#), "unknown version None");
+        assert_eq!(err(r#"{"version": 1}"#), "no `claims` array");
+        for scalar in ["\"x\"", "null", "true", "-1", "1", "1.5"] {
+            assert_eq!(err(scalar), "neither an object nor an array");
+        }
+        assert_eq!(
+            err(r#"{"version": 1, "claims": [{"id": 7}]}"#),
+            "invalid type: integer `7`, expected a string at line 1 column 34"
+        );
+    }
 
     #[test]
     fn a_record_reads_back_as_written() {
