@@ -1,13 +1,13 @@
 //! `kansoku claims`: querying the claims of a site.
 //!
-//! The claims are the objects of `claims.json`, made by the renderer that
-//! writes that file (so the two can never disagree), then filtered. This
-//! module writes nothing.
+//! The claims are the records of `claims.json` ([`ClaimRecord`]), read
+//! from the file the renderer writes (so the two can never disagree), then
+//! filtered. This module writes nothing.
 
 use crate::error::Result;
+use crate::record::{ClaimRecord, ClaimsFile};
 use crate::render::SitePart;
 use crate::validate::Mode;
-use serde_json::Value;
 use std::path::Path;
 
 /// Which claims to list; `None` matches every claim.
@@ -22,12 +22,10 @@ pub struct Query<'a> {
 }
 
 impl Query<'_> {
-    fn matches(&self, claim: &Value) -> bool {
-        let field = |k: &str| claim.get(k).and_then(Value::as_str);
-        let page = field("page").unwrap_or("");
-        let page = page.strip_prefix("content/").unwrap_or(page);
-        self.class.is_none_or(|c| field("class") == Some(c))
-            && self.about.is_none_or(|a| field("about") == Some(a))
+    fn matches(&self, claim: &ClaimRecord<'_>) -> bool {
+        let page = claim.page.strip_prefix("content/").unwrap_or(&claim.page);
+        self.class.is_none_or(|c| claim.class == c)
+            && self.about.is_none_or(|a| claim.about.as_deref() == Some(a))
             && self.page.is_none_or(|p| {
                 let p = p.strip_prefix("content/").unwrap_or(p);
                 crate::accept::glob_match(p, page)
@@ -36,9 +34,9 @@ impl Query<'_> {
     }
 }
 
-/// The claims of the site at `root` that `query` matches, as the objects
+/// The claims of the site at `root` that `query` matches, as the records
 /// of `claims.json`, in its order. Fails like `build` on a site with errors.
-pub fn query(root: &Path, query: &Query<'_>) -> Result<Vec<Value>> {
+pub fn query(root: &Path, query: &Query<'_>) -> Result<Vec<ClaimRecord<'static>>> {
     use crate::site::run::{run, Memory, Plan, Until};
     let plan = Plan {
         until: Until::Rendered,
@@ -53,47 +51,40 @@ pub fn query(root: &Path, query: &Query<'_>) -> Result<Vec<Value>> {
         .flat_map(Memory::into_files)
         .find(|f| f.path == "claims.json")
         .expect("the claims part renders claims.json");
-    let mut doc: Value =
-        serde_json::from_slice(&file.bytes).expect("claims.json is the renderer's own JSON");
-    let all = match doc.get_mut("claims").map(Value::take) {
-        Some(Value::Array(all)) => all,
-        _ => Vec::new(),
-    };
+    let all = serde_json::from_slice::<ClaimsFile<'_>>(&file.bytes)
+        .expect("claims.json is the renderer's own JSON")
+        .claims;
     Ok(all.into_iter().filter(|c| query.matches(c)).collect())
 }
 
-/// As a JSON array, pretty-printed like `claims.json`.
-pub fn json(claims: &[Value]) -> String {
-    let mut s = serde_json::to_string_pretty(claims).expect("JSON values serialise");
+/// As a JSON array, pretty-printed like `claims.json` but with each
+/// object's keys in alphabetical order, as this command has always printed
+/// them (through `serde_json::Value`, whose maps are sorted).
+pub fn json(claims: &[ClaimRecord<'_>]) -> String {
+    let sorted = serde_json::to_value(claims).expect("claims serialise: strings and numbers only");
+    let mut s = serde_json::to_string_pretty(&sorted).expect("JSON values serialise");
     s.push('\n');
     s
 }
 
-fn text<'a>(c: &'a Value, path: &[&str]) -> &'a str {
-    let mut v = c;
-    for k in path {
-        v = match v.get(k) {
-            Some(x) => x,
-            None => return "",
-        };
-    }
-    v.as_str().unwrap_or("")
-}
+/// A column of the CSV or the table: a field of the claim, empty if absent.
+type Column = (&'static str, Field);
+type Field = for<'a> fn(&'a ClaimRecord<'a>) -> &'a str;
 
-const COLUMNS: [(&str, &[&str]); 7] = [
-    ("id", &["id"]),
-    ("class", &["class"]),
-    ("page", &["page"]),
-    ("about", &["about"]),
-    ("aspect", &["aspect"]),
-    ("ja", &["text", "ja"]),
-    ("en", &["text", "en"]),
+const COLUMNS: [Column; 7] = [
+    ("id", |c| &c.id),
+    ("class", |c| &c.class),
+    ("page", |c| &c.page),
+    ("about", |c| c.about.as_deref().unwrap_or("")),
+    ("aspect", |c| c.aspect.as_deref().unwrap_or("")),
+    ("ja", |c| &c.text.ja),
+    ("en", |c| &c.text.en),
 ];
 
 /// As CSV (RFC 4180): a header, then one row per claim. Control and
 /// format characters are shown escaped (`\u{1b}`), but for the tab and
 /// newline a field may hold: CSV is read on terminals too.
-pub fn csv(claims: &[Value]) -> String {
+pub fn csv(claims: &[ClaimRecord<'_>]) -> String {
     let quote = |s: &str| {
         let s = crate::terminal::escape(s, &['\n', '\t']);
         if s.contains([',', '"', '\n', '\r']) {
@@ -105,7 +96,7 @@ pub fn csv(claims: &[Value]) -> String {
     let mut out = COLUMNS.map(|(name, _)| name).join(",");
     out.push_str("\r\n");
     for c in claims {
-        let row: Vec<String> = COLUMNS.iter().map(|(_, p)| quote(text(c, p))).collect();
+        let row: Vec<String> = COLUMNS.iter().map(|(_, field)| quote(field(c))).collect();
         out.push_str(&row.join(","));
         out.push_str("\r\n");
     }
@@ -115,16 +106,16 @@ pub fn csv(claims: &[Value]) -> String {
 /// As an aligned table for a terminal: id, class, page and the English
 /// text, cut to one line; then a count. Control and format characters are
 /// shown escaped (`\u{202e}`), newlines and tabs too: a row is one line.
-pub fn table(claims: &[Value]) -> String {
+pub fn table(claims: &[ClaimRecord<'_>]) -> String {
     use unicode_width::UnicodeWidthStr;
-    let cols: [(&str, &[&str]); 4] = [
-        ("ID", &["id"]),
-        ("CLASS", &["class"]),
-        ("PAGE", &["page"]),
-        ("TEXT", &["text", "en"]),
+    let cols: [Column; 4] = [
+        ("ID", |c| &c.id),
+        ("CLASS", |c| &c.class),
+        ("PAGE", |c| &c.page),
+        ("TEXT", |c| &c.text.en),
     ];
-    let cell = |c: &Value, p: &[&str]| -> String {
-        let t = text(c, p);
+    let cell = |c: &ClaimRecord<'_>, field: Field| -> String {
+        let t = field(c);
         // Cut before escaping, so that no escape is cut in half.
         let cut = if t.chars().count() > 80 {
             format!("{}…", t.chars().take(79).collect::<String>())
@@ -135,7 +126,7 @@ pub fn table(claims: &[Value]) -> String {
     };
     let rows: Vec<Vec<String>> = claims
         .iter()
-        .map(|c| cols.iter().map(|(_, p)| cell(c, p)).collect())
+        .map(|c| cols.iter().map(|&(_, field)| cell(c, field)).collect())
         .collect();
     let widths: Vec<usize> = (0..cols.len() - 1)
         .map(|i| {

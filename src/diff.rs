@@ -8,6 +8,7 @@
 
 use crate::check::{gh_data, gh_property};
 use crate::error::{Error, Result};
+use crate::record::ClaimsFile;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -82,62 +83,34 @@ pub fn read_json(path: &Path) -> Result<Claims> {
             path.display()
         ))
     };
-    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
-    let list = match &v {
-        serde_json::Value::Array(a) => a,
-        serde_json::Value::Object(o) => {
-            match o.get("version").and_then(serde_json::Value::as_u64) {
-                Some(1) => {}
-                other => return Err(bad(format!("unknown version {other:?}"))),
-            }
-            o.get("claims")
-                .and_then(serde_json::Value::as_array)
-                .ok_or_else(|| bad("no `claims` array".to_owned()))?
-        }
-        _ => return Err(bad("neither an object nor an array".to_owned())),
-    };
-    let s =
-        |c: &serde_json::Value, k: &str| c.get(k).and_then(|v| v.as_str()).unwrap_or("").to_owned();
+    let list = ClaimsFile::read(&text).map_err(bad)?;
     let mut out = Claims::new();
     for c in list {
-        let id = s(c, "id");
-        if id.is_empty() {
+        if c.id.is_empty() {
             return Err(bad("a claim without `id`".to_owned()));
         }
-        let text = c.get("text");
-        let evidence = c
-            .get("evidence")
-            .and_then(serde_json::Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .map(|l| {
-                        let path = s(l, "path");
-                        match l.get("lines").and_then(|v| v.as_array()).map(|r| {
-                            (
-                                r.first().and_then(serde_json::Value::as_u64),
-                                r.get(1).and_then(serde_json::Value::as_u64),
-                            )
-                        }) {
-                            Some((Some(a), Some(b))) if a == b => format!("{path}#L{a}"),
-                            Some((Some(a), Some(b))) => format!("{path}#L{a}-L{b}"),
-                            _ => path,
-                        }
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        let state = match s(c, "state") {
+        let state = match c.state {
             st if st.is_empty() => "current".to_owned(),
-            st => st,
+            st => st.into_owned(),
         };
+        let evidence = c
+            .evidence
+            .into_iter()
+            .map(|l| match l.lines {
+                Some([a, b]) if a == b => format!("{}#L{a}", l.path),
+                Some([a, b]) => format!("{}#L{a}-L{b}", l.path),
+                None => l.path.into_owned(),
+            })
+            .collect();
+        let text = c.text.into_owned();
         out.insert(
-            id,
+            c.id.into_owned(),
             Claim {
-                page: s(c, "page"),
-                class: s(c, "class"),
+                page: c.page.into_owned(),
+                class: c.class.into_owned(),
                 state,
-                ja: text.map(|t| s(t, "ja")).unwrap_or_default(),
-                en: text.map(|t| s(t, "en")).unwrap_or_default(),
+                ja: text.ja,
+                en: text.en,
                 evidence,
             },
         );

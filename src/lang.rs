@@ -54,7 +54,7 @@ impl fmt::Display for Lang {
 }
 
 /// A value in each language.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Bi<T> {
     /// Japanese.
     pub ja: T,

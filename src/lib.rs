@@ -39,6 +39,7 @@ pub mod lang;
 pub(crate) mod memory;
 #[cfg(test)]
 mod pipeline_tests;
+pub mod record;
 pub mod render;
 pub mod review;
 pub mod search;

@@ -557,152 +557,139 @@ fn rocm_pages_lock_reviews_every_claim_and_check_is_clean() {
     assert_eq!(t.check().exit_code(), 0);
 }
 
-/// A validator for the part of JSON Schema that `schemas/claims.schema.json`
-/// uses (type, const, enum, required, properties, additionalProperties,
-/// items, minItems, maxItems, minimum, oneOf, $ref to $defs, pattern as a
-/// character class): enough to hold the written file to the schema.
-fn validate(
-    schema: &serde_json::Value,
-    root: &serde_json::Value,
-    v: &serde_json::Value,
-    at: &str,
-    errs: &mut Vec<String>,
-) {
-    use serde_json::Value;
-    if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
-        let name = r.strip_prefix("#/$defs/").expect("local refs only");
-        return validate(&root["$defs"][name], root, v, at, errs);
-    }
-    if let Some(types) = schema.get("type") {
-        let names: Vec<&str> = match types {
-            Value::String(s) => vec![s.as_str()],
-            Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
-            _ => panic!("bad type"),
-        };
-        let ok = names.iter().any(|t| match *t {
-            "object" => v.is_object(),
-            "array" => v.is_array(),
-            "string" => v.is_string(),
-            "integer" => v.is_u64() || v.is_i64(),
-            "null" => v.is_null(),
-            other => panic!("type {other} not handled"),
-        });
-        if !ok {
-            errs.push(format!("{at}: not {names:?}"));
-            return;
-        }
-    }
-    if let Some(c) = schema.get("const") {
-        if c != v {
-            errs.push(format!("{at}: not {c}"));
-        }
-    }
-    if let Some(e) = schema.get("enum").and_then(Value::as_array) {
-        if !e.contains(v) {
-            errs.push(format!("{at}: {v} not in {e:?}"));
-        }
-    }
-    if let Some(p) = schema.get("pattern").and_then(Value::as_str) {
-        assert_eq!(p, "^[A-Za-z0-9._-]+$", "only this pattern is handled");
-        let s = v.as_str().unwrap_or("");
-        if s.is_empty()
-            || !s
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
-        {
-            errs.push(format!("{at}: {s:?} does not match {p}"));
-        }
-    }
-    if let Some(m) = schema.get("minimum").and_then(Value::as_u64) {
-        if v.as_u64().is_some_and(|n| n < m) {
-            errs.push(format!("{at}: below {m}"));
-        }
-    }
-    if let Some(alts) = schema.get("oneOf").and_then(Value::as_array) {
-        let passing = alts
-            .iter()
-            .filter(|s| {
-                let mut e = Vec::new();
-                validate(s, root, v, at, &mut e);
-                e.is_empty()
-            })
-            .count();
-        if passing != 1 {
-            errs.push(format!("{at}: matches {passing} of oneOf"));
-        }
-    }
-    if let Some(obj) = v.as_object() {
-        for r in schema
-            .get("required")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            let r = r.as_str().expect("names");
-            if !obj.contains_key(r) {
-                errs.push(format!("{at}: lacks {r}"));
-            }
-        }
-        let props = schema.get("properties").and_then(Value::as_object);
-        for (k, val) in obj {
-            match props.and_then(|p| p.get(k)) {
-                Some(s) => validate(s, root, val, &format!("{at}.{k}"), errs),
-                None if schema.get("additionalProperties") == Some(&Value::Bool(false)) => {
-                    errs.push(format!("{at}: unexpected {k}"))
-                }
-                None => {}
-            }
-        }
-    }
-    if let Some(a) = v.as_array() {
-        let n = a.len() as u64;
-        if schema
-            .get("minItems")
-            .and_then(Value::as_u64)
-            .is_some_and(|m| n < m)
-            || schema
-                .get("maxItems")
-                .and_then(Value::as_u64)
-                .is_some_and(|m| n > m)
-        {
-            errs.push(format!("{at}: {n} items"));
-        }
-        if let Some(items) = schema.get("items") {
-            for (i, x) in a.iter().enumerate() {
-                validate(items, root, x, &format!("{at}[{i}]"), errs);
-            }
-        }
-    }
-}
-
-fn schema_errors(claims_json: &str) -> Vec<String> {
+/// Where and by which keyword a `claims.json` breaks
+/// `schemas/claims.schema.json`, checked by a full JSON Schema (draft
+/// 2020-12) implementation, so that no keyword of the schema goes
+/// unchecked: `(instance path, keyword, message)`, none if it follows it.
+fn schema_errors(claims_json: &str) -> Vec<(String, String, String)> {
     let schema: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(repo_root().join("schemas/claims.schema.json")).expect("schema"),
     )
     .expect("the schema is JSON");
+    let validator =
+        jsonschema::draft202012::new(&schema).expect("the schema is valid JSON Schema 2020-12");
     let doc: serde_json::Value = serde_json::from_str(claims_json).expect("claims.json is JSON");
-    let mut errs = Vec::new();
-    validate(&schema, &schema, &doc, "$", &mut errs);
-    errs
+    validator
+        .iter_errors(&doc)
+        .map(|e| {
+            (
+                e.instance_path().to_string(),
+                e.kind().keyword().to_owned(),
+                e.to_string(),
+            )
+        })
+        .collect()
 }
 
 #[test]
 fn claims_json_follows_its_schema() {
     let mut t = reviewed();
     build_quiet(&mut t);
-    let text = t.read("claims.json");
-    assert_eq!(schema_errors(&text), Vec::<String>::new());
+    assert_eq!(schema_errors(&t.read("claims.json")), []);
     let mut rocm = common::repo_site();
     build_quiet(&mut rocm);
+    assert_eq!(schema_errors(&rocm.read("claims.json")), []);
+}
+
+/// The schema test can fail: a `claims.json` that breaks the schema in
+/// one place gives one error, at that place, by the keyword broken.
+#[test]
+fn a_claims_json_that_breaks_its_schema_is_rejected() {
+    let valid = serde_json::json!({
+        "version": 1,
+        "claims": [{
+            "id": "loads-hip",
+            "class": "confirmed",
+            "page": "content/_index.md",
+            "url": { "ja": "/ja/#claim-loads-hip", "en": "/en/#claim-loads-hip" },
+            "text": { "ja": "読み込む。", "en": "It loads." },
+            "evidence": [{
+                "path": "logs/run.log",
+                "lines": [2, 3],
+                "quote": null,
+                "url": { "ja": "/ja/evidence/logs/run.log/#L2-L3", "en": "/en/evidence/logs/run.log/#L2-L3" }
+            }],
+            "from": [],
+            "about": null,
+            "aspect": null,
+            "tags": [],
+            "state": "superseded",
+            "reason": { "ja": "古い。", "en": "Old." },
+            "superseded-by": "uses-mmq",
+            "translated-by": "machine"
+        }]
+    });
+    assert_eq!(schema_errors(&valid.to_string()), []);
+    let broken = |edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut doc = valid.clone();
+        edit(&mut doc);
+        schema_errors(&doc.to_string())
+            .into_iter()
+            .map(|(at, keyword, _)| (at, keyword))
+            .collect::<Vec<_>>()
+    };
+    let one = |at: &str, keyword: &str| vec![(at.to_owned(), keyword.to_owned())];
+    // A wrong type.
     assert_eq!(
-        schema_errors(&rocm.read("claims.json")),
-        Vec::<String>::new()
+        broken(&|d| d["claims"][0]["page"] = 7.into()),
+        one("/claims/0/page", "type")
     );
-    // The validator can fail: a wrong class, a missing version.
-    let bad = text.replacen("\"class\": \"confirmed\"", "\"class\": \"certain\"", 1);
-    assert_eq!(schema_errors(&bad).len(), 1, "{:?}", schema_errors(&bad));
-    let bad = text.replacen("\"version\": 1", "\"version\": 2", 1);
-    assert_eq!(schema_errors(&bad), ["$.version: not 1"]);
+    assert_eq!(
+        broken(&|d| d["claims"][0]["text"]["en"] = serde_json::Value::Null),
+        one("/claims/0/text/en", "type")
+    );
+    // A required field missing.
+    assert_eq!(
+        broken(&|d| {
+            d["claims"][0]
+                .as_object_mut()
+                .expect("a claim")
+                .remove("state");
+        }),
+        one("/claims/0", "required")
+    );
+    assert_eq!(
+        broken(&|d| {
+            d.as_object_mut().expect("an object").remove("version");
+        }),
+        one("", "required")
+    );
+    // A class or state the format does not have.
+    assert_eq!(
+        broken(&|d| d["claims"][0]["class"] = "certain".into()),
+        one("/claims/0/class", "enum")
+    );
+    assert_eq!(
+        broken(&|d| d["claims"][0]["state"] = "withdrawn".into()),
+        one("/claims/0/state", "enum")
+    );
+    // Another version; a field the format does not have; an id that is
+    // no URL fragment; a line range of three numbers, or from line 0.
+    assert_eq!(
+        broken(&|d| d["version"] = 2.into()),
+        one("/version", "const")
+    );
+    assert_eq!(
+        broken(&|d| d["claims"][0]["confidence"] = 0.9.into()),
+        one("/claims/0", "additionalProperties")
+    );
+    assert_eq!(
+        broken(&|d| d["claims"][0]["id"] = "loads hip".into()),
+        one("/claims/0/id", "pattern")
+    );
+    assert_eq!(
+        broken(&|d| d["claims"][0]["evidence"][0]["lines"] = serde_json::json!([1, 2, 3])),
+        one("/claims/0/evidence/0/lines", "oneOf")
+    );
+    assert_eq!(
+        broken(&|d| d["claims"][0]["evidence"][0]["lines"] = serde_json::json!([0, 2])),
+        one("/claims/0/evidence/0/lines", "oneOf")
+    );
+    // No evidence at all.
+    assert_eq!(
+        broken(&|d| d["claims"][0]["evidence"] = serde_json::json!([])),
+        one("/claims/0/evidence", "minItems")
+    );
 }
 
 /// JSON-LD well-formedness by the rules a processor applies while

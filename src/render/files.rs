@@ -10,8 +10,9 @@ use super::views::*;
 use super::OutputFile;
 use super::SitePart;
 use crate::error::Diagnostic;
-use crate::lang::Lang;
-use serde::Serialize;
+use crate::lang::{Bi, Lang};
+use crate::record::{ClaimRecord, ClaimsFile, LinkRecord, CLAIMS_VERSION};
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 /// One of the outputs that list or summarise the whole site.
@@ -21,16 +22,14 @@ pub(super) fn site_part(cx: &Ctx<'_>, part: SitePart) -> Result<Vec<OutputFile>,
         SitePart::EvidenceIndex => evidence_index(cx, &mut out)?,
         SitePart::Chooser => chooser_and_404(cx, &mut out)?,
         SitePart::Claims => {
-            let fragments: Vec<String> = {
-                use rayon::prelude::*;
-                cx.site
-                    .content
-                    .pages
-                    .par_iter()
-                    .map(|p| claims_fragment(cx, p))
-                    .collect()
-            };
-            out.extend(claims_json(fragments.iter().map(String::as_str)));
+            let claims = cx
+                .site
+                .content
+                .pages
+                .iter()
+                .flat_map(|p| claim_records(cx, p))
+                .collect();
+            out.extend(claims_files(claims));
         }
         // Relative addresses make an invalid sitemap: without an absolute
         // `site-url` there is none (the build warns, W041).
@@ -293,107 +292,66 @@ fn chooser_and_404(cx: &Ctx<'_>, out: &mut Vec<OutputFile>) -> Result<(), Diagno
     Ok(())
 }
 
-#[derive(Serialize)]
-struct JsonLink<'a> {
-    path: &'a str,
-    lines: Option<[usize; 2]>,
-    quote: Option<&'a str>,
-    url: crate::lang::Bi<String>,
-}
-
-#[derive(Serialize)]
-struct JsonClaim<'a> {
-    id: &'a str,
-    class: &'static str,
-    page: &'a str,
-    url: crate::lang::Bi<String>,
-    text: &'a crate::lang::Bi<String>,
-    evidence: Vec<JsonLink<'a>>,
-    from: Vec<&'a str>,
-    about: Option<&'a str>,
-    aspect: Option<&'a str>,
-    tags: &'a [String],
-    state: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    reason: Option<&'a crate::lang::Bi<String>>,
-    #[serde(rename = "superseded-by", skip_serializing_if = "Option::is_none")]
-    superseded_by: Option<&'a str>,
-    #[serde(rename = "translated-by", skip_serializing_if = "Option::is_none")]
-    translated_by: Option<&'static str>,
-}
-
-/// The version of `claims.json` (see `schemas/claims.schema.json`): raised
-/// when a field changes meaning or goes away, not when one is added.
-pub(crate) const CLAIMS_VERSION: u32 = 1;
-
-/// A page's claims as they appear in `claims.json`: each element of the
-/// pretty-printed array, indented, joined by `,\n` (empty for none).
-/// `claims.json` is these joined, so `serve` can keep them per page.
-pub(super) fn claims_fragment(cx: &Ctx<'_>, page: &crate::content::Page) -> String {
-    let mut parts = Vec::with_capacity(page.claims.len());
-    for c in &page.claims {
-        let url = |l: Lang| format!("{}#claim-{}", cx.page_href(l.code(), page), c.id);
-        let claim = JsonClaim {
-            id: &c.id,
-            class: c.class.name(),
-            page: page.source_path(),
-            url: crate::lang::Bi {
-                ja: url(Lang::Ja),
-                en: url(Lang::En),
-            },
-            text: &c.text,
+/// A page's claims as `claims.json` holds them, borrowing the site's
+/// strings.
+fn claim_records<'a>(cx: &Ctx<'_>, page: &'a crate::content::Page) -> Vec<ClaimRecord<'a>> {
+    let bi = |f: &dyn Fn(Lang) -> String| Bi {
+        ja: f(Lang::Ja),
+        en: f(Lang::En),
+    };
+    page.claims
+        .iter()
+        .map(|c| ClaimRecord {
+            id: Cow::Borrowed(&c.id),
+            class: Cow::Borrowed(c.class.name()),
+            page: Cow::Borrowed(page.source_path()),
+            url: bi(&|l| format!("{}#claim-{}", cx.page_href(l.code(), page), c.id)),
+            text: Cow::Borrowed(&c.text),
             evidence: c
                 .evidence
                 .iter()
-                .map(|l| JsonLink {
-                    path: &l.path,
+                .map(|l| LinkRecord {
+                    path: Cow::Borrowed(&l.path),
                     lines: l.lines.map(|(a, b)| [a, b]),
-                    quote: l.quote.as_deref(),
-                    url: crate::lang::Bi {
-                        ja: format!("{}{}", cx.evidence_href(Lang::Ja, &l.path), l.fragment()),
-                        en: format!("{}{}", cx.evidence_href(Lang::En, &l.path), l.fragment()),
-                    },
+                    quote: l.quote.as_deref().map(Cow::Borrowed),
+                    url: bi(&|lang| format!("{}{}", cx.evidence_href(lang, &l.path), l.fragment())),
                 })
                 .collect(),
-            from: c.from.iter().map(|(f, _)| f.as_str()).collect(),
-            about: c.about.as_deref(),
-            aspect: c.aspect.as_deref(),
-            tags: &c.tags,
-            state: c.life.state.name(),
-            reason: c.life.reason.as_ref(),
-            superseded_by: c.life.superseded_by.as_ref().map(|(id, _)| id.as_str()),
-            translated_by: c.life.machine_translated.then_some("machine"),
-        };
-        let one = serde_json::to_string_pretty(&claim)
-            .expect("claims serialise: strings and numbers only");
-        // An element of the `claims` array sits two levels deep.
-        let mut indented = String::with_capacity(one.len() + one.len() / 8);
-        for (i, line) in one.split('\n').enumerate() {
-            if i > 0 {
-                indented.push('\n');
-            }
-            indented.push_str("    ");
-            indented.push_str(line);
-        }
-        parts.push(indented);
-    }
-    parts.join(",\n")
+            from: c
+                .from
+                .iter()
+                .map(|(f, _)| Cow::Borrowed(f.as_str()))
+                .collect(),
+            about: c.about.as_deref().map(Cow::Borrowed),
+            aspect: c.aspect.as_deref().map(Cow::Borrowed),
+            tags: Cow::Borrowed(&c.tags),
+            state: Cow::Borrowed(c.life.state.name()),
+            reason: c.life.reason.as_ref().map(Cow::Borrowed),
+            superseded_by: c
+                .life
+                .superseded_by
+                .as_ref()
+                .map(|(id, _)| Cow::Borrowed(id.as_str())),
+            translated_by: c
+                .life
+                .machine_translated
+                .then_some(Cow::Borrowed("machine")),
+        })
+        .collect()
 }
 
-/// `claims.json` from every page's [`claims_fragment`], in page order: the
-/// bytes `serde_json::to_vec_pretty` gives for `{ version, claims }`;
-/// then `claims.jsonld`, made from it (see `super::jsonld`).
-pub(super) fn claims_json<'a>(fragments: impl Iterator<Item = &'a str>) -> [OutputFile; 2] {
-    let mut bytes = format!("{{\n  \"version\": {CLAIMS_VERSION},\n  \"claims\": ").into_bytes();
-    let mut any = false;
-    for f in fragments.filter(|f| !f.is_empty()) {
-        bytes.extend_from_slice(if any { b",\n" } else { b"[\n" });
-        any = true;
-        bytes.extend_from_slice(f.as_bytes());
-    }
-    bytes.extend_from_slice(if any { b"\n  ]" } else { b"[]" });
-    bytes.extend_from_slice(b"\n}\n");
-    let jsonld = super::jsonld::from_claims_json(&bytes);
+/// `claims.json` (`serde_json`'s pretty printing of the [`ClaimsFile`],
+/// ending in a newline), then `claims.jsonld`, made from the same records
+/// (see `super::jsonld`).
+fn claims_files(claims: Vec<ClaimRecord<'_>>) -> [OutputFile; 2] {
+    let file = ClaimsFile {
+        version: CLAIMS_VERSION,
+        claims,
+    };
+    let mut bytes =
+        serde_json::to_vec_pretty(&file).expect("claims serialise: strings and numbers only");
+    bytes.push(b'\n');
+    let jsonld = super::jsonld::document(&file, bytes.len());
     [
         OutputFile {
             path: "claims.json".to_owned(),
