@@ -80,7 +80,7 @@ pub struct EvidenceFile {
     /// Text after the header; shared, so that the dev server's memo of
     /// what it read last holds the same text as the site.
     body: std::sync::Arc<str>,
-    /// Hash of `body` (`site::output::content_hash`), made once when read:
+    /// Hash of `body` (`hash::content_hash`), made once when read:
     /// the memo keys of every run hash the bodies, 30 MB at scale.
     body_hash: u64,
     index: std::sync::Arc<LineIndex>,
@@ -122,7 +122,7 @@ impl EvidenceFile {
         &self.body
     }
 
-    /// The hash of [`body`](Self::body) (`site::output::content_hash`).
+    /// The hash of [`body`](Self::body) (`hash::content_hash`).
     pub(crate) fn body_hash(&self) -> u64 {
         self.body_hash
     }
@@ -320,7 +320,7 @@ fn load_file(
         path: rel,
         disk_path: entry.path().to_path_buf(),
         header,
-        body_hash: crate::site::output::content_hash(body.as_bytes()),
+        body_hash: crate::hash::content_hash(body.as_bytes()),
         body: body.into(),
         index,
         line_count,

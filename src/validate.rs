@@ -11,16 +11,15 @@ use crate::config::Config;
 use crate::content::Content;
 use crate::error::Diagnostic;
 use crate::evidence::EvidenceIndex;
+// The validator's lookups: hundreds of thousands of short keys on a large
+// site, where SipHash was a sixth of `check`.
+use crate::hash::checks::{hash_of, hasher};
+use crate::hash::Map;
 use checker::Checker;
 use rayon::prelude::*;
-use std::collections::{BTreeMap, HashMap};
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
-
-/// The validator's lookups: hundreds of thousands of short keys on a
-/// large site, where SipHash was a sixth of `check` (a fixed state, so
-/// nothing depends on a random seed; no key comes from outside the site).
-type Map<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
 
 /// Which command is asking: decides the severity of untranslated segments.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,16 +127,6 @@ pub(crate) fn validate_memo(
 /// outlives a fact it read.
 pub(crate) fn check_key(page_bytes: u64, site_facts: u64) -> u64 {
     hash_of((page_bytes, site_facts))
-}
-
-fn hasher() -> impl Hasher {
-    foldhash::quality::FixedState::with_seed(0x6b61_6e73_6f6b_7533).build_hasher()
-}
-
-fn hash_of(value: impl Hash) -> u64 {
-    let mut h = hasher();
-    value.hash(&mut h);
-    h.finish()
 }
 
 /// Hash of what the checks of other pages read of `page`: its path, its

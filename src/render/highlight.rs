@@ -66,19 +66,11 @@ impl Highlighter {
     /// `<pre>` block. Unknown languages are escaped without colour.
     pub fn highlight(&self, token: &str, code: &str) -> String {
         let key = (token.to_owned(), code.to_owned());
-        if let Some(hit) = self
-            .cache
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(&key)
-        {
+        if let Some(hit) = crate::sync::lock(&self.cache).get(&key) {
             return hit.clone();
         }
         let html = self.highlight_uncached(token, code);
-        self.cache
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(key, html.clone());
+        crate::sync::lock(&self.cache).insert(key, html.clone());
         html
     }
 

@@ -261,9 +261,7 @@ impl Renderer {
         let prepared = self.prepare(site)?;
         let out = std::sync::Mutex::new(Vec::new());
         self.render_each(site, &prepared, &self.units(site), &|f| {
-            out.lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .push(f);
+            crate::sync::lock(&out).push(f);
             Ok(())
         })?;
         let mut out = out

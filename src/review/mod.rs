@@ -22,18 +22,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::path::Path;
 
-/// FNV-1a, 64 bits: stable across versions and platforms (a committed lock
-/// must hash the same everywhere), no dependency, and plenty to tell an
-/// edited range from the reviewed one.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
-
 /// The hash of cited lines: each line without its trailing whitespace,
 /// joined by `\n`, so re-saving a log with other line ends or trailing
 /// blanks does not make every claim on it suspect.
@@ -45,7 +33,7 @@ pub fn hash_lines<'a>(lines: impl Iterator<Item = &'a str>) -> String {
         }
         text.push_str(l.trim_end());
     }
-    format!("fnv1a64:{:016x}", fnv1a(text.as_bytes()))
+    format!("fnv1a64:{:016x}", crate::hash::fnv1a(text.as_bytes()))
 }
 
 /// A link's cited range in `file`, resolved (whole file without lines).

@@ -115,7 +115,7 @@ pub fn index_searchable(site: &Site, pages: &[OutputFile]) -> Result<Vec<OutputF
 pub fn index_parts(base: &str, classes: &str, pages: &[OutputFile]) -> Result<Vec<OutputFile>> {
     let hashes: Vec<(String, u64)> = pages
         .iter()
-        .map(|f| (f.path.clone(), crate::site::output::content_hash(&f.bytes)))
+        .map(|f| (f.path.clone(), crate::hash::content_hash(&f.bytes)))
         .collect();
     let by_path: std::collections::HashMap<&str, &[u8]> = pages
         .iter()
@@ -165,10 +165,4 @@ pub fn index_memoised(
         }
     }
     Ok(indexed)
-}
-
-fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // Each insert under the lock is whole, so a panic elsewhere leaves a
-    // valid map.
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }

@@ -156,7 +156,7 @@ impl Tree {
             &|_| true,
             &|f: OutputFile, h: u64| {
                 if manifest.get(&f.path) != Some(&h) {
-                    crate::site::lock(&changed).push((f, h));
+                    crate::sync::lock(&changed).push((f, h));
                 }
                 Ok(())
             },

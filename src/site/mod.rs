@@ -14,6 +14,7 @@ use crate::config::Config;
 use crate::content::{Class, Content};
 use crate::error::{Diagnostic, Error, Result};
 use crate::evidence::EvidenceIndex;
+use crate::sync::lock;
 use crate::validate::{sort, Mode, Site};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -393,11 +394,6 @@ impl Default for BuildOptions {
             progress: None,
         }
     }
-}
-
-pub(crate) fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // Whatever a panicking thread left is still a valid list to read.
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// Builds the site at `root` into its build directory.

@@ -103,7 +103,7 @@ pub fn recorded_out_dirs(root: &Path) -> Vec<PathBuf> {
 /// directory (not cryptographic: two `--out` paths colliding would share
 /// records, each still naming its own directory in `target`).
 fn path_id(resolved: &Path) -> u64 {
-    crate::site::output::content_hash(resolved.as_os_str().as_encoded_bytes())
+    crate::hash::content_hash(resolved.as_os_str().as_encoded_bytes())
 }
 
 /// Refuses `place` when its directory, resolved, is or holds the site root

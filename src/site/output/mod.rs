@@ -48,15 +48,15 @@ pub use tree::Keep;
 
 use crate::error::{Error, Result};
 use crate::render::OutputFile;
+use crate::sync::lock;
 use manifest::Manifest;
 use stage::Placed;
 use std::collections::{HashMap, HashSet};
 use std::fs;
-use std::hash::{BuildHasher, Hasher};
 use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::Mutex;
 
 /// The directory beside a build directory where kansoku keeps what it
 /// needs between builds (manifests, the build lock).
@@ -208,12 +208,6 @@ fn check_state_dir(state: &Path) -> Result<()> {
         ))),
         Err(_) => Ok(()),
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    // A panic elsewhere while holding the lock leaves a set or list that is
-    // still valid (each push or insert is whole), so carry on.
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Where the files of `out` live: `out` itself, or the directory its
@@ -557,7 +551,7 @@ impl Staging {
             let path = self.target.join(p);
             let same = tree::real_parents(&self.target, p)
                 && fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() == f.size)
-                && fs::read(&path).is_ok_and(|b| content_hash(&b) == f.hash);
+                && fs::read(&path).is_ok_and(|b| crate::hash::content_hash(&b) == f.hash);
             if same {
                 adopted = true;
             } else {
@@ -758,14 +752,4 @@ pub(crate) fn plain(path: &str) -> bool {
         && Path::new(path)
             .components()
             .all(|c| matches!(c, Component::Normal(_)))
-}
-
-/// A 64-bit hash of a file's bytes, the same in every run (a foldhash
-/// upgrade that changed it would only cost one full write). Not
-/// cryptographic: it tells a rebuilt file from the previous one at the
-/// same path and size, where nobody is choosing bytes to collide.
-pub(crate) fn content_hash(bytes: &[u8]) -> u64 {
-    let mut h = foldhash::quality::FixedState::with_seed(0x6b61_6e73_6f6b_7531).build_hasher();
-    h.write(bytes);
-    h.finish()
 }

@@ -10,8 +10,9 @@
 //! staging tree the next build removes, never a spare whose record lies.
 
 use super::stage::{How, Placed};
-use super::{lock, manifest, tree, Staging};
+use super::{manifest, tree, Staging};
 use crate::error::{Error, Result};
+use crate::sync::lock;
 use manifest::{Entry, Id, Manifest, Paths};
 use std::collections::HashMap;
 use std::fs;
