@@ -26,6 +26,7 @@ pub mod content;
 pub mod diff;
 pub mod error;
 pub mod evidence;
+pub(crate) mod fsutil;
 pub(crate) mod hash;
 pub mod init;
 pub mod lang;

@@ -211,7 +211,7 @@ pub fn fix(root: &Path) -> Result<Vec<String>> {
         } else {
             out.push_str(&text);
         }
-        lock::replace_file(&path, out.as_bytes())?;
+        crate::fsutil::write_atomic(&path, out.as_bytes()).map_err(|e| Error::io(&path, e))?;
     }
     Ok(done)
 }

@@ -137,36 +137,8 @@ pub fn to_text(lock: &Lock) -> String {
 
 /// Writes the lock atomically: a reader never sees half a lock.
 pub fn write(root: &Path, lock: &Lock) -> Result<()> {
-    replace_file(&root.join(LOCK_FILE), to_text(lock).as_bytes())
-}
-
-/// Replaces `path` with `bytes` atomically (a temporary file beside it,
-/// renamed over it), keeping the permissions of the file it replaces; a
-/// new file gets the usual 0644, not the temporary file's private 0600.
-pub(crate) fn replace_file(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
-    std::io::Write::write_all(&mut tmp, bytes).map_err(|e| Error::io(tmp.path(), e))?;
-    let perms = match std::fs::metadata(path) {
-        Ok(m) => Some(m.permissions()),
-        Err(_) => default_permissions(),
-    };
-    if let Some(perms) = perms {
-        std::fs::set_permissions(tmp.path(), perms).map_err(|e| Error::io(tmp.path(), e))?;
-    }
-    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
-    Ok(())
-}
-
-#[cfg(unix)]
-fn default_permissions() -> Option<std::fs::Permissions> {
-    use std::os::unix::fs::PermissionsExt;
-    Some(std::fs::Permissions::from_mode(0o644))
-}
-
-#[cfg(not(unix))]
-fn default_permissions() -> Option<std::fs::Permissions> {
-    None
+    let path = root.join(LOCK_FILE);
+    crate::fsutil::write_atomic(&path, to_text(lock).as_bytes()).map_err(|e| Error::io(&path, e))
 }
 
 #[cfg(test)]

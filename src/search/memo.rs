@@ -55,12 +55,8 @@ impl Memo {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)?;
         }
-        let tmp = path.with_extension("json.tmp");
-        std::fs::write(
-            &tmp,
-            serde_json::to_vec(self).map_err(std::io::Error::other)?,
-        )?;
-        std::fs::rename(&tmp, path)
+        let bytes = serde_json::to_vec(self).map_err(std::io::Error::other)?;
+        crate::fsutil::write_atomic(path, &bytes)
     }
 }
 
