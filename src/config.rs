@@ -113,7 +113,7 @@ pub enum AcceptScope {
     Site,
     /// Findings in files whose site-relative path matches this glob
     /// (`*`, `?` within a path segment, `**` across segments).
-    Path(String),
+    Path(crate::glob::PathGlob),
     /// Findings about this claim (the finding names it).
     Claim(String),
 }
@@ -174,7 +174,7 @@ fn acceptances(
         };
         let scope = match (a.path, a.claim) {
             (None, None) => AcceptScope::Site,
-            (Some(p), None) => AcceptScope::Path(p.into_inner()),
+            (Some(p), None) => AcceptScope::Path(crate::glob::PathGlob::new(p.get_ref())),
             (None, Some(c)) => AcceptScope::Claim(c.into_inner()),
             (Some(_), Some(c)) => {
                 diags.push(
@@ -234,7 +234,7 @@ pub struct Config {
     /// Output directory, relative to the root.
     pub build_dir: PathBuf,
     /// Entries of the build directory a build leaves alone (`[build] keep`).
-    pub keep: crate::site::output::Keep,
+    pub keep: crate::glob::Keep,
     /// Base path of the published site, always starting and ending with `/`.
     pub base_path: String,
     /// Scheme and host when `site-url` is absolute, without a trailing `/`.
@@ -400,8 +400,8 @@ impl Config {
             },
         };
         let keep = match &raw.build.keep {
-            None => crate::site::output::Keep::default(),
-            Some(k) => match crate::site::output::Keep::new(k.get_ref()) {
+            None => crate::glob::Keep::default(),
+            Some(k) => match crate::glob::Keep::new(k.get_ref()) {
                 Ok(keep) => keep,
                 Err(why) => {
                     diags.push(
@@ -410,7 +410,7 @@ impl Config {
                                 "patterns are globs as in .gitignore, such as \".*\" or \"CNAME\"",
                             ),
                     );
-                    crate::site::output::Keep::default()
+                    crate::glob::Keep::default()
                 }
             },
         };

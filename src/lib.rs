@@ -27,6 +27,7 @@ pub mod diff;
 pub mod error;
 pub mod evidence;
 pub(crate) mod fsutil;
+pub(crate) mod glob;
 pub(crate) mod hash;
 pub mod init;
 pub mod lang;

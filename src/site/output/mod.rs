@@ -43,8 +43,8 @@ mod spare;
 mod stage;
 mod tree;
 
+pub use crate::glob::Keep;
 pub use guard::{clean_up_after_interrupt, exit_cleanly_on_signals, interrupted};
-pub use tree::Keep;
 
 use crate::error::{Error, Result};
 use crate::render::OutputFile;

@@ -45,7 +45,7 @@ fn surveyed(paths: &Paths) -> Option<Verdict> {
     let record = paths.load_spare()?;
     let dirs = manifest::load_dirs(&paths.spare_dirs, &paths.spare_dir);
     let owned_dirs = manifest::owned_dirs(record.files.keys().map(String::as_str));
-    let none = tree::Keep::new(&[]).expect("no patterns is valid");
+    let none = crate::glob::Keep::new(&[]).expect("no patterns is valid");
     let rules = tree::Rules {
         keep: &none,
         owns: &|p| record.owns(p),
