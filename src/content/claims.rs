@@ -592,23 +592,12 @@ fn range(a: i64, b: i64) -> Result<(usize, usize), LinkError> {
     Ok((a as usize, b as usize))
 }
 
+/// `%XX` escapes decoded; a `%` without two hex digits stays as it is,
+/// and bytes that are not UTF-8 become U+FFFD.
 fn percent_decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            let hex = |b: u8| (b as char).to_digit(16);
-            if let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
-                out.push((h * 16 + l) as u8);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    percent_encoding::percent_decode_str(s)
+        .decode_utf8_lossy()
+        .into_owned()
 }
 
 /// Normalises an evidence path and refuses any that could leave `evidence/`.
