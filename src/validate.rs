@@ -6,6 +6,9 @@
 
 mod checker;
 mod derive;
+mod review_status;
+
+pub use review_status::{ClaimNote, Move, ReviewStatus};
 
 use crate::config::Config;
 use crate::content::Content;
@@ -333,7 +336,7 @@ pub struct Site {
     pub index: Arc<Index>,
     /// What the review lock says about the claims now (empty without a
     /// lock): the notices readers see.
-    pub review: crate::review::Status,
+    pub review: ReviewStatus,
 }
 
 impl Site {

@@ -6,11 +6,11 @@
 
 use super::{
     examine, hash_range, lock, pair_text, range_of, Lock, LockedClaim, LockedLink, LockedPage,
-    LockedPair, Move,
+    LockedPair,
 };
 use crate::content::{Claim, Segment};
 use crate::error::{Error, Result};
-use crate::validate::{Mode, Site};
+use crate::validate::{Mode, Move, Site};
 use std::collections::BTreeMap;
 use std::path::Path;
 

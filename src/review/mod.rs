@@ -16,10 +16,9 @@ use crate::content::Segment;
 use crate::error::{Diagnostic, Result};
 use crate::evidence::EvidenceFile;
 use crate::lang::{Bi, Lang};
-use crate::validate::{Mode, Site};
+use crate::validate::{ClaimNote, Mode, Move, ReviewStatus, Site};
 pub use lock::{Lock, LockedClaim, LockedLink, LockedPage, LockedPair, LOCK_FILE};
-use std::collections::{BTreeMap, BTreeSet};
-use std::ops::Range;
+use std::collections::BTreeSet;
 use std::path::Path;
 
 /// The hash of cited lines: each line without its trailing whitespace,
@@ -56,49 +55,6 @@ fn find_moved(file: &EvidenceFile, len: usize, hash: &str, old_start: usize) -> 
         .min_by_key(|&s| s.abs_diff(old_start))
 }
 
-/// What a reader is told about a claim.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ClaimNote {
-    /// The claim is suspect: its evidence changed (`Some(path)` of the
-    /// evidence file) after it was reviewed.
-    pub evidence_changed: Option<String>,
-    /// A premise it rests on is suspect or re-classed.
-    pub premise_changed: Option<String>,
-    /// One language changed since the review, the other did not: the
-    /// changed language and its text at the review.
-    pub stale: Option<(Lang, String)>,
-}
-
-impl ClaimNote {
-    /// True when readers should doubt the claim.
-    pub fn suspect(&self) -> bool {
-        self.evidence_changed.is_some() || self.premise_changed.is_some()
-    }
-}
-
-/// A rewrite `check --fix` can make: a link whose cited text moved.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Move {
-    /// The page's path relative to the site root.
-    pub page: String,
-    /// The link's span in the page.
-    pub span: Range<usize>,
-    /// The new range.
-    pub lines: (usize, usize),
-}
-
-/// What the lock says about the site now.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Status {
-    /// Claims with something to tell readers, by id.
-    pub claims: BTreeMap<String, ClaimNote>,
-    /// Stale pairs: (page index, segment index) → the changed language
-    /// and its text at the review.
-    pub pairs: BTreeMap<(usize, usize), (Lang, String)>,
-    /// Links whose text moved.
-    pub moves: Vec<Move>,
-}
-
 pub(crate) fn pair_text(chunk: &crate::content::Chunk) -> String {
     chunk.text.trim().to_owned()
 }
@@ -107,16 +63,16 @@ pub(crate) fn pair_text(chunk: &crate::content::Chunk) -> String {
 /// (the site does not use reviews). Severity follows `mode`: what is an
 /// error in `check` is a warning in `build` and `serve`, where the page
 /// shows the notice instead.
-pub fn examine(root: &Path, site: &Site, mode: Mode) -> Result<(Status, Vec<Diagnostic>)> {
+pub fn examine(root: &Path, site: &Site, mode: Mode) -> Result<(ReviewStatus, Vec<Diagnostic>)> {
     let Some(lock) = lock::read(root)? else {
-        return Ok((Status::default(), Vec::new()));
+        return Ok((ReviewStatus::default(), Vec::new()));
     };
     Ok(compare(site, &lock, mode))
 }
 
 /// [`examine`] against a given lock.
-pub fn compare(site: &Site, lock: &Lock, mode: Mode) -> (Status, Vec<Diagnostic>) {
-    let mut status = Status::default();
+pub fn compare(site: &Site, lock: &Lock, mode: Mode) -> (ReviewStatus, Vec<Diagnostic>) {
+    let mut status = ReviewStatus::default();
     let mut diags = Vec::new();
     let error = |src: &crate::source::Source, code, span, msg: String| match mode {
         Mode::Check => src.error(code, span, msg),
@@ -306,7 +262,7 @@ fn propagate(
     site: &Site,
     lock: &Lock,
     mode: Mode,
-    status: &mut Status,
+    status: &mut ReviewStatus,
     diags: &mut Vec<Diagnostic>,
 ) {
     loop {
@@ -374,7 +330,13 @@ fn propagate(
 /// E085: a `::: ja` / `::: en` pair one side of which changed since the
 /// page was reviewed. Pairs are matched by text, not position, so adding a
 /// pair does not make the ones after it stale.
-fn pairs(site: &Site, lock: &Lock, mode: Mode, status: &mut Status, diags: &mut Vec<Diagnostic>) {
+fn pairs(
+    site: &Site,
+    lock: &Lock,
+    mode: Mode,
+    status: &mut ReviewStatus,
+    diags: &mut Vec<Diagnostic>,
+) {
     for (pi, page) in site.content.pages.iter().enumerate() {
         let Some(locked) = lock.pages.get(page.source_path()) else {
             continue;

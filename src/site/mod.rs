@@ -242,7 +242,7 @@ fn load_all(
             content,
             evidence,
             index,
-            review: crate::review::Status::default(),
+            review: crate::validate::ReviewStatus::default(),
         },
         diags,
     ))
