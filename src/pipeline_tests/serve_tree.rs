@@ -312,6 +312,9 @@ fn review_notices_follow_the_lock() {
     let root = dir.path();
     crate::review::review(
         root,
+        &crate::site::load_unreviewed(root, crate::validate::Mode::Build)
+            .expect("loads")
+            .0,
         &crate::review::Selection {
             all: true,
             ..Default::default()
@@ -342,6 +345,9 @@ fn review_notices_follow_the_lock() {
     assert_same(root, &mut b);
     crate::review::review(
         root,
+        &crate::site::load_unreviewed(root, crate::validate::Mode::Build)
+            .expect("loads")
+            .0,
         &crate::review::Selection {
             all: true,
             ..Default::default()
@@ -377,6 +383,9 @@ fn issue_25_with_a_lock_a_prose_edit_renders_one_page() {
     let root = dir.path();
     crate::review::review(
         root,
+        &crate::site::load_unreviewed(root, crate::validate::Mode::Build)
+            .expect("loads")
+            .0,
         &crate::review::Selection {
             all: true,
             ..Default::default()
@@ -421,6 +430,9 @@ fn issue_25_with_a_lock_a_prose_edit_renders_one_page() {
     assert!(stale(&b), "stale-translation notices are served");
     crate::review::review(
         root,
+        &crate::site::load_unreviewed(root, crate::validate::Mode::Build)
+            .expect("loads")
+            .0,
         &crate::review::Selection {
             all: true,
             ..Default::default()

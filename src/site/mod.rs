@@ -201,7 +201,7 @@ pub fn load_unreviewed(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>
 /// [`load_unreviewed`] that returns the site whatever was found, errors
 /// included (pages with errors hold what of them parsed): `check --fix`
 /// repairs what it can on a site that has other mistakes too.
-pub(crate) fn load_unchecked(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
+pub fn load_unchecked(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
     load_all(root, mode, &mut Caches::unrendered(), true)
 }
 
