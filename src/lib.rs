@@ -31,6 +31,8 @@ pub(crate) mod glob;
 pub(crate) mod hash;
 pub mod init;
 pub mod lang;
+#[cfg(test)]
+mod layering_tests;
 pub(crate) mod memory;
 #[cfg(test)]
 mod pipeline_tests;
