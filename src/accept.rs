@@ -12,25 +12,25 @@ use crate::error::Diagnostic;
 #[derive(Debug, Clone)]
 pub struct Accepted {
     /// The warning code.
-    pub code: String,
+    pub(crate) code: String,
     /// The reason, in English (the terminal's language).
-    pub reason: String,
+    pub(crate) reason: String,
     /// The findings, in the order they came.
-    pub diagnostics: Vec<Diagnostic>,
+    pub(crate) diagnostics: Vec<Diagnostic>,
 }
 
 /// Findings split into the ones to show and the ones accepted.
 #[derive(Debug, Clone, Default)]
-pub struct Triage {
+pub(crate) struct Triage {
     /// Errors, then unaccepted warnings (each group in source order).
-    pub shown: Vec<Diagnostic>,
+    pub(crate) shown: Vec<Diagnostic>,
     /// One entry per acceptance that matched something, in declaration order.
-    pub accepted: Vec<Accepted>,
+    pub(crate) accepted: Vec<Accepted>,
 }
 
 impl Acceptance {
     /// True if this acceptance covers `d`.
-    pub fn covers(&self, d: &Diagnostic) -> bool {
+    pub(crate) fn covers(&self, d: &Diagnostic) -> bool {
         if d.is_error() || d.code != self.code {
             return false;
         }
@@ -44,7 +44,7 @@ impl Acceptance {
     /// True if the acceptance's scope reaches the evidence file at
     /// `evidence_path` (site-relative) or one of the claims citing it,
     /// given as (site-relative page path, claim id): where readers are told.
-    pub fn reaches<'a>(
+    pub(crate) fn reaches<'a>(
         &self,
         evidence_path: &str,
         mut citing: impl Iterator<Item = (&'a str, &'a str)>,
@@ -72,7 +72,7 @@ const BUILD_ONLY: [&str; 2] = ["W040", "W041"];
 /// nothing is itself reported (W070), but only when there are no errors:
 /// a site that failed to load may not have been checked far enough to
 /// produce the findings it expects.
-pub fn triage(accept: &[Acceptance], diags: Vec<Diagnostic>) -> Triage {
+pub(crate) fn triage(accept: &[Acceptance], diags: Vec<Diagnostic>) -> Triage {
     let mut taken: Vec<Vec<Diagnostic>> = vec![Vec::new(); accept.len()];
     let mut shown = Vec::new();
     for d in diags {
@@ -110,7 +110,7 @@ pub fn triage(accept: &[Acceptance], diags: Vec<Diagnostic>) -> Triage {
 }
 
 /// Orders errors before warnings, keeping each group's order (stable).
-pub fn errors_first(diags: &mut [Diagnostic]) {
+pub(crate) fn errors_first(diags: &mut [Diagnostic]) {
     diags.sort_by_key(|d| d.severity);
 }
 

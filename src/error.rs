@@ -20,7 +20,7 @@ pub struct Location {
 
 impl Location {
     /// The start of a file: used when a problem concerns the file as a whole.
-    pub fn file(path: impl Into<String>) -> Self {
+    pub(crate) fn file(path: impl Into<String>) -> Self {
         Location {
             path: path.into(),
             line: 1,
@@ -31,7 +31,7 @@ impl Location {
     /// A value given on the command line (`--base-url`), not read from a
     /// file: shown as `<command-line>` (GCC's name for it), without the
     /// line and column no file has, so no one looks in `book.toml`.
-    pub fn command_line() -> Self {
+    pub(crate) fn command_line() -> Self {
         Location {
             path: "<command-line>".to_owned(),
             line: 0,
@@ -65,7 +65,7 @@ pub enum Severity {
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Diagnostic {
     /// Error or warning.
-    pub severity: Severity,
+    pub(crate) severity: Severity,
     /// Stable code such as `E011`.
     pub code: &'static str,
     /// Where it is.
@@ -75,7 +75,7 @@ pub struct Diagnostic {
     /// How to fix it, one line.
     pub hint: Option<String>,
     /// The offending source line, when known, and the width of the span under it.
-    pub snippet: Option<Box<(String, usize)>>,
+    pub(crate) snippet: Option<Box<(String, usize)>>,
 }
 
 /// A [`Diagnostic`] as saved in a memo (`site::memo`): its code is read
@@ -127,7 +127,11 @@ impl From<SavedDiagnostic> for Diagnostic {
 
 impl Diagnostic {
     /// An error finding.
-    pub fn error(code: &'static str, location: Location, message: impl Into<String>) -> Self {
+    pub(crate) fn error(
+        code: &'static str,
+        location: Location,
+        message: impl Into<String>,
+    ) -> Self {
         Diagnostic {
             severity: Severity::Error,
             code,
@@ -139,7 +143,11 @@ impl Diagnostic {
     }
 
     /// A warning finding.
-    pub fn warning(code: &'static str, location: Location, message: impl Into<String>) -> Self {
+    pub(crate) fn warning(
+        code: &'static str,
+        location: Location,
+        message: impl Into<String>,
+    ) -> Self {
         Diagnostic {
             severity: Severity::Warning,
             ..Diagnostic::error(code, location, message)
@@ -147,13 +155,13 @@ impl Diagnostic {
     }
 
     /// Adds a one-line hint.
-    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+    pub(crate) fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
         self
     }
 
     /// Adds the source line the finding points into and the span width.
-    pub fn with_snippet(mut self, line: impl Into<String>, width: usize) -> Self {
+    pub(crate) fn with_snippet(mut self, line: impl Into<String>, width: usize) -> Self {
         self.snippet = Some(Box::new((line.into(), width.max(1))));
         self
     }
@@ -246,7 +254,7 @@ pub(crate) fn needs_escape(c: char) -> bool {
 /// taken from a site's files (a path, a quote) cannot drive the terminal
 /// that prints a finding. Newlines too: every format is one finding per
 /// line, and its line breaks are the format's own.
-pub fn visible(s: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn visible(s: &str) -> std::borrow::Cow<'_, str> {
     crate::terminal::escape(s, &[])
 }
 
@@ -271,7 +279,7 @@ pub enum Error {
 
 impl Error {
     /// Wraps an I/O failure with the path it concerns.
-    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+    pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {
             path: path.into(),
             source,

@@ -9,7 +9,7 @@
 /// matches a path from the build directory's top (`docs/keep.txt`). A kept
 /// directory is kept whole.
 #[derive(Clone)]
-pub struct Keep {
+pub(crate) struct Keep {
     names: globset::GlobSet,
     paths: globset::GlobSet,
     patterns: Vec<String>,
@@ -32,12 +32,8 @@ impl Default for Keep {
 }
 
 impl Keep {
-    /// The default: every dot-file and dot-directory (`.git`, `.nojekyll`,
-    /// `.well-known`).
-    pub const DEFAULT: &'static [&'static str] = &[".*"];
-
     /// Compiles `patterns`; an invalid one is named in the error.
-    pub fn new(patterns: &[String]) -> Result<Keep, String> {
+    pub(crate) fn new(patterns: &[String]) -> Result<Keep, String> {
         let mut names = globset::GlobSetBuilder::new();
         let mut paths = globset::GlobSetBuilder::new();
         for p in patterns {
@@ -62,11 +58,6 @@ impl Keep {
             paths: build(paths)?,
             patterns: patterns.to_vec(),
         })
-    }
-
-    /// The patterns as written.
-    pub fn patterns(&self) -> &[String] {
-        &self.patterns
     }
 
     /// Whether the entry at `rel` (`/`-separated, under the build
@@ -107,7 +98,7 @@ pub struct PathGlob {
 impl PathGlob {
     /// Compiles `pattern`. Any text is a pattern: a `**` that is not a
     /// whole segment matches across segments all the same.
-    pub fn new(pattern: &str) -> PathGlob {
+    pub(crate) fn new(pattern: &str) -> PathGlob {
         let mut glob = String::with_capacity(pattern.len() + 8);
         let mut rest = pattern;
         while let Some(c) = rest.chars().next() {
@@ -143,7 +134,7 @@ impl PathGlob {
     }
 
     /// Whether `path` (`/`-separated) matches.
-    pub fn is_match(&self, path: &str) -> bool {
+    pub(crate) fn is_match(&self, path: &str) -> bool {
         self.matcher.is_match(path)
     }
 }

@@ -17,14 +17,14 @@
 //! and a unit whose input is unchanged is not rendered again, in `serve`
 //! and, through a memo kept under `.kansoku/`, from one `build` to the next.
 
-pub mod accept;
+pub(crate) mod accept;
 pub mod check;
 pub mod claims;
 pub mod clean;
 pub mod config;
 pub mod content;
 pub mod diff;
-pub mod error;
+pub(crate) mod error;
 pub mod evidence;
 pub(crate) mod fsutil;
 pub(crate) mod glob;
@@ -45,7 +45,7 @@ pub(crate) mod source;
 pub(crate) mod suggest;
 pub(crate) mod sync;
 pub(crate) mod terminal;
-pub mod theme;
+pub(crate) mod theme;
 pub mod validate;
 pub(crate) mod version;
 

@@ -8,7 +8,7 @@ mod checker;
 mod derive;
 mod review_status;
 
-pub use review_status::{ClaimNote, Move, ReviewStatus};
+pub(crate) use review_status::{ClaimNote, Move, ReviewStatus};
 
 use crate::config::Config;
 use crate::content::Content;
@@ -37,20 +37,20 @@ pub enum Mode {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct ClaimAt {
     /// Index into `Content::pages`.
-    pub page: usize,
+    pub(crate) page: usize,
     /// Index into that page's claims.
-    pub claim: usize,
+    pub(crate) claim: usize,
 }
 
 /// Lookups built once and shared by rendering.
 #[derive(Debug, Clone, Default)]
 pub struct Index {
     /// Every claim id.
-    pub claims: BTreeMap<String, ClaimAt>,
+    pub(crate) claims: BTreeMap<String, ClaimAt>,
     /// Evidence path → the claims citing it, in page then claim order.
-    pub cited_by: BTreeMap<String, Vec<ClaimAt>>,
+    pub(crate) cited_by: BTreeMap<String, Vec<ClaimAt>>,
     /// Content-relative page path → page index.
-    pub pages: BTreeMap<String, usize>,
+    pub(crate) pages: BTreeMap<String, usize>,
 }
 
 /// Checks the site and returns the lookups with every finding.
@@ -302,7 +302,7 @@ fn run(
 }
 
 /// Sorts findings by file, line and column, keeping rule order for ties.
-pub fn sort(diags: &mut [Diagnostic]) {
+pub(crate) fn sort(diags: &mut [Diagnostic]) {
     diags.sort_by(|a, b| a.location.cmp(&b.location));
 }
 
@@ -327,21 +327,21 @@ fn once_per_failed_page(diags: &mut Vec<Diagnostic>) {
 #[derive(Debug, Clone)]
 pub struct Site {
     /// Configuration.
-    pub config: Config,
+    pub(crate) config: Config,
     /// Pages.
     pub content: Content,
     /// Evidence files.
-    pub evidence: EvidenceIndex,
+    pub(crate) evidence: EvidenceIndex,
     /// Lookups.
-    pub index: Arc<Index>,
+    pub(crate) index: Arc<Index>,
     /// What the review lock says about the claims now (empty without a
     /// lock): the notices readers see.
-    pub review: ReviewStatus,
+    pub(crate) review: ReviewStatus,
 }
 
 impl Site {
     /// The claim at a place.
-    pub fn claim(&self, at: ClaimAt) -> &crate::content::Claim {
+    pub(crate) fn claim(&self, at: ClaimAt) -> &crate::content::Claim {
         &self.content.pages[at.page].claims[at.claim]
     }
 }

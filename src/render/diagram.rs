@@ -357,7 +357,7 @@ fn fit_for_html(svg: &str, label: &str, links: &HashMap<String, String>) -> Stri
 
 impl Diagrams {
     /// The SVG for `src` with ids prefixed by `prefix` (unique on the page).
-    pub fn svg(&self, src: &str, prefix: &str) -> Result<String, String> {
+    pub(crate) fn svg(&self, src: &str, prefix: &str) -> Result<String, String> {
         let cached = {
             let cache = crate::sync::lock(&self.cache);
             cache.get(src).cloned()

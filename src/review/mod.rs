@@ -8,7 +8,7 @@
 //! the lock and nothing else, and writes only in `review` and `fix`.
 
 mod approve;
-pub mod lock;
+pub(crate) mod lock;
 
 pub use approve::{fix, review, Reviewed, Selection};
 
@@ -24,7 +24,7 @@ use std::path::Path;
 /// The hash of cited lines: each line without its trailing whitespace,
 /// joined by `\n`, so re-saving a log with other line ends or trailing
 /// blanks does not make every claim on it suspect.
-pub fn hash_lines<'a>(lines: impl Iterator<Item = &'a str>) -> String {
+pub(crate) fn hash_lines<'a>(lines: impl Iterator<Item = &'a str>) -> String {
     let mut text = String::new();
     for (i, l) in lines.enumerate() {
         if i > 0 {
@@ -63,7 +63,11 @@ pub(crate) fn pair_text(chunk: &crate::content::Chunk) -> String {
 /// (the site does not use reviews). Severity follows `mode`: what is an
 /// error in `check` is a warning in `build` and `serve`, where the page
 /// shows the notice instead.
-pub fn examine(root: &Path, site: &Site, mode: Mode) -> Result<(ReviewStatus, Vec<Diagnostic>)> {
+pub(crate) fn examine(
+    root: &Path,
+    site: &Site,
+    mode: Mode,
+) -> Result<(ReviewStatus, Vec<Diagnostic>)> {
     let Some(lock) = lock::read(root)? else {
         return Ok((ReviewStatus::default(), Vec::new()));
     };
@@ -71,7 +75,7 @@ pub fn examine(root: &Path, site: &Site, mode: Mode) -> Result<(ReviewStatus, Ve
 }
 
 /// [`examine`] against a given lock.
-pub fn compare(site: &Site, lock: &Lock, mode: Mode) -> (ReviewStatus, Vec<Diagnostic>) {
+pub(crate) fn compare(site: &Site, lock: &Lock, mode: Mode) -> (ReviewStatus, Vec<Diagnostic>) {
     let mut status = ReviewStatus::default();
     let mut diags = Vec::new();
     let error = |src: &crate::source::Source, code, span, msg: String| match mode {

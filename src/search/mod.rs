@@ -37,8 +37,8 @@ mod reduce;
 mod select;
 
 pub use memo::{Indexed, Load, Memo, Reuse};
-pub use reduce::compact;
-pub use select::{indexed, language_pages, searchable_part};
+pub(crate) use reduce::compact;
+pub(crate) use select::{indexed, searchable_part};
 
 use crate::error::Result;
 use crate::render::OutputFile;
@@ -47,15 +47,15 @@ use profile::{proc_status_kb, process_cpu_ms};
 use std::collections::BTreeMap;
 
 /// The bundle's directory inside each language tree.
-pub const BUNDLE_DIR: &str = "pagefind";
+pub(crate) const BUNDLE_DIR: &str = "pagefind";
 
 /// The claim classes file written beside each bundle.
-pub const CLAIMS_FILE: &str = "kansoku-claims.json";
+pub(crate) const CLAIMS_FILE: &str = "kansoku-claims.json";
 
 /// The list of further shards written beside each bundle, for the search
 /// box to merge (`pagefind.mergeIndex`): `["shard-1/", …]`, relative to
 /// the bundle.
-pub const SHARDS_FILE: &str = "kansoku-shards.json";
+pub(crate) const SHARDS_FILE: &str = "kansoku-shards.json";
 
 /// Pages per Pagefind index. Pagefind holds every word position and
 /// fragment of an index until it is written, and its cost per page grows
@@ -69,7 +69,7 @@ pub const SHARD_PAGES: usize = 500;
 const LANGS: [&str; 2] = ["ja", "en"];
 
 /// `{"<id>": "<class>", …}` for every claim of the site, sorted by id.
-pub fn claim_classes(site: &Site) -> String {
+pub(crate) fn claim_classes(site: &Site) -> String {
     let map: BTreeMap<&str, &str> = site
         .content
         .pages
@@ -84,7 +84,7 @@ pub fn claim_classes(site: &Site) -> String {
 /// `en/` tree, the page reduced by [`searchable_part`] and [`compact`];
 /// `None` for anything not indexed. A build keeps only these while it
 /// writes the pages themselves.
-pub fn searchable(file: &OutputFile) -> Option<OutputFile> {
+pub(crate) fn searchable(file: &OutputFile) -> Option<OutputFile> {
     let indexed = LANGS.iter().any(|l| {
         file.path
             .strip_prefix(l)
@@ -105,14 +105,18 @@ pub fn index(site: &Site, files: &[OutputFile]) -> Result<Vec<OutputFile>> {
 }
 
 /// [`index`] for pages already reduced by [`searchable`].
-pub fn index_searchable(site: &Site, pages: &[OutputFile]) -> Result<Vec<OutputFile>> {
+pub(crate) fn index_searchable(site: &Site, pages: &[OutputFile]) -> Result<Vec<OutputFile>> {
     index_parts(&site.config.base_path, &claim_classes(site), pages)
 }
 
 /// [`index_searchable`] from what it needs of the site: its base path and
 /// [`claim_classes`]. For a caller (the dev server's indexing thread) that
 /// no longer holds the site.
-pub fn index_parts(base: &str, classes: &str, pages: &[OutputFile]) -> Result<Vec<OutputFile>> {
+pub(crate) fn index_parts(
+    base: &str,
+    classes: &str,
+    pages: &[OutputFile],
+) -> Result<Vec<OutputFile>> {
     let hashes: Vec<(String, u64)> = pages
         .iter()
         .map(|f| (f.path.clone(), crate::hash::content_hash(&f.bytes)))
@@ -133,7 +137,7 @@ pub fn index_parts(base: &str, classes: &str, pages: &[OutputFile]) -> Result<Ve
 /// gives a page reduced by [`searchable`], `reuse` takes an unchanged
 /// shard's files from the last run. Prints the stage's CPU time and memory
 /// with `KANSOKU_TIMINGS`.
-pub fn index_memoised(
+pub(crate) fn index_memoised(
     base: &str,
     classes: &str,
     pages: &[(String, u64)],

@@ -9,43 +9,43 @@ use std::ops::Range;
 
 /// What a reader is told about a claim.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ClaimNote {
+pub(crate) struct ClaimNote {
     /// The claim is suspect: its evidence changed (`Some(path)` of the
     /// evidence file) after it was reviewed.
-    pub evidence_changed: Option<String>,
+    pub(crate) evidence_changed: Option<String>,
     /// A premise it rests on is suspect or re-classed.
-    pub premise_changed: Option<String>,
+    pub(crate) premise_changed: Option<String>,
     /// One language changed since the review, the other did not: the
     /// changed language and its text at the review.
-    pub stale: Option<(Lang, String)>,
+    pub(crate) stale: Option<(Lang, String)>,
 }
 
 impl ClaimNote {
     /// True when readers should doubt the claim.
-    pub fn suspect(&self) -> bool {
+    pub(crate) fn suspect(&self) -> bool {
         self.evidence_changed.is_some() || self.premise_changed.is_some()
     }
 }
 
 /// A rewrite `check --fix` can make: a link whose cited text moved.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Move {
+pub(crate) struct Move {
     /// The page's path relative to the site root.
-    pub page: String,
+    pub(crate) page: String,
     /// The link's span in the page.
-    pub span: Range<usize>,
+    pub(crate) span: Range<usize>,
     /// The new range.
-    pub lines: (usize, usize),
+    pub(crate) lines: (usize, usize),
 }
 
 /// What the lock says about the site now.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ReviewStatus {
+pub(crate) struct ReviewStatus {
     /// Claims with something to tell readers, by id.
-    pub claims: BTreeMap<String, ClaimNote>,
+    pub(crate) claims: BTreeMap<String, ClaimNote>,
     /// Stale pairs: (page index, segment index) → the changed language
     /// and its text at the review.
-    pub pairs: BTreeMap<(usize, usize), (Lang, String)>,
+    pub(crate) pairs: BTreeMap<(usize, usize), (Lang, String)>,
     /// Links whose text moved.
-    pub moves: Vec<Move>,
+    pub(crate) moves: Vec<Move>,
 }

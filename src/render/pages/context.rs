@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 
 /// Render state computed once per site and shared by every output.
 #[derive(Debug, Default)]
-pub struct Prepared {
+pub(crate) struct Prepared {
     /// Content-relative path → URL path.
     pub(in crate::render) urls: BTreeMap<String, String>,
     /// Each claim's views (ja, en) by id, rendered the first time an

@@ -11,7 +11,7 @@ mod claims;
 mod context;
 mod nav;
 
-pub use context::Prepared;
+pub(crate) use context::Prepared;
 pub(super) use context::*;
 pub(super) use nav::*;
 
