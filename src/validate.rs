@@ -306,21 +306,12 @@ pub(crate) fn sort(diags: &mut [Diagnostic]) {
     diags.sort_by(|a, b| a.location.cmp(&b.location));
 }
 
-/// Words of W071's message just before the failed page's path.
-pub(crate) const FAILED_PAGE: &str = "is in ";
-
-/// Keeps the first W071 about each page that failed to load: one mistake,
-/// one finding on the page itself and one saying references wait for it.
+/// Keeps the first W071 about each page that failed to load (the page it
+/// is `about`): one mistake, one finding on the page
+/// itself and one saying references wait for it.
 fn once_per_failed_page(diags: &mut Vec<Diagnostic>) {
     let mut seen = std::collections::HashSet::new();
-    diags.retain(|d| {
-        d.code != "W071"
-            || seen.insert(
-                d.message
-                    .rsplit_once(FAILED_PAGE)
-                    .map_or(String::new(), |(_, page)| page.to_owned()),
-            )
-    });
+    diags.retain(|d| d.code != "W071" || seen.insert(d.about().map(str::to_owned)));
 }
 
 /// A loaded and validated site: what rendering consumes.
