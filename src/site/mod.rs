@@ -272,6 +272,12 @@ pub struct BuildReport {
 impl BuildReport {
     /// The one summary line `kansoku build` prints.
     pub fn summary(&self) -> String {
+        self.summary_as("built")
+    }
+
+    /// [`summary`](Self::summary) saying `verb` of the build (serve's
+    /// rebuilds say `rebuilt`).
+    pub(crate) fn summary_as(&self, verb: &str) -> String {
         let claims: Vec<String> = self
             .claims
             .iter()
@@ -283,7 +289,7 @@ impl BuildReport {
             n => format!(" · {n} drafts left out"),
         };
         format!(
-            "built {} pages × 2 languages (+ parallel view){drafts} · claims: {} · {} evidence file{} · {} ms → {}",
+            "{verb} {} pages × 2 languages (+ parallel view){drafts} · claims: {} · {} evidence file{} · {} ms → {}",
             self.pages,
             claims.join(", "),
             self.evidence_files,
