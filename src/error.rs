@@ -12,7 +12,7 @@ use std::path::PathBuf;
 pub struct Location {
     /// Path relative to the site root, with `/` separators.
     pub path: String,
-    /// 1-based line; 0 for a value that is in no file ([`Location::command_line`]).
+    /// 1-based line; 0 for a value that is in no file (`Location::command_line`).
     pub line: usize,
     /// 1-based column, counted in characters.
     pub col: usize,

@@ -4,7 +4,7 @@
 //! (and only if a page has a code block); colours live in the generated
 //! stylesheet, with a light and a dark theme, so the HTML carries no inline
 //! styles. Each run of text gets the classes of its resolved colour and
-//! font style in each theme (`l3 d5`, see [`Palette`]), not syntect's
+//! font style in each theme (`l3 d5`, see `Palette`), not syntect's
 //! scope names: a three-line shell block took 2.1 KB as `hl-meta
 //! hl-function-call hl-shell` spans and is rendered on every page of a
 //! site that shows it.

@@ -1,7 +1,7 @@
 //! Reviews: what a person last approved (`kansoku.lock`) against the site
 //! as it is now.
 //!
-//! [`examine`] compares and returns findings plus what readers are told
+//! `examine` compares and returns findings plus what readers are told
 //! (a suspect claim, a stale translation); [`review`] re-approves and
 //! rewrites lock entries; [`fix`] rewrites links whose cited text only
 //! moved. Runs after validation, on a site whose links resolve; it reads

@@ -55,7 +55,7 @@ pub struct Options {
     /// `$XDG_RUNTIME_DIR` when it exists, else the system's temp dir.
     pub work_dir: Option<PathBuf>,
     /// How long a connection may take to send its request headers before
-    /// it is closed ([`HEADER_TIMEOUT`]; tests set it short).
+    /// it is closed (`HEADER_TIMEOUT`; tests set it short).
     pub header_timeout: Duration,
 }
 

@@ -151,7 +151,7 @@ impl std::fmt::Display for Collision {
 
 impl std::error::Error for Collision {}
 
-/// The output path of a [`Collision`], when `err` is one.
+/// The output path of a `Collision`, when `err` is one.
 pub fn collision(err: &Error) -> Option<&str> {
     match err {
         Error::Io { source, .. } => source
