@@ -12,31 +12,31 @@ use crate::error::Diagnostic;
 #[derive(Debug, Clone)]
 pub struct Accepted {
     /// The warning code.
-    pub code: String,
+    pub(crate) code: String,
     /// The reason, in English (the terminal's language).
-    pub reason: String,
+    pub(crate) reason: String,
     /// The findings, in the order they came.
-    pub diagnostics: Vec<Diagnostic>,
+    pub(crate) diagnostics: Vec<Diagnostic>,
 }
 
 /// Findings split into the ones to show and the ones accepted.
 #[derive(Debug, Clone, Default)]
-pub struct Triage {
+pub(crate) struct Triage {
     /// Errors, then unaccepted warnings (each group in source order).
-    pub shown: Vec<Diagnostic>,
+    pub(crate) shown: Vec<Diagnostic>,
     /// One entry per acceptance that matched something, in declaration order.
-    pub accepted: Vec<Accepted>,
+    pub(crate) accepted: Vec<Accepted>,
 }
 
 impl Acceptance {
     /// True if this acceptance covers `d`.
-    pub fn covers(&self, d: &Diagnostic) -> bool {
+    pub(crate) fn covers(&self, d: &Diagnostic) -> bool {
         if d.is_error() || d.code != self.code {
             return false;
         }
         match &self.scope {
             AcceptScope::Site => true,
-            AcceptScope::Path(glob) => glob_match(glob, &d.location.path),
+            AcceptScope::Path(glob) => glob.is_match(&d.location.path),
             AcceptScope::Claim(id) => d.message.contains(&format!("`{id}`")),
         }
     }
@@ -44,7 +44,7 @@ impl Acceptance {
     /// True if the acceptance's scope reaches the evidence file at
     /// `evidence_path` (site-relative) or one of the claims citing it,
     /// given as (site-relative page path, claim id): where readers are told.
-    pub fn reaches<'a>(
+    pub(crate) fn reaches<'a>(
         &self,
         evidence_path: &str,
         mut citing: impl Iterator<Item = (&'a str, &'a str)>,
@@ -57,7 +57,7 @@ impl Acceptance {
         match &self.scope {
             AcceptScope::Site => true,
             AcceptScope::Path(glob) => {
-                glob_match(glob, evidence_path) || citing.any(|(page, _)| glob_match(glob, page))
+                glob.is_match(evidence_path) || citing.any(|(page, _)| glob.is_match(page))
             }
             AcceptScope::Claim(claim) => citing.any(|(_, id)| id == claim),
         }
@@ -72,7 +72,7 @@ const BUILD_ONLY: [&str; 2] = ["W040", "W041"];
 /// nothing is itself reported (W070), but only when there are no errors:
 /// a site that failed to load may not have been checked far enough to
 /// produce the findings it expects.
-pub fn triage(accept: &[Acceptance], diags: Vec<Diagnostic>) -> Triage {
+pub(crate) fn triage(accept: &[Acceptance], diags: Vec<Diagnostic>) -> Triage {
     let mut taken: Vec<Vec<Diagnostic>> = vec![Vec::new(); accept.len()];
     let mut shown = Vec::new();
     for d in diags {
@@ -110,30 +110,8 @@ pub fn triage(accept: &[Acceptance], diags: Vec<Diagnostic>) -> Triage {
 }
 
 /// Orders errors before warnings, keeping each group's order (stable).
-pub fn errors_first(diags: &mut [Diagnostic]) {
+pub(crate) fn errors_first(diags: &mut [Diagnostic]) {
     diags.sort_by_key(|d| d.severity);
-}
-
-/// `*` and `?` match within one path segment, `**` across segments.
-pub fn glob_match(glob: &str, path: &str) -> bool {
-    fn go(g: &[u8], p: &[u8]) -> bool {
-        match g {
-            [] => p.is_empty(),
-            [b'*', b'*', rest @ ..] => match rest.strip_prefix(b"/") {
-                // `**/`: zero or more whole segments.
-                Some(after) => {
-                    go(after, p) || (0..p.len()).any(|i| p[i] == b'/' && go(after, &p[i + 1..]))
-                }
-                None => (0..=p.len()).any(|i| go(rest, &p[i..])),
-            },
-            [b'*', rest @ ..] => (0..=p.len())
-                .take_while(|&i| i == 0 || p[i - 1] != b'/')
-                .any(|i| go(rest, &p[i..])),
-            [b'?', rest @ ..] => p.first().is_some_and(|&c| c != b'/') && go(rest, &p[1..]),
-            [c, rest @ ..] => p.first() == Some(c) && go(rest, &p[1..]),
-        }
-    }
-    go(glob.as_bytes(), path.as_bytes())
 }
 
 #[cfg(test)]
@@ -156,17 +134,6 @@ mod tests {
 
     fn w(code: &'static str, path: &str, msg: &str) -> Diagnostic {
         Diagnostic::warning(code, Location::file(path), msg)
-    }
-
-    #[test]
-    fn globs() {
-        assert!(glob_match("content/*.md", "content/a.md"));
-        assert!(!glob_match("content/*.md", "content/x/a.md"));
-        assert!(glob_match("content/**", "content/x/a.md"));
-        assert!(glob_match("content/**/a.md", "content/a.md"));
-        assert!(glob_match("content/**/a.md", "content/x/y/a.md"));
-        assert!(glob_match("evidence/?.txt", "evidence/b.txt"));
-        assert!(!glob_match("evidence/?.txt", "evidence/bb.txt"));
     }
 
     #[test]

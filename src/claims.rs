@@ -28,7 +28,7 @@ impl Query<'_> {
             && self.about.is_none_or(|a| claim.about.as_deref() == Some(a))
             && self.page.is_none_or(|p| {
                 let p = p.strip_prefix("content/").unwrap_or(p);
-                crate::accept::glob_match(p, page)
+                crate::glob::PathGlob::new(p).is_match(page)
                     || page.strip_suffix(".md") == Some(p.trim_end_matches('/'))
             })
     }

@@ -18,7 +18,7 @@ use crate::site::place;
 use std::path::{Path, PathBuf};
 
 /// kansoku's bookkeeping directory at a site's root.
-pub const STATE_DIR: &str = ".kansoku";
+pub(crate) const STATE_DIR: &str = ".kansoku";
 
 /// What `clean` did.
 #[derive(Debug, Default)]

@@ -113,7 +113,7 @@ pub enum AcceptScope {
     Site,
     /// Findings in files whose site-relative path matches this glob
     /// (`*`, `?` within a path segment, `**` across segments).
-    Path(String),
+    Path(crate::glob::PathGlob),
     /// Findings about this claim (the finding names it).
     Claim(String),
 }
@@ -123,13 +123,13 @@ pub enum AcceptScope {
 #[derive(Debug, Clone)]
 pub struct Acceptance {
     /// The warning code, such as `W002`.
-    pub code: String,
+    pub(crate) code: String,
     /// Why it is expected, in each language (also shown to readers).
-    pub reason: Bi<String>,
+    pub(crate) reason: Bi<String>,
     /// What it covers.
-    pub scope: AcceptScope,
+    pub(crate) scope: AcceptScope,
     /// Where it is declared, for the warning when it matches nothing.
-    pub location: crate::error::Location,
+    pub(crate) location: crate::error::Location,
 }
 
 fn acceptances(
@@ -174,7 +174,7 @@ fn acceptances(
         };
         let scope = match (a.path, a.claim) {
             (None, None) => AcceptScope::Site,
-            (Some(p), None) => AcceptScope::Path(p.into_inner()),
+            (Some(p), None) => AcceptScope::Path(crate::glob::PathGlob::new(p.get_ref())),
             (None, Some(c)) => AcceptScope::Claim(c.into_inner()),
             (Some(_), Some(c)) => {
                 diags.push(
@@ -222,44 +222,44 @@ pub enum RawHtmlPolicy {
 #[derive(Debug, Clone)]
 pub struct Config {
     /// The site root (the directory holding `book.toml`).
-    pub root: PathBuf,
+    pub(crate) root: PathBuf,
     /// Site title in each language.
-    pub title: Bi<String>,
+    pub(crate) title: Bi<String>,
     /// Site description in each language.
-    pub description: Bi<String>,
+    pub(crate) description: Bi<String>,
     /// Authors, in order.
-    pub authors: Vec<String>,
+    pub(crate) authors: Vec<String>,
     /// Languages in order; the first is the default.
-    pub languages: [Lang; 2],
+    pub(crate) languages: [Lang; 2],
     /// Output directory, relative to the root.
-    pub build_dir: PathBuf,
+    pub(crate) build_dir: PathBuf,
     /// Entries of the build directory a build leaves alone (`[build] keep`).
-    pub keep: crate::site::output::Keep,
+    pub(crate) keep: crate::glob::Keep,
     /// Base path of the published site, always starting and ending with `/`.
-    pub base_path: String,
+    pub(crate) base_path: String,
     /// Scheme and host when `site-url` is absolute, without a trailing `/`.
-    pub origin: Option<String>,
+    pub(crate) origin: Option<String>,
     /// `site-url` as given, where, and by what (`site-url` in book.toml,
     /// or `--base-url`).
-    pub site_url: (String, crate::error::Location, &'static str),
+    pub(crate) site_url: (String, crate::error::Location, &'static str),
     /// Repository link for the header.
-    pub repo_url: Option<String>,
+    pub(crate) repo_url: Option<String>,
     /// "Edit this page" template with `{path}`.
-    pub edit_url_template: Option<String>,
+    pub(crate) edit_url_template: Option<String>,
     /// Evidence directory, relative to the root.
     pub evidence_dir: PathBuf,
     /// Entity kinds and their labels.
-    pub kinds: BTreeMap<String, Bi<String>>,
+    pub(crate) kinds: BTreeMap<String, Bi<String>>,
     /// Dev server port.
-    pub port: u16,
+    pub(crate) port: u16,
     /// `[[check.accept]]`: expected warnings, with their reasons.
     pub accept: Vec<Acceptance>,
     /// `[markdown] raw-html`.
-    pub raw_html: RawHtmlPolicy,
+    pub(crate) raw_html: RawHtmlPolicy,
     /// Entries per page of a section's listing; 0 lists them all on one.
-    pub paginate_by: usize,
+    pub(crate) paginate_by: usize,
     /// Whether builds write the search index (`[search] enabled`).
-    pub search: bool,
+    pub(crate) search: bool,
     /// What this configuration is a function of, hashed: the root,
     /// `book.toml`'s bytes and the overrides applied since
     /// (`site::run::Overrides`). The memo keys what reads the
@@ -270,16 +270,16 @@ pub struct Config {
 /// Entries per page of a section's listing when book.toml does not say:
 /// Hugo's default is 10 and Zola paginates only when asked; 50 keeps a
 /// section page near the size of a content page.
-pub const DEFAULT_PAGINATE_BY: usize = 50;
+pub(crate) const DEFAULT_PAGINATE_BY: usize = 50;
 
 impl Config {
     /// The default language.
-    pub fn default_lang(&self) -> Lang {
+    pub(crate) fn default_lang(&self) -> Lang {
         self.languages[0]
     }
 
     /// Publishes the site under `url` instead of its `site-url`.
-    pub fn set_site_url(&mut self, url: &str) {
+    pub(crate) fn set_site_url(&mut self, url: &str) {
         let (origin, base_path) = split_site_url(url);
         self.origin = origin;
         self.base_path = base_path;
@@ -292,7 +292,7 @@ impl Config {
 
     /// W041 when the site has no absolute address: a sitemap lists full
     /// URLs, so a build writes none and says why.
-    pub fn sitemap_warning(&self) -> Option<Diagnostic> {
+    pub(crate) fn sitemap_warning(&self) -> Option<Diagnostic> {
         if self.origin.is_some() {
             return None;
         }
@@ -328,7 +328,7 @@ impl Config {
         let mut config = Config::parse(root, Source::new(CONFIG_FILE.to_owned(), text))
             .map_err(Error::Content)?;
         let source = [root.as_os_str().as_encoded_bytes(), b"\0", &bytes].concat();
-        config.key = crate::site::output::content_hash(&source);
+        config.key = crate::hash::content_hash(&source);
         Ok(config)
     }
 
@@ -409,8 +409,8 @@ impl Config {
             },
         };
         let keep = match &raw.build.keep {
-            None => crate::site::output::Keep::default(),
-            Some(k) => match crate::site::output::Keep::new(k.get_ref()) {
+            None => crate::glob::Keep::default(),
+            Some(k) => match crate::glob::Keep::new(k.get_ref()) {
                 Ok(keep) => keep,
                 Err(why) => {
                     diags.push(
@@ -419,7 +419,7 @@ impl Config {
                                 "patterns are globs as in .gitignore, such as \".*\" or \"CNAME\"",
                             ),
                     );
-                    crate::site::output::Keep::default()
+                    crate::glob::Keep::default()
                 }
             },
         };

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 pub struct Location {
     /// Path relative to the site root, with `/` separators.
     pub path: String,
-    /// 1-based line; 0 for a value that is in no file ([`Location::command_line`]).
+    /// 1-based line; 0 for a value that is in no file (`Location::command_line`).
     pub line: usize,
     /// 1-based column, counted in characters.
     pub col: usize,
@@ -20,7 +20,7 @@ pub struct Location {
 
 impl Location {
     /// The start of a file: used when a problem concerns the file as a whole.
-    pub fn file(path: impl Into<String>) -> Self {
+    pub(crate) fn file(path: impl Into<String>) -> Self {
         Location {
             path: path.into(),
             line: 1,
@@ -31,7 +31,7 @@ impl Location {
     /// A value given on the command line (`--base-url`), not read from a
     /// file: shown as `<command-line>` (GCC's name for it), without the
     /// line and column no file has, so no one looks in `book.toml`.
-    pub fn command_line() -> Self {
+    pub(crate) fn command_line() -> Self {
         Location {
             path: "<command-line>".to_owned(),
             line: 0,
@@ -65,7 +65,7 @@ pub enum Severity {
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Diagnostic {
     /// Error or warning.
-    pub severity: Severity,
+    pub(crate) severity: Severity,
     /// Stable code such as `E011`.
     pub code: &'static str,
     /// Where it is.
@@ -74,13 +74,25 @@ pub struct Diagnostic {
     pub message: String,
     /// How to fix it, one line.
     pub hint: Option<String>,
-    /// The offending source line, when known, and the width of the span under it.
-    pub snippet: Option<Box<(String, usize)>>,
+    /// What few findings carry besides: boxed, so that a finding stays
+    /// small enough to return by value.
+    pub(crate) extra: Option<Box<Extra>>,
 }
 
-/// A [`Diagnostic`] as saved in a memo (`site::memo`): its code is read
-/// back as the `&'static str` the rules use, each distinct code allocated
-/// once per process.
+/// The rarer parts of a [`Diagnostic`].
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Extra {
+    /// The offending source line and the width of the span under it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) snippet: Option<(String, usize)>,
+    /// The site-relative path of the page the finding is about, when that
+    /// is not the file it is reported in (W071: the page that failed to
+    /// load). Not shown; findings are de-duplicated by it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) about: Option<String>,
+}
+
+/// A [`Diagnostic`] as saved in a memo (`site::memo`), its code as text.
 #[derive(serde::Deserialize)]
 struct SavedDiagnostic {
     severity: Severity,
@@ -88,58 +100,89 @@ struct SavedDiagnostic {
     location: Location,
     message: String,
     hint: Option<String>,
-    snippet: Option<Box<(String, usize)>>,
+    extra: Option<Box<Extra>>,
 }
 
 impl<'de> serde::Deserialize<'de> for Diagnostic {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Diagnostic, D::Error> {
-        <SavedDiagnostic as serde::Deserialize>::deserialize(d).map(Diagnostic::from)
-    }
-}
-
-impl From<SavedDiagnostic> for Diagnostic {
-    fn from(d: SavedDiagnostic) -> Diagnostic {
-        use std::collections::HashSet;
-        use std::sync::{Mutex, OnceLock};
-        static CODES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
-        let mut codes = CODES
-            .get_or_init(Mutex::default)
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let code = match codes.get(d.code.as_str()) {
-            Some(&known) => known,
-            None => {
-                let known: &'static str = Box::leak(d.code.into_boxed_str());
-                codes.insert(known);
-                known
-            }
-        };
-        Diagnostic {
+        let d = <SavedDiagnostic as serde::Deserialize>::deserialize(d)?;
+        let code = static_code(&d.code).ok_or_else(|| {
+            <D::Error as serde::de::Error>::custom(format!("`{}` is no finding code", d.code))
+        })?;
+        Ok(Diagnostic {
             severity: d.severity,
             code,
             location: d.location,
             message: d.message,
             hint: d.hint,
-            snippet: d.snippet,
-        }
+            extra: d.extra,
+        })
     }
+}
+
+/// Every code a finding can have, `E000` to `E999` then `W000` to `W999`,
+/// four bytes each, built at compile time: a code read back from a memo
+/// is a `&'static str` into this, like the rules' own literals, with
+/// nothing allocated or leaked.
+static CODES: [u8; 8000] = {
+    let mut table = [0u8; 8000];
+    let mut i = 0;
+    while i < 2000 {
+        let n = i % 1000;
+        table[i * 4] = if i < 1000 { b'E' } else { b'W' };
+        table[i * 4 + 1] = b'0' + (n / 100) as u8;
+        table[i * 4 + 2] = b'0' + (n / 10 % 10) as u8;
+        table[i * 4 + 3] = b'0' + (n % 10) as u8;
+        i += 1;
+    }
+    table
+};
+
+/// `code` (`E011`, `W071`) as the `&'static str` of [`CODES`]; `None` for
+/// anything that is not a letter `E` or `W` and three digits.
+fn static_code(code: &str) -> Option<&'static str> {
+    let b = code.as_bytes();
+    let [letter, digits @ ..] = b else {
+        return None;
+    };
+    if digits.len() != 3 || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let base = match letter {
+        b'E' => 0,
+        b'W' => 1000,
+        _ => return None,
+    };
+    let n = digits
+        .iter()
+        .fold(0usize, |n, d| n * 10 + usize::from(d - b'0'));
+    let at = (base + n) * 4;
+    std::str::from_utf8(&CODES[at..at + 4]).ok()
 }
 
 impl Diagnostic {
     /// An error finding.
-    pub fn error(code: &'static str, location: Location, message: impl Into<String>) -> Self {
+    pub(crate) fn error(
+        code: &'static str,
+        location: Location,
+        message: impl Into<String>,
+    ) -> Self {
         Diagnostic {
             severity: Severity::Error,
             code,
             location,
             message: message.into(),
             hint: None,
-            snippet: None,
+            extra: None,
         }
     }
 
     /// A warning finding.
-    pub fn warning(code: &'static str, location: Location, message: impl Into<String>) -> Self {
+    pub(crate) fn warning(
+        code: &'static str,
+        location: Location,
+        message: impl Into<String>,
+    ) -> Self {
         Diagnostic {
             severity: Severity::Warning,
             ..Diagnostic::error(code, location, message)
@@ -147,14 +190,25 @@ impl Diagnostic {
     }
 
     /// Adds a one-line hint.
-    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+    pub(crate) fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
         self
     }
 
+    /// Names the page the finding is about (see [`Extra::about`]).
+    pub(crate) fn with_about(mut self, page: impl Into<String>) -> Self {
+        self.extra.get_or_insert_default().about = Some(page.into());
+        self
+    }
+
+    /// The page the finding is about, if it names one.
+    pub(crate) fn about(&self) -> Option<&str> {
+        self.extra.as_ref()?.about.as_deref()
+    }
+
     /// Adds the source line the finding points into and the span width.
-    pub fn with_snippet(mut self, line: impl Into<String>, width: usize) -> Self {
-        self.snippet = Some(Box::new((line.into(), width.max(1))));
+    pub(crate) fn with_snippet(mut self, line: impl Into<String>, width: usize) -> Self {
+        self.extra.get_or_insert_default().snippet = Some((line.into(), width.max(1)));
         self
     }
 
@@ -177,8 +231,7 @@ impl fmt::Display for Diagnostic {
             self.code,
             visible(&self.message)
         )?;
-        if let Some(snippet) = &self.snippet {
-            let (line, width) = &**snippet;
+        if let Some((line, width)) = self.extra.as_ref().and_then(|e| e.snippet.as_ref()) {
             let num = self.location.line.to_string();
             let pad = " ".repeat(num.len());
             let (shown, before, span) = caret_view(line, self.location.col, *width);
@@ -246,7 +299,7 @@ pub(crate) fn needs_escape(c: char) -> bool {
 /// taken from a site's files (a path, a quote) cannot drive the terminal
 /// that prints a finding. Newlines too: every format is one finding per
 /// line, and its line breaks are the format's own.
-pub fn visible(s: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn visible(s: &str) -> std::borrow::Cow<'_, str> {
     crate::terminal::escape(s, &[])
 }
 
@@ -271,7 +324,7 @@ pub enum Error {
 
 impl Error {
     /// Wraps an I/O failure with the path it concerns.
-    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+    pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {
             path: path.into(),
             source,
@@ -336,5 +389,29 @@ mod tests {
             text,
             "content/a\\u{1b}[2J.md:1:1: error[E012]: evidence file `evidence/\\u{1b}]0;x\\u{7}.log` not found\n  |\n1 | x = [\"\\u{1b}[31m\"]\n  | ^^^^^^^^^^^^^\n  = hint: bell\\u{7}"
         );
+    }
+
+    #[test]
+    fn a_finding_read_back_from_a_memo_has_a_static_code() {
+        let d = Diagnostic::warning("W071", Location::file("content/a.md"), "m")
+            .with_about("content/b.md")
+            .with_snippet("line", 2);
+        let json = serde_json::to_string(&d).expect("serialises");
+        let back: Diagnostic = serde_json::from_str(&json).expect("reads back");
+        assert_eq!(back, d);
+        assert_eq!(back.about(), Some("content/b.md"));
+        // Built, not written: tests/check.rs takes every quoted code in
+        // src/ for one a rule reports.
+        for letter in ['E', 'W'] {
+            for n in 0..1000 {
+                let code = format!("{letter}{n:03}");
+                assert_eq!(static_code(&code), Some(code.as_str()));
+            }
+        }
+        for not in ["", "E", "E01", "E0111", "X011", "e011", "E0a1", "W-01"] {
+            assert_eq!(static_code(not), None, "{not:?}");
+        }
+        let odd = json.replace("W071", "Q071");
+        assert!(serde_json::from_str::<Diagnostic>(&odd).is_err());
     }
 }

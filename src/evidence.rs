@@ -27,7 +27,7 @@ pub enum EvidenceKind {
 
 impl EvidenceKind {
     /// The name used in headers.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             EvidenceKind::Raw => "raw",
             EvidenceKind::Transcript => "transcript",
@@ -57,30 +57,30 @@ struct RawHeader {
 #[derive(Debug, Clone, Default, Hash, Serialize)]
 pub struct Header {
     /// raw, transcript or note.
-    pub kind: Option<EvidenceKind>,
+    pub(crate) kind: Option<EvidenceKind>,
     /// Command or origin.
-    pub source: Option<String>,
+    pub(crate) source: Option<String>,
     /// Capture date.
-    pub captured: Option<String>,
+    pub(crate) captured: Option<String>,
     /// Host it was captured on.
-    pub host: Option<String>,
+    pub(crate) host: Option<String>,
     /// Observation phase.
-    pub phase: Option<String>,
+    pub(crate) phase: Option<String>,
 }
 
 /// One evidence file.
 #[derive(Debug, Clone)]
 pub struct EvidenceFile {
     /// Path under the evidence directory, `/`-separated.
-    pub path: String,
+    pub(crate) path: String,
     /// Where it is on disk (for copying the raw bytes).
-    pub disk_path: PathBuf,
+    pub(crate) disk_path: PathBuf,
     /// Its header, if it has one.
-    pub header: Option<Header>,
+    pub(crate) header: Option<Header>,
     /// Text after the header; shared, so that the dev server's memo of
     /// what it read last holds the same text as the site.
     body: std::sync::Arc<str>,
-    /// Hash of `body` (`site::output::content_hash`), made once when read:
+    /// Hash of `body` (`hash::content_hash`), made once when read:
     /// the memo keys of every run hash the bodies, 30 MB at scale.
     body_hash: u64,
     index: std::sync::Arc<LineIndex>,
@@ -89,27 +89,19 @@ pub struct EvidenceFile {
 
 impl EvidenceFile {
     /// Number of lines after the header.
-    pub fn line_count(&self) -> usize {
+    pub(crate) fn line_count(&self) -> usize {
         self.line_count
     }
 
     /// Line `n` (1-based) after the header.
-    pub fn line(&self, n: usize) -> &str {
+    pub(crate) fn line(&self, n: usize) -> &str {
         self.index.line(&self.body, n)
     }
 
-    /// Lines `a..=b` joined by newlines.
-    pub fn lines(&self, a: usize, b: usize) -> String {
-        (a..=b.min(self.line_count))
-            .map(|n| self.line(n))
-            .collect::<Vec<_>>()
-            .join("\n")
-    }
-
-    /// Lines `a..=b` as one slice of the body: the text [`lines`](Self::lines)
-    /// builds, without building it. Lines count from 1; an empty range
-    /// (`a` past `b` or past the end, or `a` = 0) is empty.
-    pub fn line_range(&self, a: usize, b: usize) -> &str {
+    /// Lines `a..=b` as one slice of the body (joined by the newlines
+    /// between them). Lines count from 1; an empty range (`a` past `b` or
+    /// past the end, or `a` = 0) is empty.
+    pub(crate) fn line_range(&self, a: usize, b: usize) -> &str {
         let b = b.min(self.line_count);
         if a == 0 || a > b {
             return "";
@@ -117,18 +109,13 @@ impl EvidenceFile {
         self.index.lines(&self.body, a, b)
     }
 
-    /// The whole text after the header.
-    pub fn body(&self) -> &str {
-        &self.body
-    }
-
-    /// The hash of [`body`](Self::body) (`site::output::content_hash`).
+    /// The hash of the whole text after the header (`hash::content_hash`).
     pub(crate) fn body_hash(&self) -> u64 {
         self.body_hash
     }
 
     /// The header's kind, if given.
-    pub fn kind(&self) -> Option<EvidenceKind> {
+    pub(crate) fn kind(&self) -> Option<EvidenceKind> {
         self.header.as_ref().and_then(|h| h.kind)
     }
 }
@@ -139,12 +126,12 @@ pub struct EvidenceIndex {
     /// Files by path.
     pub files: BTreeMap<String, EvidenceFile>,
     /// Symlinks whose target lies outside the evidence directory.
-    pub escaping: BTreeSet<String>,
+    pub(crate) escaping: BTreeSet<String>,
     /// Files that exist but could not be read as evidence (already
     /// reported), so claims citing them are not also told they are missing.
-    pub broken: BTreeSet<String>,
+    pub(crate) broken: BTreeSet<String>,
     /// The evidence directory relative to the root, for messages.
-    pub dir_name: String,
+    pub(crate) dir_name: String,
 }
 
 /// Reads every file under the evidence directory.
@@ -320,7 +307,7 @@ fn load_file(
         path: rel,
         disk_path: entry.path().to_path_buf(),
         header,
-        body_hash: crate::site::output::content_hash(body.as_bytes()),
+        body_hash: crate::hash::content_hash(body.as_bytes()),
         body: body.into(),
         index,
         line_count,

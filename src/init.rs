@@ -14,7 +14,7 @@ macro_rules! embed {
 }
 
 /// The starter site: (path inside the new site, text).
-pub const FILES: &[(&str, &str)] = embed!(
+pub(crate) const FILES: &[(&str, &str)] = embed!(
     "book.toml",
     "content/_index.md",
     "content/notes/_index.md",

@@ -19,10 +19,10 @@ pub enum Lang {
 
 impl Lang {
     /// Both languages, in code order.
-    pub const ALL: [Lang; 2] = [Lang::Ja, Lang::En];
+    pub(crate) const ALL: [Lang; 2] = [Lang::Ja, Lang::En];
 
     /// The BCP 47 code.
-    pub fn code(self) -> &'static str {
+    pub(crate) fn code(self) -> &'static str {
         match self {
             Lang::Ja => "ja",
             Lang::En => "en",
@@ -30,7 +30,7 @@ impl Lang {
     }
 
     /// The other language.
-    pub fn other(self) -> Lang {
+    pub(crate) fn other(self) -> Lang {
         match self {
             Lang::Ja => Lang::En,
             Lang::En => Lang::Ja,
@@ -38,7 +38,7 @@ impl Lang {
     }
 
     /// Parses a code.
-    pub fn from_code(code: &str) -> Option<Lang> {
+    pub(crate) fn from_code(code: &str) -> Option<Lang> {
         match code {
             "ja" => Some(Lang::Ja),
             "en" => Some(Lang::En),
@@ -57,14 +57,14 @@ impl fmt::Display for Lang {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Bi<T> {
     /// Japanese.
-    pub ja: T,
+    pub(crate) ja: T,
     /// English.
-    pub en: T,
+    pub(crate) en: T,
 }
 
 impl<T> Bi<T> {
     /// The value for one language.
-    pub fn get(&self, lang: Lang) -> &T {
+    pub(crate) fn get(&self, lang: Lang) -> &T {
         match lang {
             Lang::Ja => &self.ja,
             Lang::En => &self.en,

@@ -25,17 +25,22 @@
 //! `.kansoku/`, from one `build` to the next. `src/site/memo.rs` says what
 //! each key is made of.
 
-pub mod accept;
+pub(crate) mod accept;
 pub mod check;
 pub mod claims;
 pub mod clean;
 pub mod config;
 pub mod content;
 pub mod diff;
-pub mod error;
+pub(crate) mod error;
 pub mod evidence;
+pub(crate) mod fsutil;
+pub(crate) mod glob;
+pub(crate) mod hash;
 pub mod init;
 pub mod lang;
+#[cfg(test)]
+mod layering_tests;
 pub(crate) mod memory;
 #[cfg(test)]
 mod pipeline_tests;
@@ -47,8 +52,9 @@ pub mod serve;
 pub mod site;
 pub(crate) mod source;
 pub(crate) mod suggest;
+pub(crate) mod sync;
 pub(crate) mod terminal;
-pub mod theme;
+pub(crate) mod theme;
 pub mod validate;
 pub(crate) mod version;
 

@@ -18,7 +18,7 @@ macro_rules! embed {
 }
 
 /// Embedded theme templates: (path from the repo root, text).
-pub const TEMPLATES: &[(&str, &str)] = embed!(
+pub(crate) const TEMPLATES: &[(&str, &str)] = embed!(
     "templates/404.html",
     "templates/base.html",
     "templates/bilingual.html",
@@ -43,10 +43,10 @@ pub const TEMPLATES: &[(&str, &str)] = embed!(
 );
 
 /// Embedded Fluent files.
-pub const I18N: &[(&str, &str)] = embed!("templates/i18n/en.ftl", "templates/i18n/ja.ftl");
+pub(crate) const I18N: &[(&str, &str)] = embed!("templates/i18n/en.ftl", "templates/i18n/ja.ftl");
 
 /// Embedded static files.
-pub const STATIC: &[(&str, &str)] = embed!(
+pub(crate) const STATIC: &[(&str, &str)] = embed!(
     "static/favicon.svg",
     "static/kansoku.css",
     "static/kansoku.js"
@@ -54,18 +54,18 @@ pub const STATIC: &[(&str, &str)] = embed!(
 
 /// A theme file and where it came from.
 #[derive(Debug, Clone)]
-pub struct ThemeFile {
+pub(crate) struct ThemeFile {
     /// Name inside its directory (`page.html`, `kansoku.css`).
-    pub name: String,
+    pub(crate) name: String,
     /// Where it came from, for messages: `templates/page.html` or `(embedded) templates/page.html`.
-    pub origin: String,
+    pub(crate) origin: String,
     /// Contents.
-    pub bytes: Vec<u8>,
+    pub(crate) bytes: Vec<u8>,
 }
 
 /// Embedded files under `dir` with the site's files of the same tree
 /// replacing them, sorted by name.
-pub fn merged(
+pub(crate) fn merged(
     root: &Path,
     dir: &str,
     embedded: &[(&str, &str)],
@@ -116,7 +116,7 @@ pub fn merged(
 }
 
 /// The Fluent sources in override order: embedded first, then the site's.
-pub fn merged_i18n(root: &Path) -> Result<Vec<(crate::lang::Lang, String, String)>> {
+pub(crate) fn merged_i18n(root: &Path) -> Result<Vec<(crate::lang::Lang, String, String)>> {
     use crate::lang::Lang;
     let mut out = Vec::new();
     for lang in Lang::ALL {

@@ -6,21 +6,23 @@
 
 mod checker;
 mod derive;
+mod review_status;
+
+pub(crate) use review_status::{ClaimNote, Move, ReviewStatus};
 
 use crate::config::Config;
 use crate::content::Content;
 use crate::error::Diagnostic;
 use crate::evidence::EvidenceIndex;
+// The validator's lookups: hundreds of thousands of short keys on a large
+// site, where SipHash was a sixth of `check`.
+use crate::hash::checks::{hash_of, hasher};
+use crate::hash::Map;
 use checker::Checker;
 use rayon::prelude::*;
-use std::collections::{BTreeMap, HashMap};
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
-
-/// The validator's lookups: hundreds of thousands of short keys on a
-/// large site, where SipHash was a sixth of `check` (a fixed state, so
-/// nothing depends on a random seed; no key comes from outside the site).
-type Map<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
 
 /// Which command is asking: decides the severity of untranslated segments.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,20 +37,20 @@ pub enum Mode {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct ClaimAt {
     /// Index into `Content::pages`.
-    pub page: usize,
+    pub(crate) page: usize,
     /// Index into that page's claims.
-    pub claim: usize,
+    pub(crate) claim: usize,
 }
 
 /// Lookups built once and shared by rendering.
 #[derive(Debug, Clone, Default)]
 pub struct Index {
     /// Every claim id.
-    pub claims: BTreeMap<String, ClaimAt>,
+    pub(crate) claims: BTreeMap<String, ClaimAt>,
     /// Evidence path → the claims citing it, in page then claim order.
-    pub cited_by: BTreeMap<String, Vec<ClaimAt>>,
+    pub(crate) cited_by: BTreeMap<String, Vec<ClaimAt>>,
     /// Content-relative page path → page index.
-    pub pages: BTreeMap<String, usize>,
+    pub(crate) pages: BTreeMap<String, usize>,
 }
 
 /// Checks the site and returns the lookups with every finding.
@@ -128,16 +130,6 @@ pub(crate) fn validate_memo(
 /// outlives a fact it read.
 pub(crate) fn check_key(page_bytes: u64, site_facts: u64) -> u64 {
     hash_of((page_bytes, site_facts))
-}
-
-fn hasher() -> impl Hasher {
-    foldhash::quality::FixedState::with_seed(0x6b61_6e73_6f6b_7533).build_hasher()
-}
-
-fn hash_of(value: impl Hash) -> u64 {
-    let mut h = hasher();
-    value.hash(&mut h);
-    h.finish()
 }
 
 /// Hash of what the checks of other pages read of `page`: its path, its
@@ -310,46 +302,37 @@ fn run(
 }
 
 /// Sorts findings by file, line and column, keeping rule order for ties.
-pub fn sort(diags: &mut [Diagnostic]) {
+pub(crate) fn sort(diags: &mut [Diagnostic]) {
     diags.sort_by(|a, b| a.location.cmp(&b.location));
 }
 
-/// Words of W071's message just before the failed page's path.
-pub(crate) const FAILED_PAGE: &str = "is in ";
-
-/// Keeps the first W071 about each page that failed to load: one mistake,
-/// one finding on the page itself and one saying references wait for it.
+/// Keeps the first W071 about each page that failed to load (the page it
+/// is `about`): one mistake, one finding on the page
+/// itself and one saying references wait for it.
 fn once_per_failed_page(diags: &mut Vec<Diagnostic>) {
     let mut seen = std::collections::HashSet::new();
-    diags.retain(|d| {
-        d.code != "W071"
-            || seen.insert(
-                d.message
-                    .rsplit_once(FAILED_PAGE)
-                    .map_or(String::new(), |(_, page)| page.to_owned()),
-            )
-    });
+    diags.retain(|d| d.code != "W071" || seen.insert(d.about().map(str::to_owned)));
 }
 
 /// A loaded and validated site: what rendering consumes.
 #[derive(Debug, Clone)]
 pub struct Site {
     /// Configuration.
-    pub config: Config,
+    pub(crate) config: Config,
     /// Pages.
     pub content: Content,
     /// Evidence files.
-    pub evidence: EvidenceIndex,
+    pub(crate) evidence: EvidenceIndex,
     /// Lookups.
-    pub index: Arc<Index>,
+    pub(crate) index: Arc<Index>,
     /// What the review lock says about the claims now (empty without a
     /// lock): the notices readers see.
-    pub review: crate::review::Status,
+    pub(crate) review: ReviewStatus,
 }
 
 impl Site {
     /// The claim at a place.
-    pub fn claim(&self, at: ClaimAt) -> &crate::content::Claim {
+    pub(crate) fn claim(&self, at: ClaimAt) -> &crate::content::Claim {
         &self.content.pages[at.page].claims[at.claim]
     }
 }

@@ -26,9 +26,17 @@ fn reviewed() -> SiteTest {
     t
 }
 
+/// The site at `root` as `kansoku review` loads it: without its lock.
+fn unreviewed(root: &Path) -> kansoku::validate::Site {
+    kansoku::site::load_unreviewed(root, kansoku::validate::Mode::Build)
+        .expect("loads")
+        .0
+}
+
 fn review_all(root: &Path) {
     review::review(
         root,
+        &unreviewed(root),
         &Selection {
             all: true,
             ..Selection::default()
@@ -105,6 +113,7 @@ fn edited_log_line_makes_claims_suspect_until_reviewed() {
     // Reviewing the three claims makes check clean again.
     review::review(
         t.root(),
+        &unreviewed(t.root()),
         &Selection {
             claims: vec!["loads-hip".into(), "uses-mmq".into(), "old-path".into()],
             ..Selection::default()
@@ -132,7 +141,10 @@ fn lines_inserted_above_a_cited_range_are_moved_and_fix_repairs_the_link() {
             f("E082", "the text cited by claim `mt` moved: `evidence/logs/run.log#L4` is now `evidence/logs/run.log#L6`"),
         ]
     );
-    let done = review::fix(t.root()).expect("fix");
+    let site = kansoku::site::load_unchecked(t.root(), kansoku::validate::Mode::Build)
+        .expect("loads")
+        .0;
+    let done = review::fix(t.root(), &site).expect("fix");
     assert_eq!(done.len(), 5, "{done:?}");
     assert_eq!(
         done[0],
@@ -301,13 +313,15 @@ fn editing_only_english_is_a_stale_translation_shown_with_the_previous_text() {
 #[test]
 fn review_needs_a_selection_and_known_ids() {
     let t = SiteTest::from_fixture("review");
-    let err = review::review(t.root(), &Selection::default()).expect_err("nothing named");
+    let err = review::review(t.root(), &unreviewed(t.root()), &Selection::default())
+        .expect_err("nothing named");
     assert_eq!(
         err.to_string(),
         "name the claims to review, or use `--page PAGE` or `--all`"
     );
     let err = review::review(
         t.root(),
+        &unreviewed(t.root()),
         &Selection {
             claims: vec!["loads-hp".into()],
             ..Selection::default()
@@ -320,6 +334,7 @@ fn review_needs_a_selection_and_known_ids() {
     );
     let done = review::review(
         t.root(),
+        &unreviewed(t.root()),
         &Selection {
             pages: vec!["content/life.md".into()],
             ..Selection::default()

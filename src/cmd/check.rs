@@ -50,7 +50,8 @@ pub(crate) fn run(root: &Path, args: Args) -> ExitCode {
 /// `check --fix`: rewrites links whose cited text moved, saying which.
 fn fix_moved(root: &Path, fix: bool) -> kansoku::Result<()> {
     if fix {
-        for done in kansoku::review::fix(root)? {
+        let (site, _) = kansoku::site::load_unchecked(root, kansoku::validate::Mode::Build)?;
+        for done in kansoku::review::fix(root, &site)? {
             eprintln!("{done}");
         }
     }

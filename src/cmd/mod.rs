@@ -69,14 +69,7 @@ pub(crate) fn fail(root: &Path, e: Error) -> ExitCode {
                 .map(|c| c.accept)
                 .unwrap_or_default();
             let report = Report::triaged(&accept, diags);
-            let text = kansoku::check::format(&report, kansoku::check::Format::Human);
-            // The summary line of `check` is replaced by the build's own.
-            let body = text.trim_end().rsplit_once('\n').map_or("", |(b, _)| b);
-            let mut body = body.trim_end().replace("\n\n", "\n");
-            if !body.is_empty() {
-                body.push('\n');
-            }
-            eprint!("{body}");
+            eprint!("{}", failure_listing(&report));
             let n = report.errors();
             eprintln!(
                 "error: {n} error{} found; nothing was written",
@@ -89,4 +82,25 @@ pub(crate) fn fail(root: &Path, e: Error) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// What `check` lists for `report` (errors first, then warnings, then the
+/// accepted counts), one line after another without `check`'s blank
+/// lines, and without its summary line: a failed command prints its own.
+fn failure_listing(report: &Report) -> String {
+    let mut shown: Vec<&kansoku::Diagnostic> = report.diagnostics.iter().collect();
+    // Errors first, each group in its order (a stable sort).
+    shown.sort_by_key(|d| !d.is_error());
+    let mut lines: Vec<String> = shown.iter().map(ToString::to_string).collect();
+    lines.extend(report.accepted.iter().map(kansoku::check::accepted_line));
+    if !report.accepted.is_empty() {
+        lines.push("(`kansoku check --all` lists the accepted findings)".to_owned());
+    }
+    // No trailing blanks on the last line, as before this was built from
+    // the data rather than cut out of `check`'s text.
+    let mut out = lines.join("\n").trim_end().to_owned();
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    out
 }

@@ -22,7 +22,11 @@ pub(crate) fn run(root: &Path, args: Args) -> ExitCode {
         pages: args.pages,
         all: args.all,
     };
-    match kansoku::review::review(root, &sel) {
+    let reviewed = sel.check().and_then(|()| {
+        let (site, _) = kansoku::site::load_unreviewed(root, kansoku::validate::Mode::Build)?;
+        kansoku::review::review(root, &site, &sel)
+    });
+    match reviewed {
         Ok(r) => {
             println!(
                 "reviewed {} claim{} ({} new or changed) and {} page{}; {} dropped; wrote {}",

@@ -15,7 +15,7 @@ pub struct Chunk {
     /// The Markdown text.
     pub text: String,
     /// Byte offset of `text` in the (normalised) file.
-    pub offset: usize,
+    pub(crate) offset: usize,
 }
 
 /// One run of the body.
@@ -255,7 +255,7 @@ pub fn unique_id(ids: &mut IdSet, base: String) -> String {
 }
 
 /// Parses a dot source; `Err` is the parser's message.
-pub fn parse_dot(src: &str) -> Result<layout::gv::parser::ast::Graph, String> {
+pub(crate) fn parse_dot(src: &str) -> Result<layout::gv::parser::ast::Graph, String> {
     let mut parser = layout::gv::DotParser::new(src);
     let graph = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parser.process()))
         .map_err(|_| "the dot parser failed on this input".to_owned())?;
@@ -306,7 +306,7 @@ mod tests {
 }
 
 /// The one Markdown parser configuration used by every stage.
-pub fn parser_options() -> pulldown_cmark::Options {
+pub(crate) fn parser_options() -> pulldown_cmark::Options {
     use pulldown_cmark::Options;
     Options::ENABLE_TABLES
         | Options::ENABLE_FOOTNOTES
@@ -321,7 +321,7 @@ pub fn parser_options() -> pulldown_cmark::Options {
 /// Borrowed from the chunk where the text allows: a large site has hundreds
 /// of thousands of claim references.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Reference<'a> {
+pub(crate) enum Reference<'a> {
     /// `[[claim:ID]]`, with the id.
     Claim(Cow<'a, str>),
     /// A link to `*.md`, resolved to a content-relative path, and its anchor.
@@ -339,18 +339,18 @@ pub enum Reference<'a> {
 
 /// What validation needs from one chunk, found in a single parse.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ChunkScan<'a> {
+pub(crate) struct ChunkScan<'a> {
     /// Claim references, page links and bad diagrams, with file byte spans.
-    pub refs: Vec<(Reference<'a>, Range<usize>)>,
+    pub(crate) refs: Vec<(Reference<'a>, Range<usize>)>,
     /// The id each heading asks for (`{#id}` or its slug), in order. Not
     /// yet made unique: that depends on the page's other chunks in the
     /// same language (see [`heading_ids`]).
-    pub headings: Vec<String>,
+    pub(crate) headings: Vec<String>,
 }
 
 /// Scans a chunk once for its references and headings. Both used to be
 /// separate parses; parsing is most of what checking a body costs.
-pub fn scan<'a>(chunk: &'a Chunk, page_rel: &'a str) -> ChunkScan<'a> {
+pub(crate) fn scan<'a>(chunk: &'a Chunk, page_rel: &'a str) -> ChunkScan<'a> {
     use pulldown_cmark::{CodeBlockKind, CowStr, Event, LinkType, Parser, Tag, TagEnd};
     // The parser borrows most strings from the text; they stay borrowed.
     fn cow(s: CowStr<'_>) -> Cow<'_, str> {
@@ -458,7 +458,7 @@ pub fn scan<'a>(chunk: &'a Chunk, page_rel: &'a str) -> ChunkScan<'a> {
 /// a document of its own (`data:text/html`, and the other active `data:`
 /// types), read as browsers read it: case-insensitive, with leading
 /// spaces and control characters and embedded tabs and newlines dropped.
-pub fn is_active_url(url: &str) -> bool {
+pub(crate) fn is_active_url(url: &str) -> bool {
     let url: String = url
         .trim_start_matches(|c: char| c <= ' ')
         .chars()
@@ -566,7 +566,7 @@ fn after<'a>(s: &Cow<'a, str>, prefix: &str, cut: fn(&str) -> &str) -> Option<Co
 /// the ones before it and against `reserved` (see [`reserved_ids`]), which
 /// are not headings' and so are not in the result. `chunks` pairs each
 /// chunk's scan with its languages.
-pub fn heading_ids<'a>(
+pub(crate) fn heading_ids<'a>(
     chunks: impl IntoIterator<Item = (&'a ChunkScan<'a>, Langs)>,
     lang: Lang,
     reserved: &IdSet,
@@ -589,7 +589,7 @@ pub fn heading_ids<'a>(
 /// the badges and permalinks point at (the legend's and
 /// `partials/meanings.html`'s `<lang>-<class>`, `<lang>-to-log`,
 /// `<lang>-permalink`), which the theme writes with computed ids.
-pub fn reserved_ids<'a>(theme: &[String], claims: impl Iterator<Item = &'a str>) -> IdSet {
+pub(crate) fn reserved_ids<'a>(theme: &[String], claims: impl Iterator<Item = &'a str>) -> IdSet {
     let mut ids: IdSet = theme.iter().cloned().collect();
     ids.extend(claims.map(|id| format!("claim-{id}")));
     for l in Lang::ALL {
@@ -603,7 +603,7 @@ pub fn reserved_ids<'a>(theme: &[String], claims: impl Iterator<Item = &'a str>)
 
 /// The languages a chunk is shown in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Langs {
+pub(crate) enum Langs {
     /// Shared text and untranslated blocks: shown in both.
     Both,
     /// One side of a pair.
@@ -612,7 +612,7 @@ pub enum Langs {
 
 impl Langs {
     /// Whether the chunk is shown in `lang`.
-    pub fn has(self, lang: Lang) -> bool {
+    pub(crate) fn has(self, lang: Lang) -> bool {
         match self {
             Langs::Both => true,
             Langs::One(l) => l == lang,
@@ -620,14 +620,14 @@ impl Langs {
     }
 
     /// The languages in code order.
-    pub fn iter(self) -> impl Iterator<Item = Lang> {
+    pub(crate) fn iter(self) -> impl Iterator<Item = Lang> {
         Lang::ALL.into_iter().filter(move |&l| self.has(l))
     }
 }
 
 impl Segment {
     /// The segment's chunks with the languages each is shown in, in order.
-    pub fn chunks(&self) -> impl Iterator<Item = (&Chunk, Langs)> {
+    pub(crate) fn chunks(&self) -> impl Iterator<Item = (&Chunk, Langs)> {
         let (first, second) = match self {
             Segment::Shared(c) | Segment::Untranslated { chunk: c, .. } => ((c, Langs::Both), None),
             Segment::Pair { ja, en } => {
@@ -640,7 +640,7 @@ impl Segment {
 
 /// Resolves a link written as a content source path (`../x.md#a`,
 /// `/notes/x.md`) to a content-relative path. Other links give `None`.
-pub fn resolve_page_link(dest: &str, page_rel: &str) -> Option<(String, Option<String>)> {
+pub(crate) fn resolve_page_link(dest: &str, page_rel: &str) -> Option<(String, Option<String>)> {
     if dest.contains("://") || dest.starts_with("mailto:") || dest.starts_with('#') {
         return None;
     }

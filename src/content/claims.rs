@@ -27,7 +27,7 @@ pub enum Class {
 
 impl Class {
     /// All classes in legend order.
-    pub const ALL: [Class; 4] = [
+    pub(crate) const ALL: [Class; 4] = [
         Class::Confirmed,
         Class::Inferred,
         Class::Unresolved,
@@ -45,7 +45,7 @@ impl Class {
     }
 
     /// Parses a class name.
-    pub fn from_name(s: &str) -> Option<Class> {
+    pub(crate) fn from_name(s: &str) -> Option<Class> {
         Class::ALL.into_iter().find(|c| c.name() == s)
     }
 
@@ -70,7 +70,7 @@ impl Class {
 /// address still leads somewhere.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Default)]
 #[serde(rename_all = "lowercase")]
-pub enum State {
+pub(crate) enum State {
     /// Stands as written.
     #[default]
     Current,
@@ -82,7 +82,7 @@ pub enum State {
 
 impl State {
     /// The name used in TOML, CSS classes and `claims.json`.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             State::Current => "current",
             State::Retracted => "retracted",
@@ -94,38 +94,38 @@ impl State {
 /// A claim's lifecycle beyond its class: state, reason, successor and who
 /// translated it.
 #[derive(Debug, Clone, Default, Hash)]
-pub struct Lifecycle {
+pub(crate) struct Lifecycle {
     /// Current, retracted or superseded.
-    pub state: State,
+    pub(crate) state: State,
     /// Why it was retracted or superseded, in both languages.
-    pub reason: Option<Bi<String>>,
+    pub(crate) reason: Option<Bi<String>>,
     /// The claim that replaces it, with its span.
-    pub superseded_by: Option<(String, Range<usize>)>,
+    pub(crate) superseded_by: Option<(String, Range<usize>)>,
     /// True when `translated-by = "machine"`: readers are told.
-    pub machine_translated: bool,
+    pub(crate) machine_translated: bool,
 }
 
 /// A link from a claim to lines of an evidence file.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct EvidenceLink {
+pub(crate) struct EvidenceLink {
     /// Path under the evidence directory, normalised, `/`-separated.
-    pub path: String,
+    pub(crate) path: String,
     /// Inclusive 1-based line range, counted after the file's header.
-    pub lines: Option<(usize, usize)>,
+    pub(crate) lines: Option<(usize, usize)>,
     /// Text that must occur inside the lines.
-    pub quote: Option<String>,
+    pub(crate) quote: Option<String>,
     /// Where the link is written in the page.
-    pub span: Range<usize>,
+    pub(crate) span: Range<usize>,
 }
 
 impl EvidenceLink {
     /// `path#L7-L12`, `path#L7` or `path`.
-    pub fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         format!("{}{}", self.path, self.fragment())
     }
 
     /// `#L7-L12`, `#L7` or empty.
-    pub fn fragment(&self) -> String {
+    pub(crate) fn fragment(&self) -> String {
         match self.lines {
             None => String::new(),
             Some((a, b)) if a == b => format!("#L{a}"),
@@ -138,29 +138,29 @@ impl EvidenceLink {
 #[derive(Debug, Clone, Hash)]
 pub struct Claim {
     /// Site-unique id.
-    pub id: String,
+    pub(crate) id: String,
     /// Evidence class.
-    pub class: Class,
+    pub(crate) class: Class,
     /// Text in each language.
-    pub text: Bi<String>,
+    pub(crate) text: Bi<String>,
     /// Evidence links, at least one.
-    pub evidence: Vec<EvidenceLink>,
+    pub(crate) evidence: Vec<EvidenceLink>,
     /// Claims an inference rests on, with their spans.
-    pub from: Vec<(String, Range<usize>)>,
+    pub(crate) from: Vec<(String, Range<usize>)>,
     /// Entity key placing the claim in a view's row.
-    pub about: Option<String>,
+    pub(crate) about: Option<String>,
     /// Aspect placing the claim in a view's column.
-    pub aspect: Option<String>,
+    pub(crate) aspect: Option<String>,
     /// Free tags.
-    pub tags: Vec<String>,
+    pub(crate) tags: Vec<String>,
     /// Span of the id, for diagnostics.
-    pub id_span: Range<usize>,
+    pub(crate) id_span: Range<usize>,
     /// State, reason, successor, translation marker.
-    pub life: Lifecycle,
+    pub(crate) life: Lifecycle,
     /// Kept only to be checked: the claim has errors of its own (its class
     /// or a text may be a stand-in), so its page is never rendered and no
     /// rule reads its class.
-    pub broken: bool,
+    pub(crate) broken: bool,
 }
 
 /// True for ids usable as URL fragments and in `[[claim:ID]]`.
@@ -592,23 +592,12 @@ fn range(a: i64, b: i64) -> Result<(usize, usize), LinkError> {
     Ok((a as usize, b as usize))
 }
 
+/// `%XX` escapes decoded; a `%` without two hex digits stays as it is,
+/// and bytes that are not UTF-8 become U+FFFD.
 fn percent_decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            let hex = |b: u8| (b as char).to_digit(16);
-            if let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
-                out.push((h * 16 + l) as u8);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    percent_encoding::percent_decode_str(s)
+        .decode_utf8_lossy()
+        .into_owned()
 }
 
 /// Normalises an evidence path and refuses any that could leave `evidence/`.

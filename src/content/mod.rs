@@ -4,12 +4,12 @@
 //! and evidence are resolved later (see `crate::validate`). Nothing here
 //! renders HTML or writes files.
 
-pub mod body;
-pub mod claims;
+pub(crate) mod body;
+pub(crate) mod claims;
 pub(crate) mod front_matter;
 
 pub use body::{Chunk, Segment};
-pub use claims::{Claim, Class, EvidenceLink, Lifecycle, State};
+pub(crate) use claims::{Claim, Class, EvidenceLink, State};
 
 use crate::error::{Diagnostic, Error, Result};
 use crate::lang::{Bi, RawBi};
@@ -52,22 +52,22 @@ impl Layout {
 #[derive(Debug, Clone)]
 pub struct Entity {
     /// A kind from `book.toml` `[kinds]`.
-    pub kind: String,
+    pub(crate) kind: String,
     /// Unique within its kind.
-    pub key: String,
+    pub(crate) key: String,
     /// Display name.
-    pub name: Bi<String>,
+    pub(crate) name: Bi<String>,
     /// Short role text.
-    pub role: Option<Bi<String>>,
+    pub(crate) role: Option<Bi<String>>,
     /// The claim whose class colours the entity, with its span.
-    pub status: Option<(String, Range<usize>)>,
+    pub(crate) status: Option<(String, Range<usize>)>,
     /// Spans of kind and key, for diagnostics.
-    pub kind_span: Range<usize>,
+    pub(crate) kind_span: Range<usize>,
     /// Span of the key.
-    pub key_span: Range<usize>,
+    pub(crate) key_span: Range<usize>,
     /// Keys of entities of the same kind this one depends on (the edges
     /// of a named view's graph), with their spans.
-    pub depends_on: Vec<(String, Range<usize>)>,
+    pub(crate) depends_on: Vec<(String, Range<usize>)>,
 }
 
 /// A named view: rows are the entities of `kind`, columns are claim
@@ -76,31 +76,31 @@ pub struct Entity {
 #[derive(Debug, Clone)]
 pub struct NamedView {
     /// The name used in the body markers.
-    pub name: String,
+    pub(crate) name: String,
     /// The entity kind of its rows.
-    pub kind: String,
+    pub(crate) kind: String,
     /// Span of the kind, for diagnostics.
-    pub kind_span: Range<usize>,
+    pub(crate) kind_span: Range<usize>,
     /// Columns.
-    pub columns: Vec<Column>,
+    pub(crate) columns: Vec<Column>,
 }
 
 /// The "can show / cannot show" table: claim ids with their spans.
 #[derive(Debug, Clone, Default)]
 pub struct Scope {
     /// What the observations can show.
-    pub can: Vec<(String, Range<usize>)>,
+    pub(crate) can: Vec<(String, Range<usize>)>,
     /// What they cannot show.
-    pub cannot: Vec<(String, Range<usize>)>,
+    pub(crate) cannot: Vec<(String, Range<usize>)>,
 }
 
 /// A generated view's column.
 #[derive(Debug, Clone, Hash)]
 pub struct Column {
     /// The claim aspect shown in the column.
-    pub aspect: String,
+    pub(crate) aspect: String,
     /// Heading.
-    pub label: Bi<String>,
+    pub(crate) label: Bi<String>,
 }
 
 /// One page of content.
@@ -111,52 +111,42 @@ pub struct Page {
     /// URL path under a language tree: `""`, `notes/` or `notes/first/`.
     pub url_path: String,
     /// Title in each language.
-    pub title: Bi<String>,
+    pub(crate) title: Bi<String>,
     /// "What you'll gain here".
-    pub lead: Option<Bi<String>>,
+    pub(crate) lead: Option<Bi<String>>,
     /// Order within its section.
-    pub weight: i64,
+    pub(crate) weight: i64,
     /// Last update, `YYYY-MM-DD`.
-    pub updated: Option<String>,
+    pub(crate) updated: Option<String>,
     /// Which layout renders it.
-    pub layout: Layout,
+    pub(crate) layout: Layout,
     /// The entity the page is about.
-    pub entity: Option<Entity>,
+    pub(crate) entity: Option<Entity>,
     /// Entities declared here without a page of their own (`[[entities]]`).
-    pub members: Vec<Entity>,
+    pub(crate) members: Vec<Entity>,
     /// Named views (`[views.NAME]`).
-    pub views: Vec<NamedView>,
+    pub(crate) views: Vec<NamedView>,
     /// Claims declared here.
     pub claims: Vec<Claim>,
     /// Scope table.
-    pub scope: Option<Scope>,
+    pub(crate) scope: Option<Scope>,
     /// Columns of a generated view.
-    pub columns: Vec<Column>,
+    pub(crate) columns: Vec<Column>,
     /// The body.
     pub segments: Vec<Segment>,
     /// Whether the claim list at the end also lists the claims the text
     /// shows inline (`repeat-inline-claims`, default true).
-    pub repeat_inline_claims: bool,
+    pub(crate) repeat_inline_claims: bool,
     /// `draft = true`: left out of `build` unless `--drafts`.
-    pub draft: bool,
+    pub(crate) draft: bool,
     /// The decoded file, for locating later findings.
     pub(crate) src: Source,
 }
 
 impl Page {
     /// Path relative to the site root, as shown in diagnostics.
-    pub fn source_path(&self) -> &str {
+    pub(crate) fn source_path(&self) -> &str {
         &self.src.rel
-    }
-
-    /// The section directory (`""` for top level, `notes` for `notes/x.md`).
-    pub fn section(&self) -> &str {
-        let dir = self.rel.rsplit_once('/').map_or("", |(d, _)| d);
-        if self.is_section_index() {
-            dir.rsplit_once('/').map_or("", |(d, _)| d)
-        } else {
-            dir
-        }
     }
 
     /// True for `_index.md`.
@@ -173,15 +163,15 @@ pub struct Content {
     pub pages: Vec<std::sync::Arc<Page>>,
     /// Pages that exist but failed to load (already reported), so links
     /// and claim references into them are not also called missing.
-    pub failed: Vec<FailedPage>,
+    pub(crate) failed: Vec<FailedPage>,
     /// Drafts this build leaves out (`build` without `--drafts`): a link
     /// or claim reference into one is still an error, with its own hint.
-    pub drafts: Vec<FailedPage>,
+    pub(crate) drafts: Vec<FailedPage>,
 }
 
 impl Content {
     /// The number of claims of each class, in legend order.
-    pub fn claims_per_class(&self) -> [(Class, usize); 4] {
+    pub(crate) fn claims_per_class(&self) -> [(Class, usize); 4] {
         let mut counts = Class::ALL.map(|c| (c, 0));
         for c in self.pages.iter().flat_map(|p| &p.claims) {
             if let Some(slot) = counts.iter_mut().find(|(k, _)| *k == c.class) {
@@ -198,17 +188,17 @@ impl Content {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct FailedPage {
     /// Path relative to `content/`.
-    pub rel: String,
+    pub(crate) rel: String,
     /// Ids of the claims it defines (as far as they can be told).
-    pub claims: Vec<String>,
+    pub(crate) claims: Vec<String>,
     /// True if its front matter parsed (the ids are exact); false if they
     /// were picked out of lines that look like `id = "…"`.
-    pub parsed: bool,
+    pub(crate) parsed: bool,
     /// The evidence files its front matter may name, read from its text
     /// as written (`"logs/x.log#L3"`, `path = "…"`), parsed or not: a
     /// citation the writer made counts, so W001 never says to remove a
     /// file a broken page cites.
-    pub cites: Vec<String>,
+    pub(crate) cites: Vec<String>,
 }
 
 impl FailedPage {

@@ -307,6 +307,9 @@ fn review_notices_follow_the_lock() {
     let root = dir.path();
     crate::review::review(
         root,
+        &crate::site::load_unreviewed(root, crate::validate::Mode::Build)
+            .expect("loads")
+            .0,
         &crate::review::Selection {
             all: true,
             ..Default::default()
@@ -337,6 +340,9 @@ fn review_notices_follow_the_lock() {
     assert_same(root, &mut b);
     crate::review::review(
         root,
+        &crate::site::load_unreviewed(root, crate::validate::Mode::Build)
+            .expect("loads")
+            .0,
         &crate::review::Selection {
             all: true,
             ..Default::default()
@@ -372,6 +378,9 @@ fn issue_25_with_a_lock_a_prose_edit_renders_one_page() {
     let root = dir.path();
     crate::review::review(
         root,
+        &crate::site::load_unreviewed(root, crate::validate::Mode::Build)
+            .expect("loads")
+            .0,
         &crate::review::Selection {
             all: true,
             ..Default::default()
@@ -416,6 +425,9 @@ fn issue_25_with_a_lock_a_prose_edit_renders_one_page() {
     assert!(stale(&b), "stale-translation notices are served");
     crate::review::review(
         root,
+        &crate::site::load_unreviewed(root, crate::validate::Mode::Build)
+            .expect("loads")
+            .0,
         &crate::review::Selection {
             all: true,
             ..Default::default()

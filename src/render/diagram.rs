@@ -357,16 +357,16 @@ fn fit_for_html(svg: &str, label: &str, links: &HashMap<String, String>) -> Stri
 
 impl Diagrams {
     /// The SVG for `src` with ids prefixed by `prefix` (unique on the page).
-    pub fn svg(&self, src: &str, prefix: &str) -> Result<String, String> {
+    pub(crate) fn svg(&self, src: &str, prefix: &str) -> Result<String, String> {
         let cached = {
-            let cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+            let cache = crate::sync::lock(&self.cache);
             cache.get(src).cloned()
         };
         let result = match cached {
             Some(r) => r,
             None => {
                 let r = layout_svg(src);
-                let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+                let mut cache = crate::sync::lock(&self.cache);
                 cache.insert(src.to_owned(), r.clone());
                 r
             }

@@ -13,10 +13,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 /// One Fluent bundle per language.
-pub struct I18n {
+pub(crate) struct I18n {
     ja: FluentBundle<FluentResource>,
     en: FluentBundle<FluentResource>,
-    keys: [Vec<String>; 2],
 }
 
 impl std::fmt::Debug for I18n {
@@ -30,7 +29,6 @@ impl I18n {
     /// sources overriding earlier ones.
     pub(crate) fn new(sources: &[(Lang, String, String)]) -> Result<I18n, Vec<Diagnostic>> {
         let mut diags = Vec::new();
-        let mut keys: [Vec<String>; 2] = [Vec::new(), Vec::new()];
         let mut make = |lang: Lang| {
             let id: unic_langid::LanguageIdentifier = lang
                 .code()
@@ -41,14 +39,7 @@ impl I18n {
             bundle.set_use_isolating(false);
             for (_, path, text) in sources.iter().filter(|(l, _, _)| *l == lang) {
                 match FluentResource::try_new(text.clone()) {
-                    Ok(res) => {
-                        for entry in res.entries() {
-                            if let fluent_syntax::ast::Entry::Message(m) = entry {
-                                keys[usize::from(lang == Lang::En)].push(m.id.name.to_owned());
-                            }
-                        }
-                        bundle.add_resource_overriding(res)
-                    }
+                    Ok(res) => bundle.add_resource_overriding(res),
                     Err((_, errors)) => {
                         let src = Source::new(path.clone(), text.clone());
                         for e in errors {
@@ -70,12 +61,8 @@ impl I18n {
         };
         let ja = make(Lang::Ja);
         let en = make(Lang::En);
-        for k in &mut keys {
-            k.sort();
-            k.dedup();
-        }
         if diags.is_empty() {
-            Ok(I18n { ja, en, keys })
+            Ok(I18n { ja, en })
         } else {
             Err(diags)
         }
@@ -89,7 +76,7 @@ impl I18n {
     }
 
     /// The message `key` in `lang`, with arguments.
-    pub fn message(
+    pub(crate) fn message(
         &self,
         lang: Lang,
         key: &str,
@@ -110,11 +97,6 @@ impl I18n {
             return Err(format!("UI string `{key}` in {lang}.ftl: {e}"));
         }
         Ok(out)
-    }
-
-    /// Every message id in `lang`, sorted; used to check both files agree.
-    pub fn keys(&self, lang: Lang) -> &[String] {
-        &self.keys[usize::from(lang == Lang::En)]
     }
 }
 

@@ -8,15 +8,15 @@ pub mod diagram;
 mod files;
 mod generated;
 pub mod highlight;
-pub mod i18n;
+pub(crate) mod i18n;
 mod jsonld;
 pub mod markdown;
 mod pages;
-pub mod templates;
-pub use crate::theme;
-pub mod views;
+pub(crate) mod templates;
+pub(crate) use crate::theme;
+pub(crate) mod views;
 
-pub use pages::Prepared;
+pub(crate) use pages::Prepared;
 
 use crate::error::{Diagnostic, Result};
 use crate::lang::Lang;
@@ -94,14 +94,14 @@ impl Renderer {
     }
 
     /// The UI strings.
-    pub fn i18n(&self) -> &I18n {
+    pub(crate) fn i18n(&self) -> &I18n {
         &self.i18n
     }
 
     /// Every path a build of `site` writes, sorted, duplicates kept: known
     /// before anything is rendered, so collisions are found first and
     /// output can be written as it is made.
-    pub fn planned_paths(&self, site: &Site) -> Vec<String> {
+    pub(crate) fn planned_paths(&self, site: &Site) -> Vec<String> {
         let mut paths = Vec::new();
         let sizes = pages::section_sizes(site);
         for page in &site.content.pages {
@@ -139,7 +139,7 @@ impl Renderer {
     }
 
     /// E042 for every output path two sources would write.
-    pub fn collisions(&self, site: &Site) -> Vec<Diagnostic> {
+    pub(crate) fn collisions(&self, site: &Site) -> Vec<Diagnostic> {
         let paths = self.planned_paths(site);
         paths
             .windows(2)
@@ -156,7 +156,7 @@ impl Renderer {
     }
 
     /// The state every output of `site` shares (see [`Prepared`]).
-    pub fn prepare(&self, site: &Site) -> std::result::Result<Prepared, Vec<Diagnostic>> {
+    pub(crate) fn prepare(&self, site: &Site) -> std::result::Result<Prepared, Vec<Diagnostic>> {
         pages::prepare(self, site)
     }
 
@@ -185,7 +185,7 @@ impl Renderer {
     }
 
     /// One output unit's files.
-    pub fn render_unit(
+    pub(crate) fn render_unit(
         &self,
         site: &Site,
         prepared: &Prepared,
@@ -253,7 +253,7 @@ impl Renderer {
 
     /// Every unit of `site`, in a fixed order: pages, evidence files, then
     /// the site-wide files.
-    pub fn units<'a>(&self, site: &'a Site) -> Vec<Unit<'a>> {
+    pub(crate) fn units<'a>(&self, site: &'a Site) -> Vec<Unit<'a>> {
         let mut units: Vec<Unit<'a>> = (0..site.content.pages.len()).map(Unit::Page).collect();
         units.extend(site.evidence.files.keys().map(|p| Unit::Evidence(p)));
         units.extend(SitePart::ALL.map(Unit::Site));
@@ -284,7 +284,7 @@ impl Renderer {
 /// A piece of output rendered on its own: what `serve` re-renders after an
 /// edit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Unit<'a> {
+pub(crate) enum Unit<'a> {
     /// A content page (index into `Content::pages`): `ja/`, `en/`, `ja-en/`.
     Page(usize),
     /// An evidence file (its path): the raw copy and its page per language.
@@ -295,7 +295,7 @@ pub enum Unit<'a> {
 
 /// The outputs about the whole site, each rendered on its own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum SitePart {
+pub(crate) enum SitePart {
     /// The evidence index in each language.
     EvidenceIndex,
     /// The language chooser (`index.html`) and `404.html`.
@@ -310,7 +310,7 @@ pub enum SitePart {
 
 impl SitePart {
     /// Every part, in rendering order.
-    pub const ALL: [SitePart; 5] = [
+    pub(crate) const ALL: [SitePart; 5] = [
         SitePart::EvidenceIndex,
         SitePart::Chooser,
         SitePart::Claims,

@@ -12,7 +12,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// The compiled templates and where each came from.
-pub struct Templates {
+pub(crate) struct Templates {
     tera: tera::Tera,
     origins: BTreeMap<String, String>,
     reserved_ids: Vec<String>,
@@ -59,7 +59,7 @@ fn parse_location(origin: &str, msg: &str) -> Location {
 
 impl Templates {
     /// Loads the embedded templates and the site's overrides.
-    pub fn load(
+    pub(crate) fn load(
         root: &Path,
         i18n: Arc<I18n>,
     ) -> Result<std::result::Result<Templates, Vec<Diagnostic>>> {
@@ -142,12 +142,12 @@ impl Templates {
     }
 
     /// Ids the theme writes literally (`id="main"`): headings must not take them.
-    pub fn reserved_ids(&self) -> &[String] {
+    pub(crate) fn reserved_ids(&self) -> &[String] {
         &self.reserved_ids
     }
 
     /// Renders `name` with `ctx`; errors name the template's file.
-    pub fn render(
+    pub(crate) fn render(
         &self,
         name: &str,
         ctx: &tera::Context,

@@ -7,145 +7,145 @@ use serde::Serialize;
 
 /// A link with a label.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
-pub struct Link {
+pub(crate) struct Link {
     /// Shown text.
-    pub label: String,
+    pub(crate) label: String,
     /// Target.
-    pub href: String,
+    pub(crate) href: String,
 }
 
 /// A claim reference target (`from`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
-pub struct ClaimLink {
+pub(crate) struct ClaimLink {
     /// Claim id.
-    pub id: String,
+    pub(crate) id: String,
     /// Where the claim is listed.
-    pub href: String,
+    pub(crate) href: String,
     /// Its class name.
-    pub class: &'static str,
+    pub(crate) class: &'static str,
     /// Its text in the view's language.
-    pub text: String,
+    pub(crate) text: String,
 }
 
 /// A claim in one language.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
-pub struct ClaimView {
+pub(crate) struct ClaimView {
     /// Id.
-    pub id: String,
+    pub(crate) id: String,
     /// Class name.
-    pub class: &'static str,
+    pub(crate) class: &'static str,
     /// Text in the view's language.
-    pub text: String,
+    pub(crate) text: String,
     /// `claim-<id>`.
-    pub anchor: String,
+    pub(crate) anchor: String,
     /// The claim on its page.
-    pub href: String,
+    pub(crate) href: String,
     /// Evidence links.
-    pub evidence: Vec<Link>,
+    pub(crate) evidence: Vec<Link>,
     /// Claims it rests on.
-    pub from: Vec<ClaimLink>,
+    pub(crate) from: Vec<ClaimLink>,
     /// Review notices and lifecycle.
-    pub notes: ClaimNotes,
+    pub(crate) notes: ClaimNotes,
     /// For a confirmed claim whose every evidence file is a `transcript` or
     /// a `note`: that kind (the weakest). "Seen directly" then means seen
     /// by whoever wrote the record, and the badge says so.
-    pub basis: Option<&'static str>,
+    pub(crate) basis: Option<&'static str>,
     /// Rendered `partials/claim.html` (empty while it is being rendered).
-    pub inline: String,
+    pub(crate) inline: String,
 }
 
 /// What readers are told about a claim beyond its class.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
-pub struct ClaimNotes {
+pub(crate) struct ClaimNotes {
     /// `current`, `retracted` or `superseded`.
-    pub state: &'static str,
+    pub(crate) state: &'static str,
     /// Why it was retracted or superseded, in the view's language.
-    pub reason: Option<String>,
+    pub(crate) reason: Option<String>,
     /// The claim that replaces it.
-    pub successor: Option<Link>,
+    pub(crate) successor: Option<Link>,
     /// `evidence` or `premise` when the claim is suspect since its review.
-    pub suspect: Option<&'static str>,
+    pub(crate) suspect: Option<&'static str>,
     /// A stale translation: which language changed, and its previous text.
-    pub stale: Option<Stale>,
+    pub(crate) stale: Option<Stale>,
     /// Translated by machine.
-    pub machine: bool,
+    pub(crate) machine: bool,
 }
 
 /// A stale translation as readers see it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
-pub struct Stale {
+pub(crate) struct Stale {
     /// The language whose text changed (`ja` or `en`).
-    pub changed: &'static str,
+    pub(crate) changed: &'static str,
     /// That language's text at the last review.
-    pub previous: String,
+    pub(crate) previous: String,
 }
 
 /// A body segment in one language.
 #[derive(Debug, Clone, Serialize)]
-pub struct SegView {
+pub(crate) struct SegView {
     /// Rendered HTML.
-    pub html: String,
+    pub(crate) html: String,
     /// Shown in a language other than the page's.
-    pub untranslated: bool,
+    pub(crate) untranslated: bool,
     /// The language it is written in.
-    pub lang: &'static str,
+    pub(crate) lang: &'static str,
 }
 
 /// The entity a page is about.
 #[derive(Debug, Clone, Serialize)]
-pub struct EntityView {
+pub(crate) struct EntityView {
     /// Kind.
-    pub kind: String,
+    pub(crate) kind: String,
     /// The kind's label from `book.toml` `[kinds]`, in the view's language.
-    pub kind_label: String,
+    pub(crate) kind_label: String,
     /// Key.
-    pub key: String,
+    pub(crate) key: String,
     /// Name in the view's language.
-    pub name: String,
+    pub(crate) name: String,
     /// Role in the view's language.
-    pub role: Option<String>,
+    pub(crate) role: Option<String>,
 }
 
 /// The scope table.
 #[derive(Debug, Clone, Serialize)]
-pub struct ScopeView {
+pub(crate) struct ScopeView {
     /// Can show.
-    pub can: Vec<ClaimView>,
+    pub(crate) can: Vec<ClaimView>,
     /// Cannot show.
-    pub cannot: Vec<ClaimView>,
+    pub(crate) cannot: Vec<ClaimView>,
 }
 
 /// A page in one language.
 #[derive(Debug, Clone, Serialize)]
-pub struct PageView {
+pub(crate) struct PageView {
     /// Title.
-    pub title: String,
+    pub(crate) title: String,
     /// Lead.
-    pub lead: Option<String>,
+    pub(crate) lead: Option<String>,
     /// `YYYY-MM-DD`.
-    pub updated: Option<String>,
+    pub(crate) updated: Option<String>,
     /// Layout name.
-    pub layout: crate::content::Layout,
+    pub(crate) layout: crate::content::Layout,
     /// A draft (`draft = true`), shown by `serve` and `build --drafts`.
-    pub draft: bool,
+    pub(crate) draft: bool,
     /// `content/…md`.
-    pub source: String,
+    pub(crate) source: String,
     /// Edit link.
-    pub edit_url: Option<String>,
+    pub(crate) edit_url: Option<String>,
     /// Body.
-    pub segments: Vec<SegView>,
+    pub(crate) segments: Vec<SegView>,
     /// Claims declared on the page.
-    pub claims: Vec<ClaimView>,
+    pub(crate) claims: Vec<ClaimView>,
     /// Scope table.
-    pub scope: Option<ScopeView>,
+    pub(crate) scope: Option<ScopeView>,
     /// Entity.
-    pub entity: Option<EntityView>,
+    pub(crate) entity: Option<EntityView>,
 }
 
 /// A row of the parallel view.
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
-pub enum Row {
+pub(crate) enum Row {
     /// Full width.
     Shared {
         /// HTML.
@@ -172,169 +172,169 @@ pub enum Row {
 
 /// `<link rel="alternate">`.
 #[derive(Debug, Clone, Serialize)]
-pub struct Alternate {
+pub(crate) struct Alternate {
     /// `ja`, `en` or `x-default`.
-    pub hreflang: &'static str,
+    pub(crate) hreflang: &'static str,
     /// Target.
-    pub href: String,
+    pub(crate) href: String,
 }
 
 /// A language switcher entry.
 #[derive(Debug, Clone, Serialize)]
-pub struct Switch {
+pub(crate) struct Switch {
     /// `ja`, `en` or `ja-en`.
-    pub code: &'static str,
+    pub(crate) code: &'static str,
     /// Target.
-    pub href: String,
+    pub(crate) href: String,
     /// This page.
-    pub current: bool,
+    pub(crate) current: bool,
 }
 
 /// A navigation entry.
 #[derive(Debug, Clone, Serialize)]
-pub struct NavItem {
+pub(crate) struct NavItem {
     /// Title in the view's language.
-    pub title: String,
+    pub(crate) title: String,
     /// Target.
-    pub href: String,
+    pub(crate) href: String,
     /// 0 = top.
-    pub depth: usize,
+    pub(crate) depth: usize,
     /// This page.
-    pub current: bool,
+    pub(crate) current: bool,
     /// `page` (an entry), `gap` (entries left out of a long section) or
     /// `all` (the link to the section's full listing).
-    pub kind: &'static str,
+    pub(crate) kind: &'static str,
     /// Pages in the section, for `all`.
-    pub count: usize,
+    pub(crate) count: usize,
 }
 
 /// Site facts for the chrome.
 #[derive(Debug, Clone, Serialize)]
-pub struct SiteView {
+pub(crate) struct SiteView {
     /// Title.
-    pub title: String,
+    pub(crate) title: String,
     /// Description.
-    pub description: String,
+    pub(crate) description: String,
     /// Authors.
-    pub authors: Vec<String>,
+    pub(crate) authors: Vec<String>,
     /// Repository link.
-    pub repo_url: Option<String>,
+    pub(crate) repo_url: Option<String>,
 }
 
 /// An evidence line.
 #[derive(Debug, Clone, Serialize)]
-pub struct LineView {
+pub(crate) struct LineView {
     /// 1-based number.
-    pub n: usize,
+    pub(crate) n: usize,
     /// Escaped text.
-    pub html: String,
+    pub(crate) html: String,
     /// Ids of the cited ranges starting on this line (`L7-L12`).
-    pub ranges: Vec<String>,
+    pub(crate) ranges: Vec<String>,
 }
 
 /// A cited range.
 #[derive(Debug, Clone, Serialize)]
-pub struct RangeView {
+pub(crate) struct RangeView {
     /// `L7-L12`.
-    pub id: String,
+    pub(crate) id: String,
     /// First line.
-    pub start: usize,
+    pub(crate) start: usize,
     /// Last line.
-    pub end: usize,
+    pub(crate) end: usize,
 }
 
 /// A claim citing an evidence file.
 #[derive(Debug, Clone, Serialize)]
-pub struct CitedBy {
+pub(crate) struct CitedBy {
     /// Claim id.
-    pub id: String,
+    pub(crate) id: String,
     /// Class name.
-    pub class: &'static str,
+    pub(crate) class: &'static str,
     /// Text.
-    pub text: String,
+    pub(crate) text: String,
     /// The claim on its page.
-    pub href: String,
+    pub(crate) href: String,
     /// Title of the citing page.
-    pub page_title: String,
+    pub(crate) page_title: String,
     /// Inline HTML.
-    pub inline: String,
+    pub(crate) inline: String,
     /// The file changed under this claim since it was reviewed.
-    pub suspect: bool,
+    pub(crate) suspect: bool,
 }
 
 /// An evidence file page.
 #[derive(Debug, Clone, Serialize)]
-pub struct EvidenceView<'a> {
+pub(crate) struct EvidenceView<'a> {
     /// Path under the evidence dir.
-    pub path: &'a str,
+    pub(crate) path: &'a str,
     /// Raw copy.
-    pub raw_href: String,
+    pub(crate) raw_href: String,
     /// Header.
-    pub header: Option<&'a crate::evidence::Header>,
+    pub(crate) header: Option<&'a crate::evidence::Header>,
     /// Lines.
-    pub lines: Vec<LineView>,
+    pub(crate) lines: Vec<LineView>,
     /// Cited ranges.
-    pub ranges: Vec<RangeView>,
+    pub(crate) ranges: Vec<RangeView>,
     /// Citing claims.
-    pub cited_by: Vec<CitedBy>,
+    pub(crate) cited_by: Vec<CitedBy>,
     /// `[[check.accept]]` entries whose scope reaches this file: disclosed
     /// to readers with their reason.
-    pub accepted: Vec<AcceptedView<'a>>,
+    pub(crate) accepted: Vec<AcceptedView<'a>>,
 }
 
 /// An acceptance as readers see it on an evidence page.
 #[derive(Debug, Clone, Serialize)]
-pub struct AcceptedView<'a> {
+pub(crate) struct AcceptedView<'a> {
     /// Warning code.
-    pub code: &'a str,
+    pub(crate) code: &'a str,
     /// Why, in the page's language.
-    pub reason: &'a str,
+    pub(crate) reason: &'a str,
 }
 
 /// An evidence index entry.
 #[derive(Debug, Clone, Serialize)]
-pub struct EvidenceEntry<'a> {
+pub(crate) struct EvidenceEntry<'a> {
     /// Path under the evidence dir.
-    pub path: &'a str,
+    pub(crate) path: &'a str,
     /// Its page.
-    pub href: String,
+    pub(crate) href: String,
     /// Header kind.
-    pub kind: Option<&'static str>,
+    pub(crate) kind: Option<&'static str>,
     /// Number of citing claims.
-    pub cited: usize,
+    pub(crate) cited: usize,
 }
 
 /// A link with its text: a listed page, or the page before or after.
 #[derive(Debug, Clone, Serialize)]
-pub struct PageLink {
+pub(crate) struct PageLink {
     /// Title in the view's language.
-    pub title: String,
+    pub(crate) title: String,
     /// Target.
-    pub href: String,
+    pub(crate) href: String,
 }
 
 /// The pages before and after this one in navigation order.
 #[derive(Debug, Clone, Serialize)]
-pub struct Neighbours {
+pub(crate) struct Neighbours {
     /// The page before.
-    pub prev: Option<PageLink>,
+    pub(crate) prev: Option<PageLink>,
     /// The page after.
-    pub next: Option<PageLink>,
+    pub(crate) next: Option<PageLink>,
 }
 
 /// One page of a section's listing of its pages.
 #[derive(Debug, Clone, Serialize)]
-pub struct Listing {
+pub(crate) struct Listing {
     /// The entries of this listing page.
-    pub items: Vec<PageLink>,
+    pub(crate) items: Vec<PageLink>,
     /// This listing page's number, from 1.
-    pub number: usize,
+    pub(crate) number: usize,
     /// How many listing pages the section has.
-    pub pages: usize,
+    pub(crate) pages: usize,
     /// Entries in the whole section.
-    pub total: usize,
+    pub(crate) total: usize,
     /// The listing page before, if any.
-    pub prev: Option<String>,
+    pub(crate) prev: Option<String>,
     /// The listing page after, if any.
-    pub next: Option<String>,
+    pub(crate) next: Option<String>,
 }

@@ -1,16 +1,18 @@
 //! `kansoku review` and `kansoku check --fix`: the two commands that
 //! write. `review` re-approves claims and pages as they are now and
 //! rewrites their lock entries; `fix` rewrites links whose cited text only
-//! moved. Both load the site without the lock first, so a site with errors
-//! is refused before anything is written.
+//! moved. Both are given the site as loaded without the lock by their
+//! caller (`site::load_unreviewed`, which refuses a site with errors
+//! before anything is written, and `site::load_unchecked`): loading is
+//! `site`'s, which depends on this module, not the reverse.
 
 use super::{
     examine, hash_range, lock, pair_text, range_of, Lock, LockedClaim, LockedLink, LockedPage,
-    LockedPair, Move,
+    LockedPair,
 };
 use crate::content::{Claim, Segment};
 use crate::error::{Error, Result};
-use crate::validate::{Mode, Site};
+use crate::validate::{Mode, Move, Site};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -74,6 +76,19 @@ pub struct Selection {
     pub all: bool,
 }
 
+impl Selection {
+    /// Refuses a selection that names nothing: checked before the site is
+    /// loaded, so that the mistake is said even on a site with errors.
+    pub fn check(&self) -> Result<()> {
+        if !self.all && self.claims.is_empty() && self.pages.is_empty() {
+            return Err(Error::Usage(
+                "name the claims to review, or use `--page PAGE` or `--all`".to_owned(),
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// What a review did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Reviewed {
@@ -87,16 +102,12 @@ pub struct Reviewed {
     pub dropped: usize,
 }
 
-/// `kansoku review`: re-approves the selection as it is now and rewrites
-/// its lock entries. The site must load without errors (a claim whose
-/// link does not resolve cannot be reviewed); lock findings do not count.
-pub fn review(root: &Path, sel: &Selection) -> Result<Reviewed> {
-    if !sel.all && sel.claims.is_empty() && sel.pages.is_empty() {
-        return Err(Error::Usage(
-            "name the claims to review, or use `--page PAGE` or `--all`".to_owned(),
-        ));
-    }
-    let (site, _) = crate::site::load_unreviewed(root, Mode::Build)?;
+/// `kansoku review`: re-approves the selection as it is now on `site`
+/// (the site at `root`, loaded without errors and without its lock: a
+/// claim whose link does not resolve cannot be reviewed, and lock findings
+/// do not count) and rewrites its lock entries.
+pub fn review(root: &Path, site: &Site, sel: &Selection) -> Result<Reviewed> {
+    sel.check()?;
     let old = match lock::read(root) {
         Ok(l) => l.unwrap_or_default(),
         // A lock that does not parse is replaced by a full review.
@@ -135,7 +146,7 @@ pub fn review(root: &Path, sel: &Selection) -> Result<Reviewed> {
         let whole = sel.all || pages.contains(&pi);
         for c in &page.claims {
             if whole || sel.claims.contains(&c.id) {
-                let entry = locked_claim(&site, page, c);
+                let entry = locked_claim(site, page, c);
                 if old.claims.get(&c.id) != Some(&entry) {
                     done.changed += 1;
                 }
@@ -164,13 +175,13 @@ pub fn review(root: &Path, sel: &Selection) -> Result<Reviewed> {
 
 /// `kansoku check --fix`: rewrites each link whose cited text only moved
 /// to its new lines, in the page source, whatever else is wrong with the
-/// site. Returns one line per link: `fixed path: old → new`, or `could not
-/// fix path: …` with why. Each page is written atomically.
-pub fn fix(root: &Path) -> Result<Vec<String>> {
-    // Whatever else is wrong: a moved range is fixed even on a site with
-    // other mistakes, which `check` then reports.
-    let (site, _) = crate::site::load_unchecked(root, Mode::Build)?;
-    let (status, _) = examine(root, &site, Mode::Build)?;
+/// site (`site` is the site at `root` as loaded, errors and all, without
+/// its lock: a moved range is fixed even on a site with other mistakes,
+/// which `check` then reports). Returns one line per link: `fixed path:
+/// old → new`, or `could not fix path: …` with why. Each page is written
+/// atomically.
+pub fn fix(root: &Path, site: &Site) -> Result<Vec<String>> {
+    let (status, _) = examine(root, site, Mode::Build)?;
     let mut by_page: BTreeMap<&str, Vec<&Move>> = BTreeMap::new();
     for m in &status.moves {
         by_page.entry(&m.page).or_default().push(m);
@@ -211,7 +222,7 @@ pub fn fix(root: &Path) -> Result<Vec<String>> {
         } else {
             out.push_str(&text);
         }
-        lock::replace_file(&path, out.as_bytes())?;
+        crate::fsutil::write_atomic(&path, out.as_bytes()).map_err(|e| Error::io(&path, e))?;
     }
     Ok(done)
 }

@@ -17,20 +17,20 @@ use std::path::Path;
 pub const LOCK_FILE: &str = "kansoku.lock";
 
 /// The format this build writes and reads.
-pub const VERSION: u32 = 1;
+pub(crate) const VERSION: u32 = 1;
 
 /// The whole lock.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Lock {
     /// Format version ([`VERSION`]).
-    pub version: u32,
+    pub(crate) version: u32,
     /// Each reviewed claim by id.
     #[serde(default)]
-    pub claims: BTreeMap<String, LockedClaim>,
+    pub(crate) claims: BTreeMap<String, LockedClaim>,
     /// Each page's reviewed language pairs, by content-relative path.
     #[serde(default)]
-    pub pages: BTreeMap<String, LockedPage>,
+    pub(crate) pages: BTreeMap<String, LockedPage>,
 }
 
 /// A claim as it was reviewed.
@@ -38,21 +38,21 @@ pub struct Lock {
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct LockedClaim {
     /// The page it was on (`content/…`), for people reading the lock.
-    pub page: String,
+    pub(crate) page: String,
     /// Its class.
-    pub class: String,
+    pub(crate) class: String,
     /// Its state (`current`, `retracted`, `superseded`).
-    pub state: String,
+    pub(crate) state: String,
     /// Its Japanese text.
-    pub ja: String,
+    pub(crate) ja: String,
     /// Its English text.
-    pub en: String,
+    pub(crate) en: String,
     /// Premise id → the premise's class when this claim was reviewed.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub premises: BTreeMap<String, String>,
+    pub(crate) premises: BTreeMap<String, String>,
     /// Each evidence link with the hash of the text it cited.
     #[serde(default)]
-    pub evidence: Vec<LockedLink>,
+    pub(crate) evidence: Vec<LockedLink>,
 }
 
 /// An evidence link as it was reviewed.
@@ -60,11 +60,11 @@ pub struct LockedClaim {
 #[serde(deny_unknown_fields)]
 pub struct LockedLink {
     /// `path#L7-L12` as written.
-    pub link: String,
+    pub(crate) link: String,
     /// How many lines it cited: the window searched for when it moved.
-    pub lines: usize,
+    pub(crate) lines: usize,
     /// [`super::hash_lines`] of the cited lines.
-    pub hash: String,
+    pub(crate) hash: String,
 }
 
 /// A page's language pairs as they were reviewed.
@@ -73,7 +73,7 @@ pub struct LockedLink {
 pub struct LockedPage {
     /// Each `::: ja` / `::: en` pair, in page order.
     #[serde(default)]
-    pub pairs: Vec<LockedPair>,
+    pub(crate) pairs: Vec<LockedPair>,
 }
 
 /// One reviewed pair.
@@ -81,14 +81,14 @@ pub struct LockedPage {
 #[serde(deny_unknown_fields)]
 pub struct LockedPair {
     /// The Japanese block's text.
-    pub ja: String,
+    pub(crate) ja: String,
     /// The English block's text.
-    pub en: String,
+    pub(crate) en: String,
 }
 
 /// Reads the lock at `root`; `None` when there is none (the site does not
 /// use reviews). A lock that does not parse is E080 at its line.
-pub fn read(root: &Path) -> Result<Option<Lock>> {
+pub(crate) fn read(root: &Path) -> Result<Option<Lock>> {
     let path = root.join(LOCK_FILE);
     let bytes = match std::fs::read(&path) {
         Ok(b) => b,
@@ -128,7 +128,7 @@ pub(crate) fn parse(text: &str) -> std::result::Result<Lock, Diagnostic> {
 }
 
 /// The lock as text: a comment saying what the file is, then sorted TOML.
-pub fn to_text(lock: &Lock) -> String {
+pub(crate) fn to_text(lock: &Lock) -> String {
     let body = toml::to_string_pretty(lock).expect("the lock serialises: strings and tables only");
     format!(
         "# What was last reviewed: claim texts, the hash of each cited range,\n# and each page's language pairs. Written by `kansoku review`; do not edit.\n{body}"
@@ -136,37 +136,9 @@ pub fn to_text(lock: &Lock) -> String {
 }
 
 /// Writes the lock atomically: a reader never sees half a lock.
-pub fn write(root: &Path, lock: &Lock) -> Result<()> {
-    replace_file(&root.join(LOCK_FILE), to_text(lock).as_bytes())
-}
-
-/// Replaces `path` with `bytes` atomically (a temporary file beside it,
-/// renamed over it), keeping the permissions of the file it replaces; a
-/// new file gets the usual 0644, not the temporary file's private 0600.
-pub(crate) fn replace_file(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
-    std::io::Write::write_all(&mut tmp, bytes).map_err(|e| Error::io(tmp.path(), e))?;
-    let perms = match std::fs::metadata(path) {
-        Ok(m) => Some(m.permissions()),
-        Err(_) => default_permissions(),
-    };
-    if let Some(perms) = perms {
-        std::fs::set_permissions(tmp.path(), perms).map_err(|e| Error::io(tmp.path(), e))?;
-    }
-    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
-    Ok(())
-}
-
-#[cfg(unix)]
-fn default_permissions() -> Option<std::fs::Permissions> {
-    use std::os::unix::fs::PermissionsExt;
-    Some(std::fs::Permissions::from_mode(0o644))
-}
-
-#[cfg(not(unix))]
-fn default_permissions() -> Option<std::fs::Permissions> {
-    None
+pub(crate) fn write(root: &Path, lock: &Lock) -> Result<()> {
+    let path = root.join(LOCK_FILE);
+    crate::fsutil::write_atomic(&path, to_text(lock).as_bytes()).map_err(|e| Error::io(&path, e))
 }
 
 #[cfg(test)]

@@ -1,14 +1,14 @@
 //! Reviews: what a person last approved (`kansoku.lock`) against the site
 //! as it is now.
 //!
-//! [`examine`] compares and returns findings plus what readers are told
+//! `examine` compares and returns findings plus what readers are told
 //! (a suspect claim, a stale translation); [`review`] re-approves and
 //! rewrites lock entries; [`fix`] rewrites links whose cited text only
 //! moved. Runs after validation, on a site whose links resolve; it reads
 //! the lock and nothing else, and writes only in `review` and `fix`.
 
 mod approve;
-pub mod lock;
+pub(crate) mod lock;
 
 pub use approve::{fix, review, Reviewed, Selection};
 
@@ -16,28 +16,15 @@ use crate::content::Segment;
 use crate::error::{Diagnostic, Result};
 use crate::evidence::EvidenceFile;
 use crate::lang::{Bi, Lang};
-use crate::validate::{Mode, Site};
+use crate::validate::{ClaimNote, Mode, Move, ReviewStatus, Site};
 pub use lock::{Lock, LockedClaim, LockedLink, LockedPage, LockedPair, LOCK_FILE};
-use std::collections::{BTreeMap, BTreeSet};
-use std::ops::Range;
+use std::collections::BTreeSet;
 use std::path::Path;
-
-/// FNV-1a, 64 bits: stable across versions and platforms (a committed lock
-/// must hash the same everywhere), no dependency, and plenty to tell an
-/// edited range from the reviewed one.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
 
 /// The hash of cited lines: each line without its trailing whitespace,
 /// joined by `\n`, so re-saving a log with other line ends or trailing
 /// blanks does not make every claim on it suspect.
-pub fn hash_lines<'a>(lines: impl Iterator<Item = &'a str>) -> String {
+pub(crate) fn hash_lines<'a>(lines: impl Iterator<Item = &'a str>) -> String {
     let mut text = String::new();
     for (i, l) in lines.enumerate() {
         if i > 0 {
@@ -45,7 +32,7 @@ pub fn hash_lines<'a>(lines: impl Iterator<Item = &'a str>) -> String {
         }
         text.push_str(l.trim_end());
     }
-    format!("fnv1a64:{:016x}", fnv1a(text.as_bytes()))
+    format!("fnv1a64:{:016x}", crate::hash::fnv1a(text.as_bytes()))
 }
 
 /// A link's cited range in `file`, resolved (whole file without lines).
@@ -68,49 +55,6 @@ fn find_moved(file: &EvidenceFile, len: usize, hash: &str, old_start: usize) -> 
         .min_by_key(|&s| s.abs_diff(old_start))
 }
 
-/// What a reader is told about a claim.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ClaimNote {
-    /// The claim is suspect: its evidence changed (`Some(path)` of the
-    /// evidence file) after it was reviewed.
-    pub evidence_changed: Option<String>,
-    /// A premise it rests on is suspect or re-classed.
-    pub premise_changed: Option<String>,
-    /// One language changed since the review, the other did not: the
-    /// changed language and its text at the review.
-    pub stale: Option<(Lang, String)>,
-}
-
-impl ClaimNote {
-    /// True when readers should doubt the claim.
-    pub fn suspect(&self) -> bool {
-        self.evidence_changed.is_some() || self.premise_changed.is_some()
-    }
-}
-
-/// A rewrite `check --fix` can make: a link whose cited text moved.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Move {
-    /// The page's path relative to the site root.
-    pub page: String,
-    /// The link's span in the page.
-    pub span: Range<usize>,
-    /// The new range.
-    pub lines: (usize, usize),
-}
-
-/// What the lock says about the site now.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Status {
-    /// Claims with something to tell readers, by id.
-    pub claims: BTreeMap<String, ClaimNote>,
-    /// Stale pairs: (page index, segment index) → the changed language
-    /// and its text at the review.
-    pub pairs: BTreeMap<(usize, usize), (Lang, String)>,
-    /// Links whose text moved.
-    pub moves: Vec<Move>,
-}
-
 pub(crate) fn pair_text(chunk: &crate::content::Chunk) -> String {
     chunk.text.trim().to_owned()
 }
@@ -119,16 +63,20 @@ pub(crate) fn pair_text(chunk: &crate::content::Chunk) -> String {
 /// (the site does not use reviews). Severity follows `mode`: what is an
 /// error in `check` is a warning in `build` and `serve`, where the page
 /// shows the notice instead.
-pub fn examine(root: &Path, site: &Site, mode: Mode) -> Result<(Status, Vec<Diagnostic>)> {
+pub(crate) fn examine(
+    root: &Path,
+    site: &Site,
+    mode: Mode,
+) -> Result<(ReviewStatus, Vec<Diagnostic>)> {
     let Some(lock) = lock::read(root)? else {
-        return Ok((Status::default(), Vec::new()));
+        return Ok((ReviewStatus::default(), Vec::new()));
     };
     Ok(compare(site, &lock, mode))
 }
 
 /// [`examine`] against a given lock.
-pub fn compare(site: &Site, lock: &Lock, mode: Mode) -> (Status, Vec<Diagnostic>) {
-    let mut status = Status::default();
+pub(crate) fn compare(site: &Site, lock: &Lock, mode: Mode) -> (ReviewStatus, Vec<Diagnostic>) {
+    let mut status = ReviewStatus::default();
     let mut diags = Vec::new();
     let error = |src: &crate::source::Source, code, span, msg: String| match mode {
         Mode::Check => src.error(code, span, msg),
@@ -318,7 +266,7 @@ fn propagate(
     site: &Site,
     lock: &Lock,
     mode: Mode,
-    status: &mut Status,
+    status: &mut ReviewStatus,
     diags: &mut Vec<Diagnostic>,
 ) {
     loop {
@@ -386,7 +334,13 @@ fn propagate(
 /// E085: a `::: ja` / `::: en` pair one side of which changed since the
 /// page was reviewed. Pairs are matched by text, not position, so adding a
 /// pair does not make the ones after it stale.
-fn pairs(site: &Site, lock: &Lock, mode: Mode, status: &mut Status, diags: &mut Vec<Diagnostic>) {
+fn pairs(
+    site: &Site,
+    lock: &Lock,
+    mode: Mode,
+    status: &mut ReviewStatus,
+    diags: &mut Vec<Diagnostic>,
+) {
     for (pi, page) in site.content.pages.iter().enumerate() {
         let Some(locked) = lock.pages.get(page.source_path()) else {
             continue;

@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 use crate::render::OutputFile;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -55,12 +55,8 @@ impl Memo {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)?;
         }
-        let tmp = path.with_extension("json.tmp");
-        std::fs::write(
-            &tmp,
-            serde_json::to_vec(self).map_err(std::io::Error::other)?,
-        )?;
-        std::fs::rename(&tmp, path)
+        let bytes = serde_json::to_vec(self).map_err(std::io::Error::other)?;
+        crate::fsutil::write_atomic(path, &bytes)
     }
 }
 
@@ -247,7 +243,7 @@ fn run_jobs(
                         let Some(job) = jobs.get(i) else { break };
                         let result = run_job(job, before, load, reuse, &rt);
                         failed.fetch_or(result.is_err(), Ordering::Relaxed);
-                        *crate::search::lock(&slots[i]) = Some(result);
+                        *crate::sync::lock(&slots[i]) = Some(result);
                     }
                     Ok(())
                 })
@@ -260,8 +256,8 @@ fn run_jobs(
             if let Err(e) = outcome {
                 failed.store(true, Ordering::Relaxed);
                 // Reported in the first job that has no result.
-                if let Some(slot) = slots.iter().find(|s| crate::search::lock(s).is_none()) {
-                    *crate::search::lock(slot) = Some(Err(e));
+                if let Some(slot) = slots.iter().find(|s| crate::sync::lock(s).is_none()) {
+                    *crate::sync::lock(slot) = Some(Err(e));
                 }
             }
         }
@@ -312,7 +308,7 @@ fn run_job(
         key,
         files: fresh
             .iter()
-            .map(|f| (f.path.clone(), crate::site::output::content_hash(&f.bytes)))
+            .map(|f| (f.path.clone(), crate::hash::content_hash(&f.bytes)))
             .collect(),
         fresh: Some(fresh),
         time: start.elapsed(),
@@ -323,7 +319,7 @@ fn run_job(
 /// and the reduction's), the language, the shard's place, and each page's
 /// URL and content hash, in order.
 fn shard_key(lang: &str, k: usize, pages: &[PageRef<'_>]) -> u64 {
-    let mut h = foldhash::quality::FixedState::with_seed(0x6b61_6e73_6f6b_7532).build_hasher();
+    let mut h = crate::hash::memo::hasher();
     crate::version::build_id().hash(&mut h);
     SHARD_PAGES.hash(&mut h);
     lang.hash(&mut h);
@@ -358,7 +354,7 @@ mod tests {
     fn run_reusing(files: &[OutputFile], memo: &mut Memo, reuse: bool) -> Indexed {
         let hashes: Vec<(String, u64)> = files
             .iter()
-            .map(|f| (f.path.clone(), crate::site::output::content_hash(&f.bytes)))
+            .map(|f| (f.path.clone(), crate::hash::content_hash(&f.bytes)))
             .collect();
         let load = |p: &str| {
             files

@@ -39,8 +39,8 @@ mod reduce;
 mod select;
 
 pub use memo::{Indexed, Load, Memo, Reuse};
-pub use reduce::compact;
-pub use select::{indexed, language_pages, searchable_part};
+pub(crate) use reduce::compact;
+pub(crate) use select::{indexed, searchable_part};
 
 use crate::error::Result;
 use crate::render::OutputFile;
@@ -49,15 +49,15 @@ use profile::{proc_status_kb, process_cpu_ms};
 use std::collections::BTreeMap;
 
 /// The bundle's directory inside each language tree.
-pub const BUNDLE_DIR: &str = "pagefind";
+pub(crate) const BUNDLE_DIR: &str = "pagefind";
 
 /// The claim classes file written beside each bundle.
-pub const CLAIMS_FILE: &str = "kansoku-claims.json";
+pub(crate) const CLAIMS_FILE: &str = "kansoku-claims.json";
 
 /// The list of further shards written beside each bundle, for the search
 /// box to merge (`pagefind.mergeIndex`): `["shard-1/", …]`, relative to
 /// the bundle.
-pub const SHARDS_FILE: &str = "kansoku-shards.json";
+pub(crate) const SHARDS_FILE: &str = "kansoku-shards.json";
 
 /// Pages per Pagefind index. Pagefind holds every word position and
 /// fragment of an index until it is written, and its cost per page grows
@@ -71,7 +71,7 @@ pub const SHARD_PAGES: usize = 500;
 const LANGS: [&str; 2] = ["ja", "en"];
 
 /// `{"<id>": "<class>", …}` for every claim of the site, sorted by id.
-pub fn claim_classes(site: &Site) -> String {
+pub(crate) fn claim_classes(site: &Site) -> String {
     let map: BTreeMap<&str, &str> = site
         .content
         .pages
@@ -86,7 +86,7 @@ pub fn claim_classes(site: &Site) -> String {
 /// `en/` tree, the page reduced by [`searchable_part`] and [`compact`];
 /// `None` for anything not indexed. A build keeps only these while it
 /// writes the pages themselves.
-pub fn searchable(file: &OutputFile) -> Option<OutputFile> {
+pub(crate) fn searchable(file: &OutputFile) -> Option<OutputFile> {
     let indexed = LANGS.iter().any(|l| {
         file.path
             .strip_prefix(l)
@@ -137,7 +137,7 @@ impl Job {
     pub(crate) fn run(&self, memo: &mut Memo, read: &Read<'_>, take: &Take<'_>) -> Result<Indexed> {
         let error = std::sync::Mutex::new(None);
         let fail = |e| {
-            lock(&error).get_or_insert(e);
+            crate::sync::lock(&error).get_or_insert(e);
         };
         let load = |path: &str| -> Option<Vec<u8>> {
             match read(path) {
@@ -206,10 +206,4 @@ pub(crate) fn index_memoised(
         }
     }
     Ok(indexed)
-}
-
-fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // Each insert under the lock is whole, so a panic elsewhere leaves a
-    // valid map.
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }

@@ -36,7 +36,7 @@ const RAW_TEXT: &[&str] = &["script", "style", "textarea", "title"];
 /// log, where every line has one) keeps only its headings' ids (Pagefind's
 /// sub-results). Blocks, headings, weights and the body mark are kept, so the
 /// indexed text, its word positions and its weights stay as they were.
-pub fn compact(html: &str) -> String {
+pub(crate) fn compact(html: &str) -> String {
     let all_ids = html.contains("id=\"claim-");
     let mut out = String::with_capacity(html.len() / 2);
     // (tag name, whether its tags were kept) for each open element.

@@ -7,7 +7,7 @@ use super::{BUNDLE_DIR, LANGS};
 /// The rendered pages of one language tree that go into its index, from
 /// the output paths of the site's pages and their content hashes:
 /// `(url, path, hash)` for every `<lang>/…/index.html`, in URL order.
-pub fn language_pages<'a>(
+pub(crate) fn language_pages<'a>(
     pages: &'a [(String, u64)],
     lang: &str,
     base: &str,
@@ -31,7 +31,7 @@ pub fn language_pages<'a>(
 /// indexed when a body is marked, but Pagefind would still parse it, and the
 /// navigation grows with the site. Pages
 /// without a marked body, or a theme without `<main>`, go in whole.
-pub fn searchable_part(html: &str) -> String {
+pub(crate) fn searchable_part(html: &str) -> String {
     let Some(mark) = html.find("data-pagefind-body") else {
         return html.to_owned();
     };
@@ -53,7 +53,7 @@ pub fn searchable_part(html: &str) -> String {
 
 /// Whether the output at `path` is a page the index reads: a page of the
 /// `ja/` or `en/` tree.
-pub fn indexed(path: &str) -> bool {
+pub(crate) fn indexed(path: &str) -> bool {
     LANGS
         .iter()
         .any(|l| path.strip_prefix(l).is_some_and(|r| r.starts_with('/')))

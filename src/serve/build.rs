@@ -179,8 +179,9 @@ impl Builder {
             .unwrap_or_default()
     }
 
-    /// The summary line `kansoku build` would print for the last build.
-    pub(crate) fn summary(&self, elapsed: Duration) -> String {
+    /// The summary line `kansoku build` would print for the last build,
+    /// saying `verb` of it.
+    pub(crate) fn summary(&self, elapsed: Duration, verb: &str) -> String {
         let Some(site) = self.state.site() else {
             return String::new();
         };
@@ -194,7 +195,7 @@ impl Builder {
             warnings: Vec::new(),
             elapsed,
         }
-        .summary()
+        .summary_as(verb)
     }
 
     /// Prints nothing from the indexing thread.
@@ -296,12 +297,8 @@ impl Worker {
                 }
                 // The line `kansoku build` prints, then what this rebuild
                 // had to write.
-                let summary = self.builder.summary(start.elapsed());
-                let summary = if first {
-                    summary
-                } else {
-                    summary.replacen("built", "rebuilt", 1)
-                };
+                let verb = if first { "built" } else { "rebuilt" };
+                let summary = self.builder.summary(start.elapsed(), verb);
                 let what = if stats.full {
                     format!("{files} files written")
                 } else {

@@ -250,20 +250,18 @@ pub(crate) fn lookup(served: &Served, path: &str) -> Lookup {
 /// The relative path a request path names, percent-decoded, or `None` if
 /// it is not UTF-8 or holds a `.`/`..` segment, a backslash or a NUL.
 fn decode_path(path: &str) -> Option<String> {
-    let bytes = path.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
+    // A `%` without two hex digits after it is a malformed request, not
+    // a file name with a `%` in it.
+    let escapes_whole = path
+        .split('%')
+        .skip(1)
+        .all(|s| s.len() >= 2 && s.as_bytes()[..2].iter().all(u8::is_ascii_hexdigit));
+    if !escapes_whole {
+        return None;
     }
-    let text = String::from_utf8(out).ok()?;
+    let text = percent_encoding::percent_decode_str(path)
+        .decode_utf8()
+        .ok()?;
     let mut segments = Vec::new();
     for seg in text.split('/') {
         match seg {

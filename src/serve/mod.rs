@@ -28,7 +28,7 @@ use std::time::Duration;
 use watch::Layout;
 
 /// The port when neither `--port` nor `[serve] port` names one.
-pub const DEFAULT_PORT: u16 = 3000;
+pub(crate) const DEFAULT_PORT: u16 = 3000;
 
 /// How long stopping waits for open requests before dropping them.
 const STOP_GRACE: Duration = Duration::from_secs(3);
@@ -36,7 +36,7 @@ const STOP_GRACE: Duration = Duration::from_secs(3);
 /// How long a connection may take to send a request's headers. A browser
 /// sends them at once; a client that opens connections and sends nothing
 /// (or half a header) would otherwise hold a descriptor each, forever.
-pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// What `kansoku serve` was asked to do.
 #[derive(Debug, Clone)]
@@ -55,7 +55,7 @@ pub struct Options {
     /// `$XDG_RUNTIME_DIR` when it exists, else the system's temp dir.
     pub work_dir: Option<PathBuf>,
     /// How long a connection may take to send its request headers before
-    /// it is closed ([`HEADER_TIMEOUT`]; tests set it short).
+    /// it is closed (`HEADER_TIMEOUT`; tests set it short).
     pub header_timeout: Duration,
 }
 
@@ -136,7 +136,7 @@ impl Handle {
     }
 
     /// The site's address for a browser (loopback when bound to all interfaces).
-    pub fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         let ip = match self.addr.ip() {
             IpAddr::V4(ip) if ip.is_unspecified() => IpAddr::V4(Ipv4Addr::LOCALHOST),
             IpAddr::V6(ip) if ip.is_unspecified() => IpAddr::V6(Ipv6Addr::LOCALHOST),

@@ -230,7 +230,7 @@ struct Changed<'a> {
 impl Output for Changed<'_> {
     fn write(&self, file: OutputFile, hash: u64) -> Result<(), Error> {
         if self.manifest.get(&file.path) != Some(&hash) {
-            crate::site::lock(&self.changed).push((file, hash));
+            crate::sync::lock(&self.changed).push((file, hash));
         }
         Ok(())
     }
@@ -375,13 +375,5 @@ fn write_all<'a>(dir: &Path, files: impl Iterator<Item = &'a OutputFile>) -> Res
 /// Replaces `dir/rel` with `bytes` by writing a sibling and renaming it.
 fn write_replace(dir: &Path, rel: &str, bytes: &[u8]) -> Result<(), Error> {
     let path = dir.join(rel);
-    let name = path
-        .file_name()
-        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let tmp = path.with_file_name(format!(".{name}.kansoku-tmp"));
-    std::fs::write(&tmp, bytes).map_err(|e| Error::io(&tmp, e))?;
-    std::fs::rename(&tmp, &path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        Error::io(&path, e)
-    })
+    crate::fsutil::write_atomic(&path, bytes).map_err(|e| Error::io(&path, e))
 }

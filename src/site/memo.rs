@@ -45,14 +45,12 @@ use crate::error::{Diagnostic, Error, Result};
 use crate::evidence::{load_evidence_with, EvidenceIndex};
 use crate::render::{Prepared, Renderer, Unit};
 use crate::validate::Site;
+// The memo's tables: looked up for every page and unit on every run of
+// serve, where SipHash showed in the profile.
+use crate::hash::memo::{hash_of, hasher};
+use crate::hash::Map;
 use std::collections::BTreeSet;
-use std::collections::HashMap;
-
-/// The memo's tables: looked up for every page and unit on every run of
-/// serve, where SipHash showed in the profile; no key comes from outside
-/// the site, and a fixed state keeps runs alike.
-type Map<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -185,16 +183,6 @@ struct UnitMemo {
     shown: Vec<u64>,
 }
 
-fn hasher() -> impl Hasher {
-    foldhash::quality::FixedState::with_seed(0x6b61_6e73_6f6b_7532).build_hasher()
-}
-
-pub(crate) fn hash_of(value: impl Hash) -> u64 {
-    let mut h = hasher();
-    value.hash(&mut h);
-    h.finish()
-}
-
 /// A site's sources as read, before validation (see [`super::Sources`]).
 pub(crate) fn load_sources(
     root: &Path,
@@ -228,7 +216,7 @@ pub(crate) fn load_sources(
             Some(m) => (m.clone(), m.parsed.clone()),
             None => read_page(&rel, path, old.get(&rel), once, unrendered)?,
         };
-        super::lock(&fresh).insert(rel, memo);
+        crate::sync::lock(&fresh).insert(rel, memo);
         Ok(out.expect("parsed above"))
     };
     let old_evidence = caches.evidence.as_ref().filter(|_| !once);
@@ -275,7 +263,7 @@ fn read_page(
     unrendered: bool,
 ) -> Result<Read> {
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    let hash = crate::site::output::content_hash(&bytes);
+    let hash = crate::hash::content_hash(&bytes);
     Ok(match old {
         Some(m) if m.bytes == hash && m.parsed.is_some() => (m.clone(), m.parsed.clone()),
         _ => {
@@ -461,7 +449,7 @@ fn theme_fingerprint(root: &Path) -> Result<u64> {
             if entry.file_type().is_file() {
                 let bytes = std::fs::read(entry.path()).map_err(|e| Error::io(entry.path(), e))?;
                 content::rel_path(&dir, entry.path()).hash(&mut h);
-                crate::site::output::content_hash(&bytes).hash(&mut h);
+                crate::hash::content_hash(&bytes).hash(&mut h);
             }
         }
     }
@@ -853,7 +841,7 @@ pub(crate) fn render(
                 .render_unit_showing(site, prepared, unit)
                 .map_err(|d| Error::Content(vec![d]))?;
             for f in made {
-                let h = crate::site::output::content_hash(&f.bytes);
+                let h = crate::hash::content_hash(&f.bytes);
                 files.push((f.path.clone(), h));
                 out.write(f, h)?;
             }
@@ -1049,7 +1037,5 @@ fn write_replacing(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
-    let tmp = path.with_extension("json.tmp");
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, path)
+    crate::fsutil::write_atomic(path, bytes)
 }

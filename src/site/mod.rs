@@ -64,7 +64,7 @@ pub fn load_unreviewed(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>
 /// [`load_unreviewed`] that returns the site whatever was found, errors
 /// included (pages with errors hold what of them parsed): `check --fix`
 /// repairs what it can on a site that has other mistakes too.
-pub(crate) fn load_unchecked(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
+pub fn load_unchecked(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
     loaded(
         root,
         &run::Plan {
@@ -249,7 +249,7 @@ fn load_all(
             content,
             evidence,
             index,
-            review: crate::review::Status::default(),
+            review: crate::validate::ReviewStatus::default(),
         },
         diags,
     ))
@@ -279,6 +279,12 @@ pub struct BuildReport {
 impl BuildReport {
     /// The one summary line `kansoku build` prints.
     pub fn summary(&self) -> String {
+        self.summary_as("built")
+    }
+
+    /// [`summary`](Self::summary) saying `verb` of the build (serve's
+    /// rebuilds say `rebuilt`).
+    pub(crate) fn summary_as(&self, verb: &str) -> String {
         let claims: Vec<String> = self
             .claims
             .iter()
@@ -290,7 +296,7 @@ impl BuildReport {
             n => format!(" · {n} drafts left out"),
         };
         format!(
-            "built {} pages × 2 languages (+ parallel view){drafts} · claims: {} · {} evidence file{} · {} ms → {}",
+            "{verb} {} pages × 2 languages (+ parallel view){drafts} · claims: {} · {} evidence file{} · {} ms → {}",
             self.pages,
             claims.join(", "),
             self.evidence_files,
@@ -401,11 +407,6 @@ impl Default for BuildOptions {
             progress: None,
         }
     }
-}
-
-pub(crate) fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // Whatever a panicking thread left is still a valid list to read.
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// Builds the site at `root` into its build directory.

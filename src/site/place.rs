@@ -19,14 +19,14 @@ use std::path::{Component, Path, PathBuf};
 
 /// A build directory and the directory of its records.
 #[derive(Debug, Clone)]
-pub struct Place {
+pub(crate) struct Place {
     /// Where the files go, as named (it may be a symbolic link).
-    pub out: PathBuf,
+    pub(crate) out: PathBuf,
     /// Where the manifests, memos and the lock of `out` are kept.
-    pub state: PathBuf,
+    pub(crate) state: PathBuf,
     /// How `out` is named to the user: `build-dir` relative to the site
     /// root, or `--out` as given.
-    pub shown: PathBuf,
+    pub(crate) shown: PathBuf,
 }
 
 /// The directory under `.kansoku/` holding the `--out` trees' records.
@@ -35,7 +35,7 @@ pub(crate) const OUT_RECORDS: &str = "out";
 const TARGET_FILE: &str = "target";
 
 /// The configured build directory of the site at `root`, checked.
-pub fn build_dir(root: &Path, config: &Config) -> Result<Place> {
+pub(crate) fn build_dir(root: &Path, config: &Config) -> Result<Place> {
     let place = Place {
         out: root.join(&config.build_dir),
         state: root.join(STATE_DIR),
@@ -46,7 +46,7 @@ pub fn build_dir(root: &Path, config: &Config) -> Result<Place> {
 }
 
 /// `build --out DIR`, checked; its records go under `.kansoku/out/`.
-pub fn out_dir(root: &Path, config: &Config, dir: &Path) -> Result<Place> {
+pub(crate) fn out_dir(root: &Path, config: &Config, dir: &Path) -> Result<Place> {
     let resolved = resolve(dir).map_err(|e| Error::io(dir, e))?;
     let place = Place {
         out: dir.to_path_buf(),
@@ -80,7 +80,7 @@ pub(crate) fn remember_target(place: &Place) -> Result<()> {
 /// `.kansoku/`, as those records name them (or the record's own
 /// directory, when it names none): for `clean` to say what it kept. Never
 /// a directory to remove from: that one the user names (`clean --out`).
-pub fn recorded_out_dirs(root: &Path) -> Vec<PathBuf> {
+pub(crate) fn recorded_out_dirs(root: &Path) -> Vec<PathBuf> {
     let dir = root.join(STATE_DIR).join(OUT_RECORDS);
     let Ok(entries) = std::fs::read_dir(&dir) else {
         return Vec::new();
@@ -103,7 +103,7 @@ pub fn recorded_out_dirs(root: &Path) -> Vec<PathBuf> {
 /// directory (not cryptographic: two `--out` paths colliding would share
 /// records, each still naming its own directory in `target`).
 fn path_id(resolved: &Path) -> u64 {
-    crate::site::output::content_hash(resolved.as_os_str().as_encoded_bytes())
+    crate::hash::content_hash(resolved.as_os_str().as_encoded_bytes())
 }
 
 /// Refuses `place` when its directory, resolved, is or holds the site root

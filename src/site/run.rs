@@ -68,7 +68,7 @@ impl Overrides {
         }
         config.search &= !self.no_search;
         if *self != Overrides::default() {
-            config.key = crate::site::memo::hash_of((config.key, self));
+            config.key = crate::hash::memo::hash_of((config.key, self));
         }
     }
 }
@@ -165,14 +165,14 @@ impl Memory {
 
 impl Output for Memory {
     fn write(&self, file: OutputFile, _: u64) -> Result<()> {
-        crate::site::lock(&self.0).insert(file.path, file.bytes);
+        crate::sync::lock(&self.0).insert(file.path, file.bytes);
         Ok(())
     }
     fn reuse(&self, _: &[(String, u64)]) -> Result<bool> {
         Ok(false)
     }
     fn read(&self, path: &str) -> Result<Vec<u8>> {
-        crate::site::lock(&self.0)
+        crate::sync::lock(&self.0)
             .get(path)
             .cloned()
             .ok_or_else(|| Error::Usage(format!("{path} was not rendered")))
@@ -324,7 +324,7 @@ pub(crate) fn run<O: Output>(
         let take = |files: &[(String, u64)]| out.reuse(files);
         let indexed = job.run(&mut caches.search, &read, &take)?;
         for f in indexed.files {
-            let hash = crate::site::output::content_hash(&f.bytes);
+            let hash = crate::hash::content_hash(&f.bytes);
             out.write(f, hash)?;
         }
         lap("search", t);

@@ -4,7 +4,7 @@
 //! checks one page and reads nothing else, so the caller may check pages in
 //! any order, in parallel, or only some of them. Nothing here reads files.
 
-use super::{ClaimAt, Index, Map, Mode, FAILED_PAGE};
+use super::{ClaimAt, Index, Map, Mode};
 use crate::config::{Config, RawHtmlPolicy};
 use crate::content::body::{heading_ids, scan, ChunkScan, IdSet, Langs, Reference};
 use crate::content::claims::nearest;
@@ -299,9 +299,10 @@ impl<'a> Checker<'a> {
                     .warning(
                         "W071",
                         span,
-                        format!("claim `{id}` in {what} {FAILED_PAGE}`content/{rel}`, which failed to load"),
+                        format!("claim `{id}` in {what} is in `content/{rel}`, which failed to load"),
                     )
-                    .with_hint("fix that page's error first; references to its claims are checked once it loads"),
+                    .with_hint("fix that page's error first; references to its claims are checked once it loads")
+                    .with_about(format!("content/{rel}")),
             );
         }
         let draft = self

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 
 /// Render state computed once per site and shared by every output.
 #[derive(Debug, Default)]
-pub struct Prepared {
+pub(crate) struct Prepared {
     /// Content-relative path → URL path.
     pub(in crate::render) urls: BTreeMap<String, String>,
     /// Each claim's views (ja, en) by id, rendered the first time an
@@ -67,21 +67,14 @@ pub(in crate::render) struct Ctx<'a> {
 type NavSlot = std::sync::OnceLock<Option<(String, String)>>;
 
 /// Claim id → its views (ja, en), each made once.
-type ClaimSlots = std::collections::HashMap<
-    String,
-    [std::sync::OnceLock<Option<ClaimView>>; 2],
-    foldhash::fast::FixedState,
->;
+type ClaimSlots = crate::hash::Map<String, [std::sync::OnceLock<Option<ClaimView>>; 2]>;
 
 impl Prepared {
     /// The first (by claim id or entry) claim view or navigation entry
     /// that failed to render, if any: a render that showed a claim or an
     /// entry without it must fail.
     pub(in crate::render) fn deferred_error(&self) -> Option<Diagnostic> {
-        let errors = self
-            .deferred_errors
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let errors = crate::sync::lock(&self.deferred_errors);
         errors
             .iter()
             .min_by(|a, b| a.0.cmp(&b.0))
@@ -103,13 +96,10 @@ impl<'a> Ctx<'a> {
             .get_or_init(|| match nav_entry(self, tree, pos) {
                 Ok(item) => Some(item),
                 Err(d) => {
-                    p.deferred_errors
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .push((
-                            format!("navigation entry {pos} of tree {}", tree.index()),
-                            d,
-                        ));
+                    crate::sync::lock(&p.deferred_errors).push((
+                        format!("navigation entry {pos} of tree {}", tree.index()),
+                        d,
+                    ));
                     None
                 }
             })
@@ -132,10 +122,7 @@ impl<'a> Ctx<'a> {
                 match rendered_claim_view(self, at, lang) {
                     Ok(v) => Some(v),
                     Err(d) => {
-                        p.deferred_errors
-                            .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner)
-                            .push((id.to_owned(), d));
+                        crate::sync::lock(&p.deferred_errors).push((id.to_owned(), d));
                         None
                     }
                 }

@@ -12,7 +12,7 @@ mod context;
 mod nav;
 
 pub(super) use claims::claim_view;
-pub use context::Prepared;
+pub(crate) use context::Prepared;
 pub(super) use context::*;
 pub(super) use nav::*;
 

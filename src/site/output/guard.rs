@@ -145,9 +145,7 @@ static ACTIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
 pub(crate) fn active() -> MutexGuard<'static, Vec<PathBuf>> {
     // Each push and removal is whole: a panic elsewhere leaves a valid list.
-    ACTIVE
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    crate::sync::lock(&ACTIVE)
 }
 
 /// Whether a signal has interrupted this process (see

@@ -238,7 +238,9 @@ impl Manifest {
 
 /// Saves a manifest of `entries` for the directory with identity `dir`,
 /// through a temporary file renamed into place, so a reader never sees
-/// half of one.
+/// half of one. No fsync: a record lost to a power cut only makes kansoku
+/// treat its files as someone else's (left in place, with a warning) or
+/// read a directory again.
 pub(super) fn save<'a>(
     path: &Path,
     dir: (u64, u64),
@@ -247,7 +249,7 @@ pub(super) fn save<'a>(
     if let Some(parent) = path.parent() {
         fs::create_dir_all(parent)?;
     }
-    write_whole(path, |w| {
+    crate::fsutil::write_atomic_with(path, |w| {
         writeln!(w, "{HEADER} 2 {} {}", dir.0, dir.1)?;
         let mut count = 0usize;
         for (p, e) in entries {
@@ -267,27 +269,6 @@ pub(super) fn save<'a>(
         }
         writeln!(w, "end {count}")
     })
-}
-
-/// Writes a record through a temporary file renamed into place, so a
-/// reader never sees half of one. No fsync: a record lost to a power cut
-/// only makes kansoku treat its files as someone else's (left in place,
-/// with a warning) or read a directory again.
-fn write_whole(
-    path: &Path,
-    body: impl FnOnce(&mut io::BufWriter<fs::File>) -> io::Result<()>,
-) -> io::Result<()> {
-    let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
-    let saved = (|| {
-        let mut w = io::BufWriter::new(fs::File::create(&tmp)?);
-        body(&mut w)?;
-        w.into_inner().map_err(io::IntoInnerError::into_error)?;
-        fs::rename(&tmp, path)
-    })();
-    if saved.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    saved
 }
 
 /// The body of a record and the count its last line gives (`end N`, which
@@ -321,7 +302,7 @@ fn parse_id(f: &[&str]) -> Option<Id> {
     })
 }
 
-fn write_id(w: &mut impl Write, id: &Id) -> io::Result<()> {
+fn write_id(w: &mut (impl Write + ?Sized), id: &Id) -> io::Result<()> {
     write!(
         w,
         "{} {} {} {} {} {} {:o}",
@@ -372,7 +353,7 @@ pub(super) fn save_dirs<'a>(
     root: (u64, u64),
     dirs: impl Iterator<Item = (&'a str, Id)>,
 ) -> io::Result<()> {
-    write_whole(path, |w| {
+    crate::fsutil::write_atomic_with(path, |w| {
         writeln!(w, "{DIRS_HEADER} {} {}", root.0, root.1)?;
         let mut count = 0usize;
         for (p, id) in dirs.filter(|(p, _)| !p.contains('\n')) {

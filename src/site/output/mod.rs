@@ -43,24 +43,24 @@ mod spare;
 mod stage;
 mod tree;
 
+pub(crate) use crate::glob::Keep;
 pub use guard::{clean_up_after_interrupt, exit_cleanly_on_signals, interrupted};
-pub use tree::Keep;
 
 use crate::error::{Error, Result};
 use crate::render::OutputFile;
+use crate::sync::lock;
 use manifest::Manifest;
 use stage::Placed;
 use std::collections::{HashMap, HashSet};
 use std::fs;
-use std::hash::{BuildHasher, Hasher};
 use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::Mutex;
 
 /// The directory beside a build directory where kansoku keeps what it
 /// needs between builds (manifests, the build lock).
-pub const STATE_DIR: &str = ".kansoku";
+pub(crate) const STATE_DIR: &str = ".kansoku";
 
 /// A build's output being written: files go into a staging directory beside
 /// the build directory until [`Staging::commit`] puts them in place. Dropped
@@ -118,7 +118,7 @@ pub struct Committed {
     /// Whether the tree was updated in place rather than swapped.
     pub in_place: bool,
     /// Entries of the build directory kept by `[build] keep`.
-    pub kept: Vec<String>,
+    pub(crate) kept: Vec<String>,
     /// Files and empty directories kansoku did not write and no pattern
     /// keeps, left where they are (`/`-separated, under the build
     /// directory).
@@ -126,7 +126,7 @@ pub struct Committed {
     /// kansoku's own leftovers of earlier builds (staging trees, spares)
     /// that could not be removed, with why: named so a person can unblock
     /// them.
-    pub stuck: Vec<(PathBuf, String)>,
+    pub(crate) stuck: Vec<(PathBuf, String)>,
     /// kansoku's copies of an earlier build that held entries it did not
     /// write (`/`-separated, under the copy), moved aside unused so that
     /// nothing of them is published or lost.
@@ -137,10 +137,10 @@ pub struct Committed {
 /// same path twice, or a file where another output needs a directory).
 /// Find it with [`collision`].
 #[derive(Debug)]
-pub struct Collision {
+pub(crate) struct Collision {
     /// The clashing output path, `/`-separated and relative to the build
     /// directory.
-    pub path: String,
+    pub(crate) path: String,
 }
 
 impl std::fmt::Display for Collision {
@@ -151,7 +151,7 @@ impl std::fmt::Display for Collision {
 
 impl std::error::Error for Collision {}
 
-/// The output path of a [`Collision`], when `err` is one.
+/// The output path of a `Collision`, when `err` is one.
 pub fn collision(err: &Error) -> Option<&str> {
     match err {
         Error::Io { source, .. } => source
@@ -208,12 +208,6 @@ fn check_state_dir(state: &Path) -> Result<()> {
         ))),
         Err(_) => Ok(()),
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    // A panic elsewhere while holding the lock leaves a set or list that is
-    // still valid (each push or insert is whole), so carry on.
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Where the files of `out` live: `out` itself, or the directory its
@@ -283,12 +277,12 @@ impl Staging {
     /// it), removes what killed builds left, prepares the staging
     /// directory beside `out` (the spare, moved there, or an empty one) and
     /// reads the records of what the previous builds wrote.
-    pub fn begin_keeping(out: &Path, keep: Keep) -> Result<Staging> {
+    pub(crate) fn begin_keeping(out: &Path, keep: Keep) -> Result<Staging> {
         Staging::begin_at(out, &state_dir(out), keep)
     }
 
     /// [`Staging::begin_keeping`] with the records kept in `state`.
-    pub fn begin_at(out: &Path, state: &Path, keep: Keep) -> Result<Staging> {
+    pub(crate) fn begin_at(out: &Path, state: &Path, keep: Keep) -> Result<Staging> {
         let t = std::time::Instant::now();
         let target = resolve(out)?;
         check_writable(out, &target)?;
@@ -405,7 +399,7 @@ impl Staging {
     /// spare's (nothing to do) or the build directory's (hard-linked, as
     /// [`Staging::write`] does for equal bytes). `Ok(false)`: neither is,
     /// so the caller must render it.
-    pub fn reuse(&self, path: &str, hash: u64) -> Result<bool> {
+    pub(crate) fn reuse(&self, path: &str, hash: u64) -> Result<bool> {
         let result = self.take(path, hash);
         if result.is_err() {
             self.failed.store(true, Ordering::Relaxed);
@@ -414,7 +408,7 @@ impl Staging {
     }
 
     /// The bytes of a file already in the staging tree.
-    pub fn read(&self, path: &str) -> Result<Vec<u8>> {
+    pub(crate) fn read(&self, path: &str) -> Result<Vec<u8>> {
         check_path(path)?;
         let abs = self.dir.join(path);
         fs::read(&abs).map_err(|e| Error::io(&abs, e))
@@ -423,7 +417,7 @@ impl Staging {
     /// Whether [`Staging::reuse`] would find a file at `path` recorded with
     /// `hash` and unchanged since: checked for every file of a unit before
     /// any is taken, so a unit is taken whole or rendered whole.
-    pub fn reusable(&self, path: &str, hash: u64) -> bool {
+    pub(crate) fn reusable(&self, path: &str, hash: u64) -> bool {
         check_path(path).is_ok() && self.can_take(path, hash)
     }
 
@@ -557,7 +551,7 @@ impl Staging {
             let path = self.target.join(p);
             let same = tree::real_parents(&self.target, p)
                 && fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() == f.size)
-                && fs::read(&path).is_ok_and(|b| content_hash(&b) == f.hash);
+                && fs::read(&path).is_ok_and(|b| crate::hash::content_hash(&b) == f.hash);
             if same {
                 adopted = true;
             } else {
@@ -581,9 +575,9 @@ impl Staging {
 /// with other bytes: the build is refused rather than overwrite them. Find
 /// it with [`conflicts`].
 #[derive(Debug)]
-pub struct Conflicts {
+pub(crate) struct Conflicts {
     /// The files, `/`-separated and relative to the build directory.
-    pub paths: Vec<String>,
+    pub(crate) paths: Vec<String>,
 }
 
 impl std::fmt::Display for Conflicts {
@@ -601,7 +595,7 @@ impl std::fmt::Display for Conflicts {
 impl std::error::Error for Conflicts {}
 
 /// The files of a [`Conflicts`], when `err` is one.
-pub fn conflicts(err: &Error) -> Option<&[String]> {
+pub(crate) fn conflicts(err: &Error) -> Option<&[String]> {
     match err {
         Error::Io { source, .. } => source
             .get_ref()
@@ -639,7 +633,7 @@ pub fn remove(out: &Path) -> Result<Vec<String>> {
 }
 
 /// [`remove`] for a build directory whose records are kept in `state`.
-pub fn remove_at(out: &Path, state: &Path) -> Result<Vec<String>> {
+pub(crate) fn remove_at(out: &Path, state: &Path) -> Result<Vec<String>> {
     check_state_dir(state)?;
     let manifests = manifest_paths(state, out);
     let target = match resolve(out) {
@@ -758,14 +752,4 @@ pub(crate) fn plain(path: &str) -> bool {
         && Path::new(path)
             .components()
             .all(|c| matches!(c, Component::Normal(_)))
-}
-
-/// A 64-bit hash of a file's bytes, the same in every run (a foldhash
-/// upgrade that changed it would only cost one full write). Not
-/// cryptographic: it tells a rebuilt file from the previous one at the
-/// same path and size, where nobody is choosing bytes to collide.
-pub(crate) fn content_hash(bytes: &[u8]) -> u64 {
-    let mut h = foldhash::quality::FixedState::with_seed(0x6b61_6e73_6f6b_7531).build_hasher();
-    h.write(bytes);
-    h.finish()
 }

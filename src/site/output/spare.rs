@@ -10,8 +10,9 @@
 //! staging tree the next build removes, never a spare whose record lies.
 
 use super::stage::{How, Placed};
-use super::{lock, manifest, tree, Staging};
+use super::{manifest, tree, Staging};
 use crate::error::{Error, Result};
+use crate::sync::lock;
 use manifest::{Entry, Id, Manifest, Paths};
 use std::collections::HashMap;
 use std::fs;
@@ -44,7 +45,7 @@ fn surveyed(paths: &Paths) -> Option<Verdict> {
     let record = paths.load_spare()?;
     let dirs = manifest::load_dirs(&paths.spare_dirs, &paths.spare_dir);
     let owned_dirs = manifest::owned_dirs(record.files.keys().map(String::as_str));
-    let none = tree::Keep::new(&[]).expect("no patterns is valid");
+    let none = crate::glob::Keep::new(&[]).expect("no patterns is valid");
     let rules = tree::Rules {
         keep: &none,
         owns: &|p| record.owns(p),

@@ -7,8 +7,10 @@
 //! a file there is never written into, only replaced by a new name renamed
 //! over it, so the published site cannot change before the commit.
 
-use super::{check_path, content_hash, guard, lock, manifest, Collision, Staging};
+use super::{check_path, guard, manifest, Collision, Staging};
 use crate::error::{Error, Result};
+use crate::hash::content_hash;
+use crate::sync::lock;
 use manifest::Id;
 use std::fs;
 use std::io::{self, Write};

@@ -1,8 +1,9 @@
 //! Walking and removing trees on disk without ever following a symbolic
-//! link, and the `[build] keep` rule for files a person put into the build
-//! directory.
+//! link, and sorting out the files a person put into the build directory
+//! (by the `[build] keep` rule, [`Keep`]).
 
 use super::manifest::{identity, Dirs, Id};
+use crate::glob::Keep;
 use std::collections::HashMap;
 use std::fs;
 use std::io;
@@ -122,96 +123,6 @@ pub(crate) fn remove_emptied<'a>(root: &Path, parents: impl Iterator<Item = &'a 
             match d.rsplit_once('/') {
                 Some((up, _)) => d = up,
                 None => break,
-            }
-        }
-    }
-}
-
-/// Which entries of the build directory a build leaves alone: glob
-/// patterns as in `.gitignore`. A pattern without `/` matches a name at any
-/// depth (`.*` every dot-file and dot-directory, `CNAME`); one with `/`
-/// matches a path from the build directory's top (`docs/keep.txt`). A kept
-/// directory is kept whole.
-#[derive(Clone)]
-pub struct Keep {
-    names: globset::GlobSet,
-    paths: globset::GlobSet,
-    patterns: Vec<String>,
-}
-
-/// The patterns only: the compiled sets' own Debug varies from process to
-/// process, and the build memo hashes the configuration's Debug form.
-impl std::fmt::Debug for Keep {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Keep")
-            .field("patterns", &self.patterns)
-            .finish()
-    }
-}
-
-impl Default for Keep {
-    fn default() -> Self {
-        Keep::new(&[".*".to_owned()]).expect("the default pattern is valid")
-    }
-}
-
-impl Keep {
-    /// The default: every dot-file and dot-directory (`.git`, `.nojekyll`,
-    /// `.well-known`).
-    pub const DEFAULT: &'static [&'static str] = &[".*"];
-
-    /// Compiles `patterns`; an invalid one is named in the error.
-    pub fn new(patterns: &[String]) -> Result<Keep, String> {
-        let mut names = globset::GlobSetBuilder::new();
-        let mut paths = globset::GlobSetBuilder::new();
-        for p in patterns {
-            let trimmed = p.trim_start_matches('/').trim_end_matches('/');
-            let glob = globset::GlobBuilder::new(trimmed)
-                .literal_separator(true)
-                .backslash_escape(true)
-                .build()
-                .map_err(|e| format!("`{p}` is not a valid pattern: {}", e.kind()))?;
-            if trimmed.is_empty() {
-                return Err(format!("`{p}` is not a valid pattern: it is empty"));
-            }
-            if p.trim_end_matches('/').contains('/') {
-                paths.add(glob);
-            } else {
-                names.add(glob);
-            }
-        }
-        let build = |b: globset::GlobSetBuilder| b.build().map_err(|e| e.to_string());
-        Ok(Keep {
-            names: build(names)?,
-            paths: build(paths)?,
-            patterns: patterns.to_vec(),
-        })
-    }
-
-    /// The patterns as written.
-    pub fn patterns(&self) -> &[String] {
-        &self.patterns
-    }
-
-    /// Whether the entry at `rel` (`/`-separated, under the build
-    /// directory) is kept, judged on its own name and path only.
-    fn matches_entry(&self, rel: &str) -> bool {
-        let name = rel.rsplit('/').next().unwrap_or(rel);
-        self.names.is_match(name) || self.paths.is_match(rel)
-    }
-
-    /// Whether `rel` is kept, itself or as part of a kept directory.
-    pub(crate) fn covers(&self, rel: &str) -> bool {
-        let mut end = 0;
-        loop {
-            let next = rel[end..].find('/').map(|i| end + i);
-            let prefix = &rel[..next.unwrap_or(rel.len())];
-            if self.matches_entry(prefix) {
-                return true;
-            }
-            match next {
-                Some(i) => end = i + 1,
-                None => return false,
             }
         }
     }
@@ -398,33 +309,6 @@ fn walk(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn keep_matches_names_at_any_depth_and_paths_from_the_top() {
-        let keep = Keep::new(&[".*".into(), "CNAME".into(), "/docs/*.txt".into()]).expect("valid");
-        for kept in [
-            ".git",
-            ".git/HEAD",
-            "ja/.well-known/x",
-            "CNAME",
-            "ja/CNAME",
-            "docs/a.txt",
-        ] {
-            assert!(keep.covers(kept), "{kept}");
-        }
-        for not in [
-            "index.html",
-            "ja/index.html",
-            "docs/a/b.txt",
-            "x/docs/a.txt",
-        ] {
-            assert!(!keep.covers(not), "{not}");
-        }
-        assert_eq!(
-            Keep::new(&["a[".into()]).expect_err("invalid"),
-            "`a[` is not a valid pattern: unclosed character class; missing ']'"
-        );
-    }
 
     #[cfg(unix)]
     #[test]
