@@ -1,0 +1,25 @@
+//! kansoku's integration tests, as one test binary (mdBook's
+//! `tests/testsuite/main.rs` shape): the crate and its dependencies are
+//! linked once, not once per file under `tests/`.
+//!
+//! Each module is one area; [`common`] is the harness they share. Run one
+//! area with `cargo test --test it cli::`, one test by its name.
+
+mod build;
+mod build_cache;
+mod build_dir;
+mod build_dir_prop;
+mod check;
+mod cli;
+mod common;
+mod invalid;
+mod maintainer_loop;
+mod output;
+mod page_prop;
+mod review;
+mod rocm_pages;
+mod safety;
+mod scale;
+mod search;
+mod serve;
+mod threads;

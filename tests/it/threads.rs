@@ -1,0 +1,66 @@
+//! Output does not depend on the number of threads: the repo's own site and
+//! a generated corpus built with 1 and with 2 rayon threads are identical.
+
+use crate::common;
+
+use common::{copy_dir, repo_root, Tree};
+use std::path::Path;
+
+fn build_with(threads: usize, site: &Path) -> Tree {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool can be built");
+    pool.install(|| kansoku::site::build(site))
+        .unwrap_or_else(|e| panic!("build with {threads} thread(s): {e}"));
+    Tree::of(&site.join("public"))
+}
+
+fn repo_site_copy(to: &Path) {
+    let root = repo_root();
+    std::fs::copy(root.join("book.toml"), to.join("book.toml")).expect("copy book.toml");
+    copy_dir(&root.join("content"), &to.join("content"));
+    copy_dir(&root.join("evidence"), &to.join("evidence"));
+}
+
+#[test]
+fn one_and_two_threads_give_identical_output() {
+    let a = tempfile::tempdir().expect("temp dir");
+    let b = tempfile::tempdir().expect("temp dir");
+    repo_site_copy(a.path());
+    repo_site_copy(b.path());
+    let one = build_with(1, a.path());
+    let two = build_with(2, b.path());
+    assert!(one.paths().len() > 100, "the repo site has many outputs");
+    one.assert_same(&two, "1 thread vs 2 threads");
+}
+
+/// Builds a 60-page corpus of `shape` with 1 and with 2 threads.
+fn corpus_with_1_and_2_threads(shape: &str) {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let status = std::process::Command::new(env!("CARGO"))
+        .args(["run", "--quiet", "--example", "gen_corpus", "--"])
+        .arg("60")
+        .arg(tmp.path().join("a"))
+        .args(["--shape", shape])
+        .current_dir(repo_root())
+        .status()
+        .expect("cargo runs the corpus generator");
+    assert!(status.success(), "gen_corpus failed");
+    copy_dir(&tmp.path().join("a"), &tmp.path().join("b"));
+    let one = build_with(1, &tmp.path().join("a"));
+    let two = build_with(2, &tmp.path().join("b"));
+    one.assert_same(&two, &format!("{shape} corpus: 1 thread vs 2 threads"));
+}
+
+#[test]
+fn generated_corpus_is_thread_count_independent() {
+    corpus_with_1_and_2_threads("sectioned");
+}
+
+/// Issue 12: one section of every page (navigation windows, a paginated
+/// listing) is as deterministic.
+#[test]
+fn issue_12_flat_corpus_is_thread_count_independent() {
+    corpus_with_1_and_2_threads("flat");
+}
