@@ -12,6 +12,11 @@ mod build_dir_prop;
 mod check;
 mod cli;
 mod common;
+// The benches' corpus generator, run in-process: no test runs `cargo run`.
+// The example's command line reads parts of it that the tests do not.
+#[allow(dead_code)]
+#[path = "../../examples/gen_corpus/corpus.rs"]
+mod corpus;
 mod invalid;
 mod maintainer_loop;
 mod output;

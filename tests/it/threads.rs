@@ -3,6 +3,7 @@
 
 use crate::common;
 
+use crate::corpus::{self, Corpus, Shape};
 use common::{copy_dir, repo_root, Tree};
 use std::path::Path;
 
@@ -36,31 +37,29 @@ fn one_and_two_threads_give_identical_output() {
 }
 
 /// Builds a 60-page corpus of `shape` with 1 and with 2 threads.
-fn corpus_with_1_and_2_threads(shape: &str) {
+fn corpus_with_1_and_2_threads(shape: Shape) {
     let tmp = tempfile::tempdir().expect("temp dir");
-    let status = std::process::Command::new(env!("CARGO"))
-        .args(["run", "--quiet", "--example", "gen_corpus", "--"])
-        .arg("60")
-        .arg(tmp.path().join("a"))
-        .args(["--shape", shape])
-        .current_dir(repo_root())
-        .status()
-        .expect("cargo runs the corpus generator");
-    assert!(status.success(), "gen_corpus failed");
+    corpus::generate(&Corpus {
+        pages: 60,
+        dir: &tmp.path().join("a"),
+        seed: corpus::DEFAULT_SEED,
+        shape,
+        hugo: None,
+    });
     copy_dir(&tmp.path().join("a"), &tmp.path().join("b"));
     let one = build_with(1, &tmp.path().join("a"));
     let two = build_with(2, &tmp.path().join("b"));
-    one.assert_same(&two, &format!("{shape} corpus: 1 thread vs 2 threads"));
+    one.assert_same(&two, &format!("{shape:?} corpus: 1 thread vs 2 threads"));
 }
 
 #[test]
 fn generated_corpus_is_thread_count_independent() {
-    corpus_with_1_and_2_threads("sectioned");
+    corpus_with_1_and_2_threads(Shape::Sectioned);
 }
 
 /// Issue 12: one section of every page (navigation windows, a paginated
 /// listing) is as deterministic.
 #[test]
 fn issue_12_flat_corpus_is_thread_count_independent() {
-    corpus_with_1_and_2_threads("flat");
+    corpus_with_1_and_2_threads(Shape::Flat);
 }

@@ -1,19 +1,20 @@
-//! Writes a kansoku site of N bilingual pages shaped like ROCm-pages, for
-//! benchmarks:
-//! `cargo run --release --example gen_corpus -- N DIR [SEED] [--shape sectioned|flat] [--peer hugo PEER_DIR]`.
+//! The corpus generator behind `examples/gen_corpus/main.rs`: a kansoku
+//! site of N bilingual pages shaped like ROCm-pages, for benchmarks and for
+//! the tests that need a site larger than a fixture (`tests/it/main.rs`
+//! includes this file with `#[path]`, so no test runs `cargo run`).
 //!
-//! `--shape sectioned` (the default) spreads the pages over √N sections;
-//! `--shape flat` puts them all in one section (a blog, a log archive).
-//! `--peer hugo PEER_DIR` also writes the same pages as a bilingual Hugo
-//! site (both languages, one Markdown file per page and language, a
-//! minimal layout with a paginated section list and prev/next links), so
+//! `Shape::Sectioned` spreads the pages over √N sections; `Shape::Flat`
+//! puts them all in one section (a blog, a log archive). With a Hugo peer
+//! directory it also writes the same pages as a bilingual Hugo site (both
+//! languages, one Markdown file per page and language, a minimal layout
+//! with a paginated section list and prev/next links), so
 //! `benches/peers.sh` can build one corpus with both.
 //!
 //! Each page has 4–6 KB of Markdown in ja/en pairs, a 10-row table of claim
 //! references, a fenced code block, links to other pages and 10 claims
 //! across all four classes citing line ranges in ~N/5 evidence logs of
 //! 50–200 lines; some pages are entities for the views. The output depends
-//! only on N and the seed, and passes `kansoku check` clean.
+//! only on N, the shape and the seed, and passes `kansoku check` clean.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -58,20 +59,12 @@ fn write(path: &Path, text: &str) {
     std::fs::write(path, text).expect("output directory is writable");
 }
 
-const USAGE: &str =
-    "usage: gen_corpus N DIR [SEED] [--shape sectioned|flat] [--peer hugo PEER_DIR]";
-
-fn usage() -> ! {
-    eprintln!("{USAGE}");
-    std::process::exit(2);
-}
-
 /// The same corpus as a Hugo site: `content/<lang>/…` per language.
-struct Hugo {
-    dir: std::path::PathBuf,
+struct Hugo<'a> {
+    dir: &'a Path,
 }
 
-impl Hugo {
+impl Hugo<'_> {
     fn page(&self, lang: &str, rel: &str, front: &str, body: &str) {
         write(
             &self.dir.join(format!("content/{lang}/{rel}")),
@@ -113,37 +106,49 @@ fn hugo_claims(text: &str, claims: &[(String, &str, String, String)], ja: bool) 
     out
 }
 
-fn main() {
-    let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let mut flat = false;
-    let mut peer: Option<Hugo> = None;
-    while let Some(i) = args.iter().position(|a| a.starts_with("--")) {
-        let flag = args.remove(i);
-        match (flag.as_str(), args.get(i).map(String::as_str)) {
-            ("--shape", Some("flat")) => flat = true,
-            ("--shape", Some("sectioned")) => flat = false,
-            ("--peer", Some("hugo")) if args.len() > i + 1 => {
-                args.remove(i);
-                peer = Some(Hugo {
-                    dir: args.remove(i).into(),
-                });
-                continue;
-            }
-            _ => usage(),
-        }
-        args.remove(i);
-    }
-    let (Some(n), Some(dir)) = (
-        args.first().and_then(|n| n.parse::<usize>().ok()),
-        args.get(1),
-    ) else {
-        usage()
-    };
-    let seed = match args.get(2) {
-        None => 0x006b_616e_736f_6b75_u64,
-        Some(s) => s.parse().unwrap_or_else(|_| usage()),
-    };
-    let dir = Path::new(dir);
+/// How the pages are spread over sections.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// √N sections (the default).
+    Sectioned,
+    /// One section holding every page.
+    Flat,
+}
+
+/// The seed when none is given: the same corpus on every machine.
+pub(crate) const DEFAULT_SEED: u64 = 0x006b_616e_736f_6b75;
+
+/// What to write.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Corpus<'a> {
+    /// Pages (besides the home page and the section pages).
+    pub(crate) pages: usize,
+    /// The kansoku site's directory.
+    pub(crate) dir: &'a Path,
+    pub(crate) seed: u64,
+    pub(crate) shape: Shape,
+    /// Where to write the same pages as a Hugo site, if anywhere.
+    pub(crate) hugo: Option<&'a Path>,
+}
+
+/// What was written, for the generator's closing line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Written {
+    pub(crate) logs: usize,
+    pub(crate) sections: usize,
+}
+
+/// Writes the corpus; panics if the directory cannot be written.
+pub(crate) fn generate(corpus: &Corpus<'_>) -> Written {
+    let Corpus {
+        pages: n,
+        dir,
+        seed,
+        shape,
+        hugo,
+    } = *corpus;
+    let flat = shape == Shape::Flat;
+    let peer = hugo.map(|dir| Hugo { dir });
     let mut rng = Rng(seed | 1);
     let logs = (n / 5).max(1);
     let sections = if flat {
@@ -279,16 +284,13 @@ fn main() {
             &body,
         );
     }
-    eprintln!(
-        "wrote {n} pages, {logs} evidence logs, {sections} sections to {}",
-        dir.display()
-    );
+    Written { logs, sections }
 }
 
 /// One kansoku page as two Hugo pages: the `::: ja` / `::: en` blocks go
 /// to their language, shared Markdown to both, claims inline as text.
 fn hugo_page(
-    h: &Hugo,
+    h: &Hugo<'_>,
     source: &str,
     claims: &[(String, &str, String, String)],
     section: usize,
