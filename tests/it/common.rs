@@ -13,6 +13,8 @@ use kansoku::site::BuildReport;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::LazyLock;
 
 /// The repository root (the crate's manifest directory).
 pub(crate) fn repo_root() -> &'static Path {
@@ -111,7 +113,9 @@ fn collect(base: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
 
 /// A site copied into a temp dir, built through `kansoku::site::build`.
 pub(crate) struct SiteTest {
-    _tmp: tempfile::TempDir,
+    /// The temp dir holding the site, removed on drop; `None` for the
+    /// shared build of [`repo_built`], which lives as long as the process.
+    _tmp: Option<tempfile::TempDir>,
     root: PathBuf,
     report: Option<BuildReport>,
 }
@@ -152,7 +156,7 @@ impl SiteTest {
         let root = tmp.path().join("site");
         std::fs::create_dir_all(&root).expect("site dir can be made");
         SiteTest {
-            _tmp: tmp,
+            _tmp: Some(tmp),
             root,
             report: None,
         }
@@ -455,9 +459,79 @@ impl SiteTest {
     }
 }
 
-/// The repository's own site (book.toml, content/, evidence/) in a temp dir.
+/// What the repository's own site is made of.
+const REPO_SITE: [&str; 3] = ["book.toml", "content", "evidence"];
+
+/// The repository's own site (book.toml, content/, evidence/) in a temp dir,
+/// for a test that edits it or builds it its own way.
 pub(crate) fn repo_site() -> SiteTest {
-    SiteTest::from_parts(repo_root(), &["book.toml", "content", "evidence"])
+    SiteTest::from_parts(repo_root(), &REPO_SITE)
+}
+
+/// The repository's own site built once per test run, by the real binary
+/// as a maintainer builds it (`kansoku build --root …`, search on), for
+/// every test that only reads the output or the command's own output: the
+/// build of this site is the costliest step of the suite. Shared, so only
+/// `&self` methods reach it; a test that edits the site or builds it its
+/// own way copies it with [`repo_site`] instead.
+pub(crate) fn repo_built() -> &'static SiteTest {
+    &REPO_BUILT.0
+}
+
+/// What `kansoku build` printed and returned when it built [`repo_built`].
+pub(crate) fn repo_build_output() -> &'static Output {
+    &REPO_BUILT.1
+}
+
+static REPO_BUILT: LazyLock<(SiteTest, Output)> = LazyLock::new(|| {
+    let root = run_dir().join("site");
+    std::fs::create_dir_all(&root).expect("site dir can be made");
+    for part in REPO_SITE {
+        let from = repo_root().join(part);
+        if from.is_dir() {
+            copy_dir(&from, &root.join(part));
+        } else {
+            std::fs::copy(&from, root.join(part))
+                .unwrap_or_else(|e| panic!("copy {}: {e}", from.display()));
+        }
+    }
+    let output = Command::new(env!("CARGO_BIN_EXE_kansoku"))
+        .args(["build", "--root"])
+        .arg(&root)
+        .output()
+        .expect("the kansoku binary runs");
+    assert!(
+        output.status.success(),
+        "the repository's own site fails to build:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let site = SiteTest {
+        _tmp: None,
+        root,
+        report: None,
+    };
+    (site, output)
+});
+
+/// This process's own directory under Cargo's temp dir for integration
+/// tests, for what lives as long as the process. A static is never
+/// dropped, so a `TempDir` would never be removed: instead each run
+/// removes the directories of runs whose process has ended (Linux's
+/// `/proc/<pid>`; elsewhere every earlier run's).
+fn run_dir() -> PathBuf {
+    let base = Path::new(env!("CARGO_TARGET_TMPDIR")).join("kansoku-runs");
+    if let Ok(entries) = std::fs::read_dir(&base) {
+        for entry in entries.flatten() {
+            if !Path::new("/proc").join(entry.file_name()).exists() {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+    }
+    let dir = base.join(std::process::id().to_string());
+    // Left by an earlier process that had the same id.
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("create {}: {e}", dir.display()));
+    dir
 }
 
 /// One finding of `--format json`, parsed back.

@@ -1,6 +1,8 @@
 //! kansoku's integration tests, as one test binary (mdBook's
 //! `tests/testsuite/main.rs` shape): the crate and its dependencies are
-//! linked once, not once per file under `tests/`.
+//! linked once, not once per file under `tests/`, and the repository's own
+//! site is built once per run for every test that only reads it
+//! ([`common::repo_built`]).
 //!
 //! Each module is one area; [`common`] is the harness they share. Run one
 //! area with `cargo test --test it cli::`, one test by its name.

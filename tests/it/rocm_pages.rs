@@ -1,6 +1,7 @@
-//! The repository's own site, ROCm-pages (issue 4): built from a temp copy
-//! of `book.toml`, `content/` and `evidence/`, and checked for the facts of
-//! the observation record rather than for markup.
+//! The repository's own site, ROCm-pages (issue 4): the run's one shared
+//! build of a temp copy of `book.toml`, `content/` and `evidence/`
+//! ([`repo_built`]), checked for the facts of the observation record
+//! rather than for markup.
 //!
 //! Classes and texts come from the built `claims.json`; which claim colours
 //! an entity comes from the page's `[entity] status`; the record's own words
@@ -11,9 +12,10 @@
 
 use crate::common;
 
-use common::{elements, escape, repo_root, repo_site, SiteTest};
+use common::{elements, escape, repo_built, repo_root, repo_site, SiteTest};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::LazyLock;
 
 const LANGS: [&str; 2] = ["ja", "en"];
 
@@ -57,16 +59,21 @@ struct ClaimsJson {
 
 /// The built site and its `claims.json`, by id.
 struct Site {
-    t: SiteTest,
+    t: &'static SiteTest,
     claims: BTreeMap<String, Claim>,
 }
 
-fn built() -> Site {
-    let mut t = repo_site();
-    t.build();
-    let doc: ClaimsJson = serde_json::from_str(&t.read("claims.json")).expect("claims.json parses");
-    let claims = doc.claims.into_iter().map(|c| (c.id.clone(), c)).collect();
-    Site { t, claims }
+/// The shared build of the repository's site ([`repo_built`]), its
+/// `claims.json` read once.
+fn built() -> &'static Site {
+    static SITE: LazyLock<Site> = LazyLock::new(|| {
+        let t = repo_built();
+        let doc: ClaimsJson =
+            serde_json::from_str(&t.read("claims.json")).expect("claims.json parses");
+        let claims = doc.claims.into_iter().map(|c| (c.id.clone(), c)).collect();
+        Site { t, claims }
+    });
+    &SITE
 }
 
 impl Site {
@@ -396,7 +403,7 @@ fn matrix_has_five_generations_and_confirmed_cells_land_on_evidence() {
                         claim.evidence.iter().any(|e| e.url.get(lang) == href),
                         "{lang}: {key} × {aspect} links {href}, not the claim's evidence"
                     );
-                    assert_link_lands(&s.t, href);
+                    assert_link_lands(s.t, href);
                 }
             }
         }
@@ -524,7 +531,7 @@ fn open_questions_lists_every_unresolved_claim() {
                 item.contains(&escape(claim.text.get(lang))),
                 "{lang}: {id} text"
             );
-            assert_link_lands(&s.t, href);
+            assert_link_lands(s.t, href);
             assert!(listed.insert(id.to_owned()), "{lang}: {id} listed twice");
         }
         let listed: BTreeSet<&str> = listed.iter().map(String::as_str).collect();
@@ -592,7 +599,7 @@ fn issue_17_hub_shows_dispatched_beside_loaded_for_every_component() {
     assert_eq!(dispatched, loaded + 1, "dispatched stands beside loaded");
     let mut confirmed_dispatch = BTreeSet::new();
     for lang in LANGS {
-        let rows = hub_rows(&s, lang);
+        let rows = hub_rows(s, lang);
         assert_eq!(rows.len(), COMPONENTS.len(), "{lang}: hub rows");
         for (key, _, _) in COMPONENTS {
             let row = &rows[key];
@@ -609,7 +616,7 @@ fn issue_17_hub_shows_dispatched_beside_loaded_for_every_component() {
                 cells[loaded].contains(&escape(load.text.get(lang))),
                 "{lang}: {key} loaded cell"
             );
-            let claim = cell_claim(&s, key, "dispatched")
+            let claim = cell_claim(s, key, "dispatched")
                 .unwrap_or_else(|| panic!("{key} has no dispatched claim"));
             let cell = cells[dispatched];
             assert!(
@@ -650,7 +657,7 @@ fn issue_17_hub_shows_dispatched_beside_loaded_for_every_component() {
         "rocm-bundle",
     ] {
         assert_eq!(
-            cell_claim(&s, key, "dispatched").expect("claim").class,
+            cell_claim(s, key, "dispatched").expect("claim").class,
             "unresolved",
             "{key}: the record leaves dispatch open"
         );
@@ -827,7 +834,7 @@ fn issue_17_generated_tables_show_every_entity_with_its_class() {
                 let cells = elements(row, "td");
                 assert_eq!(cells.len(), columns.len(), "{lang}: {name} × {}", e.key);
                 for (cell, aspect) in cells.iter().zip(columns) {
-                    match cell_claim(&s, &e.key, aspect) {
+                    match cell_claim(s, &e.key, aspect) {
                         None => assert!(
                             class_of(cell).contains("cell--empty"),
                             "{lang}: {} × {aspect} has no claim but shows {cell}",

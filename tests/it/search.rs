@@ -12,7 +12,7 @@
 
 use crate::common;
 
-use common::{repo_site, SiteTest, Tree};
+use common::{repo_built, repo_site, SiteTest, Tree};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
@@ -116,10 +116,9 @@ fn searchable_pages(t: &SiteTest, lang: &str) -> BTreeSet<String> {
         .collect()
 }
 
-fn built() -> SiteTest {
-    let mut t = repo_site();
-    t.build();
-    t
+/// The run's shared build of the repository's site, only read here.
+fn built() -> &'static SiteTest {
+    repo_built()
 }
 
 #[test]
@@ -134,7 +133,7 @@ fn one_index_per_language_holding_its_pages() {
             [lang],
             "the {lang} bundle holds the {lang} index only"
         );
-        let pages = searchable_pages(&t, lang).len();
+        let pages = searchable_pages(t, lang).len();
         assert!(pages > 20, "{lang}: the repo site has more than 20 pages");
         assert_eq!(
             entry.languages[lang].page_count, pages,
@@ -154,7 +153,7 @@ fn one_index_per_language_holding_its_pages() {
 #[test]
 fn only_reader_language_pages_are_indexed() {
     let t = built();
-    let frags = fragments(&t);
+    let frags = fragments(t);
     for f in &frags {
         assert!(
             f.meta.get("title").is_some_and(|t| !t.is_empty()),
@@ -177,7 +176,7 @@ fn only_reader_language_pages_are_indexed() {
             .collect();
         assert_eq!(
             indexed,
-            searchable_pages(&t, lang),
+            searchable_pages(t, lang),
             "{lang} pages in the index"
         );
         assert!(indexed.contains(&format!("/{lang}/components/ggml-hip/")));
@@ -191,12 +190,12 @@ fn only_reader_language_pages_are_indexed() {
 #[test]
 fn every_claim_is_found_by_text_and_id_in_both_languages() {
     let t = built();
-    let frags = fragments(&t);
+    let frags = fragments(t);
     let by_url: BTreeMap<(&str, &str), &Fragment> = frags
         .iter()
         .map(|f| ((f.lang.as_str(), f.url.as_str()), f))
         .collect();
-    let claims = claims(&t);
+    let claims = claims(t);
     assert!(claims.len() > 100);
     for lang in ["ja", "en"] {
         let classes: BTreeMap<String, String> =
@@ -247,7 +246,7 @@ fn every_claim_is_found_by_text_and_id_in_both_languages() {
 #[test]
 fn japanese_compounds_reach_the_index_on_their_pages() {
     let t = built();
-    let frags = fragments(&t);
+    let frags = fragments(t);
     for (term, page) in [
         ("逆アセンブリ", "/ja/components/ggml-hip/"),
         ("量子化", "/ja/components/ggml-hip/"),
@@ -270,7 +269,7 @@ fn japanese_compounds_reach_the_index_on_their_pages() {
 #[test]
 fn theme_chrome_is_not_indexed() {
     let t = built();
-    let frags = fragments(&t);
+    let frags = fragments(t);
     for f in frags.iter().filter(|f| f.lang == "ja") {
         let text = f.text();
         for noise in [
@@ -291,11 +290,13 @@ fn theme_chrome_is_not_indexed() {
 
 #[test]
 fn the_bundle_is_deterministic() {
+    // The shared build (the binary's) and one more, through the library.
     let a = built();
-    let b = built();
+    let mut b = repo_site();
+    b.build();
     for lang in ["ja", "en"] {
         let bundle = |t: &SiteTest| Tree::of(&t.out_path(&format!("{lang}/pagefind")));
-        let (ta, tb) = (bundle(&a), bundle(&b));
+        let (ta, tb) = (bundle(a), bundle(&b));
         assert!(ta.0.len() > 10);
         ta.assert_same(&tb, "two builds of the same site");
     }
@@ -339,7 +340,7 @@ fn indexing_works_inside_a_tokio_runtime() {
 #[test]
 fn evidence_logs_are_indexed_by_their_lines_without_line_anchors() {
     let t = built();
-    let frags = fragments(&t);
+    let frags = fragments(t);
     let raw = t.read("evidence/phase-c/runner-maps.txt");
     // The last line of words (the file opens with its provenance header).
     let line = raw
