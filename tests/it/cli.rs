@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use common::{copy_dir, fixture, leftovers_in, repo_root, SiteTest, Tree};
+use common::{copy_dir, fixture, leftovers_in, SiteTest, Tree};
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -26,7 +26,7 @@ fn path_arg(p: &Path) -> &str {
 }
 
 /// The one summary line of a successful build, checked for shape.
-fn assert_one_summary_line(out: &Output) -> String {
+pub(crate) fn assert_one_summary_line(out: &Output) -> String {
     let stdout = text(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(
@@ -181,31 +181,6 @@ fn missing_book_toml_is_a_usage_error() {
     let stderr = text(&out.stderr);
     assert!(stderr.starts_with("error: no book.toml in "), "{stderr}");
     assert!(!tmp.path().join("public").exists());
-}
-
-#[test]
-fn builds_the_repository_site_in_a_temp_copy() {
-    let t = SiteTest::from_parts(repo_root(), &["book.toml", "content", "evidence"]);
-    let out = kansoku(&["build", "--root", path_arg(t.root())]);
-    assert!(
-        out.status.success(),
-        "the repository's own site fails to build:\n{}",
-        text(&out.stderr)
-    );
-    assert_one_summary_line(&out);
-    for f in [
-        "index.html",
-        "ja/index.html",
-        "en/index.html",
-        "ja-en/index.html",
-        "claims.json",
-        "404.html",
-    ] {
-        assert!(t.exists(f), "repository site lacks public/{f}");
-    }
-    // ROCm-pages has no published address yet (its book.toml accepts W041).
-    assert!(!t.exists("sitemap.xml"));
-    assert_eq!(t.leftovers(), Vec::<String>::new());
 }
 
 #[test]

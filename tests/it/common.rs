@@ -438,7 +438,7 @@ pub(crate) fn ftl(lang: &str, key: &str, variant: Option<&str>) -> String {
         .unwrap_or_else(|| panic!("{lang}.ftl message {key} has no variant {want}"))
 }
 
-// ---- `kansoku check` helpers (tests/it/check.rs, tests/it/rocm_pages.rs) ----
+// ---- `kansoku check` helpers (tests/it/check.rs, tests/it/content.rs) ----
 
 impl SiteTest {
     /// Writes raw bytes under the site root (BOM, CRLF, invalid UTF-8).

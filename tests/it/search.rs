@@ -9,6 +9,10 @@
 //! indexed text, its class in `kansoku-claims.json`); no theme chrome in the
 //! indexed text; the same bytes on every build; and the stage working when
 //! called from inside a tokio runtime, as `serve` might.
+//!
+//! The site is the run's shared build of the repository's own site, read
+//! only for what holds whatever the record says; which of the record's
+//! pages and terms reach the index is asserted in content.rs.
 
 use crate::common;
 
@@ -29,27 +33,27 @@ struct EntryLang {
 
 /// One decoded `.pf_fragment`: a page.
 #[derive(Debug, Deserialize)]
-struct Fragment {
-    url: String,
+pub(crate) struct Fragment {
+    pub(crate) url: String,
     content: String,
     #[serde(default)]
     meta: BTreeMap<String, String>,
     #[serde(default)]
-    anchors: Vec<Anchor>,
+    pub(crate) anchors: Vec<Anchor>,
     #[serde(skip)]
-    lang: String,
+    pub(crate) lang: String,
 }
 
 #[derive(Debug, Deserialize)]
-struct Anchor {
+pub(crate) struct Anchor {
     element: String,
-    id: String,
+    pub(crate) id: String,
 }
 
 impl Fragment {
     /// The indexed text without the zero-width spaces Pagefind puts
     /// between the segments of Japanese words.
-    fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         self.content.replace('\u{200B}', "")
     }
 }
@@ -68,7 +72,8 @@ struct Claim {
     text: Bi,
 }
 
-fn fragments(t: &SiteTest) -> Vec<Fragment> {
+/// Every page of both languages' bundles, decoded.
+pub(crate) fn fragments(t: &SiteTest) -> Vec<Fragment> {
     let mut out = Vec::new();
     for lang in ["ja", "en"] {
         let dir = t.out_path(&format!("{lang}/pagefind/fragment"));
@@ -103,7 +108,7 @@ fn claims(t: &SiteTest) -> Vec<Claim> {
 }
 
 /// `/ja/components/` for every `ja/…/index.html` that has a search body.
-fn searchable_pages(t: &SiteTest, lang: &str) -> BTreeSet<String> {
+pub(crate) fn searchable_pages(t: &SiteTest, lang: &str) -> BTreeSet<String> {
     t.tree()
         .0
         .iter()
@@ -116,7 +121,9 @@ fn searchable_pages(t: &SiteTest, lang: &str) -> BTreeSet<String> {
         .collect()
 }
 
-/// The run's shared build of the repository's site, only read here.
+/// The run's shared build of the repository's site: only read here, and
+/// only for what holds whatever the record says (its facts are asserted
+/// in content.rs).
 fn built() -> &'static SiteTest {
     repo_built()
 }
@@ -134,7 +141,7 @@ fn one_index_per_language_holding_its_pages() {
             "the {lang} bundle holds the {lang} index only"
         );
         let pages = searchable_pages(t, lang).len();
-        assert!(pages > 20, "{lang}: the repo site has more than 20 pages");
+        assert!(pages > 0, "{lang}: pages with a search body");
         assert_eq!(
             entry.languages[lang].page_count, pages,
             "{lang}: every page with a search body, once"
@@ -179,9 +186,10 @@ fn only_reader_language_pages_are_indexed() {
             searchable_pages(t, lang),
             "{lang} pages in the index"
         );
-        assert!(indexed.contains(&format!("/{lang}/components/ggml-hip/")));
         assert!(
-            indexed.contains(&format!("/{lang}/evidence/phase-c/runner-maps.txt/")),
+            indexed
+                .iter()
+                .any(|u| u.starts_with(&format!("/{lang}/evidence/"))),
             "evidence logs are searchable too"
         );
     }
@@ -196,7 +204,7 @@ fn every_claim_is_found_by_text_and_id_in_both_languages() {
         .map(|f| ((f.lang.as_str(), f.url.as_str()), f))
         .collect();
     let claims = claims(t);
-    assert!(claims.len() > 100);
+    assert!(!claims.is_empty());
     for lang in ["ja", "en"] {
         let classes: BTreeMap<String, String> =
             serde_json::from_str(&t.read(&format!("{lang}/pagefind/kansoku-claims.json")))
@@ -237,32 +245,6 @@ fn every_claim_is_found_by_text_and_id_in_both_languages() {
                 c.id
             );
         }
-    }
-}
-
-/// Japanese compound terms of the site (kanji and katakana) are indexed
-/// whole in the text of the pages that use them, so an exact-phrase match
-/// and the search box's verbatim re-ranking can find them.
-#[test]
-fn japanese_compounds_reach_the_index_on_their_pages() {
-    let t = built();
-    let frags = fragments(t);
-    for (term, page) in [
-        ("逆アセンブリ", "/ja/components/ggml-hip/"),
-        ("量子化", "/ja/components/ggml-hip/"),
-        ("量子化", "/ja/observers/"),
-        ("線形代数", "/ja/components/rocm-bundle/"),
-        ("環境変数", "/ja/observers/rocblas-layer/"),
-        ("バッチサイズ", "/ja/"),
-    ] {
-        let f = frags
-            .iter()
-            .find(|f| f.lang == "ja" && f.url == page)
-            .unwrap_or_else(|| panic!("{page} indexed"));
-        assert!(
-            f.text().contains(term),
-            "{term} in the indexed text of {page}"
-        );
     }
 }
 
@@ -307,7 +289,7 @@ fn the_bundle_is_deterministic() {
 /// called from async code.
 #[test]
 fn indexing_works_inside_a_tokio_runtime() {
-    let t = repo_site();
+    let t = SiteTest::from_fixture("basic");
     let rt = tokio::runtime::Builder::new_current_thread()
         .build()
         .expect("a runtime");
@@ -331,34 +313,4 @@ fn indexing_works_inside_a_tokio_runtime() {
         !files.iter().any(|f| f.path.ends_with("pagefind-ui.js")),
         "Pagefind's own UI is not published"
     );
-}
-
-/// An evidence log is found by its lines, but its lines are not anchors:
-/// the search box uses anchors only to trace matches to claims, and each
-/// one would add a marker to the index and a copy of its line to the
-/// fragment (every log line has an id for links).
-#[test]
-fn evidence_logs_are_indexed_by_their_lines_without_line_anchors() {
-    let t = built();
-    let frags = fragments(t);
-    let raw = t.read("evidence/phase-c/runner-maps.txt");
-    // The last line of words (the file opens with its provenance header).
-    let line = raw
-        .lines()
-        .rfind(|l| l.split_whitespace().count() > 3)
-        .expect("the log has a line of words");
-    for lang in ["ja", "en"] {
-        let url = format!("/{lang}/evidence/phase-c/runner-maps.txt/");
-        let f = frags
-            .iter()
-            .find(|f| f.lang == lang && f.url == url)
-            .unwrap_or_else(|| panic!("{url} indexed"));
-        let indexed: String = f.text().split_whitespace().collect();
-        let words: String = line.split_whitespace().collect();
-        assert!(indexed.contains(&words), "{url}: {line:?} is indexed");
-        assert!(
-            !f.anchors.iter().any(|a| a.id.starts_with('L')),
-            "{url}: no anchor per log line"
-        );
-    }
 }

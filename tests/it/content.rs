@@ -1,20 +1,27 @@
-//! The repository's own site, ROCm-pages (issue 4): the run's one shared
-//! build of a temp copy of `book.toml`, `content/` and `evidence/`
-//! ([`repo_built`]), checked for the facts of the observation record
-//! rather than for markup.
+//! The observation record in `content/` and `evidence/` (ROCm-pages,
+//! issue 4): every assertion that names the record's claims, pages, words
+//! or counts lives in this module, so that a change to the record breaks
+//! these tests and no other. The other modules test the engine on fixtures,
+//! or on the record only for what holds whatever it says.
 //!
-//! Classes and texts come from the built `claims.json`; which claim colours
-//! an entity comes from the page's `[entity] status`; the record's own words
-//! (the seeds' status column, the 12 libraries of Phase C, the five
-//! generations, the four observers) are written out below. The generated
-//! views are read only for which entities they show, in which order, with
-//! which class and which claim text.
+//! The site is the run's one shared build ([`repo_built`]: a temp copy of
+//! `book.toml`, `content/` and `evidence/` built by the real binary), read
+//! for the facts of the record rather than for markup. Classes and texts
+//! come from the built `claims.json`; which claim colours an entity comes
+//! from the page's `[entity] status`; the record's own words (the seeds'
+//! status column, the 12 libraries of Phase C, the five generations, the
+//! four observers) are written out below. The generated views are read
+//! only for which entities they show, in which order, with which class and
+//! which claim text.
 
 use crate::common;
 
-use common::{elements, escape, repo_built, repo_root, repo_site, SiteTest};
+use crate::search::{fragments, searchable_pages};
+use common::{elements, escape, repo_build_output, repo_built, repo_root, repo_site, SiteTest};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::process::{Command, Output};
 use std::sync::LazyLock;
 
 const LANGS: [&str; 2] = ["ja", "en"];
@@ -950,5 +957,240 @@ fn issue_17_cell_claims_name_their_entity() {
                 c.text.get(lang)
             );
         }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The record through the commands (issue 15): `check`, `build` and `claims`
+// run by the real binary on the shared build.
+
+fn kansoku(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kansoku"))
+        .args(args)
+        .current_dir(repo_root())
+        .output()
+        .expect("the kansoku binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("output is UTF-8")
+}
+
+fn arg(p: &Path) -> &str {
+    p.to_str().expect("temp paths are UTF-8")
+}
+
+#[test]
+fn builds_the_repository_site_in_a_temp_copy() {
+    let t = repo_built();
+    let out = repo_build_output();
+    assert!(
+        out.status.success(),
+        "the repository's own site fails to build:\n{}",
+        text(&out.stderr)
+    );
+    crate::cli::assert_one_summary_line(out);
+    for f in [
+        "index.html",
+        "ja/index.html",
+        "en/index.html",
+        "ja-en/index.html",
+        "claims.json",
+        "404.html",
+    ] {
+        assert!(t.exists(f), "repository site lacks public/{f}");
+    }
+    // ROCm-pages has no published address yet (its book.toml accepts W041).
+    assert!(!t.exists("sitemap.xml"));
+    assert_eq!(t.leftovers(), Vec::<String>::new());
+    // From search.rs: the record has many claims to find.
+    assert!(built().claims.len() > 100);
+}
+
+#[test]
+fn check_on_the_repository_site_has_no_unaccepted_warning_and_build_prints_only_its_summary() {
+    let t = repo_built();
+    let out = kansoku(&["check", "--root", arg(t.root())]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(!stderr.contains("warning["), "{stderr}");
+    assert!(
+        stderr.ends_with("check: no errors, 0 warnings (127 accepted)\n"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.starts_with("127 W002 accepted: The raw captures"),
+        "{stderr}"
+    );
+
+    let out = repo_build_output();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stderr),
+        "",
+        "build prints nothing but its summary"
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    assert!(
+        stdout.starts_with("built 23 pages × 2 languages"),
+        "{stdout}"
+    );
+    // Readers see the reason on the evidence pages it concerns.
+    let page = t.read("en/evidence/record/phases.txt/index.html");
+    assert!(
+        page.contains("Known and accepted by the maintainers:")
+            && page.contains("The raw captures behind this record are not in hand"),
+        "{page}"
+    );
+    let page = t.read("ja/evidence/record/phases.txt/index.html");
+    assert!(page.contains("この記録の元の生ログは手元になく"), "{page}");
+
+    let out = kansoku(&["check", "--root", arg(t.root()), "--all"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.matches("warning[W002]").count(), 127, "{stderr}");
+}
+
+#[test]
+fn claims_json_equals_the_unresolved_claims_of_claims_json() {
+    let t = repo_built();
+    let doc: serde_json::Value =
+        serde_json::from_str(&t.read("claims.json")).expect("claims.json parses");
+    let all = doc["claims"].as_array().expect("claims.json lists claims");
+    let unresolved: Vec<&serde_json::Value> =
+        all.iter().filter(|c| c["class"] == "unresolved").collect();
+    assert!(unresolved.len() > 10, "ROCm-pages has many open questions");
+    let out = kansoku(&[
+        "claims",
+        "--root",
+        arg(t.root()),
+        "--class",
+        "unresolved",
+        "--format",
+        "json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let listed: Vec<serde_json::Value> =
+        serde_json::from_slice(&out.stdout).expect("claims --format json parses");
+    assert_eq!(listed.iter().collect::<Vec<_>>(), unresolved);
+
+    let out = kansoku(&[
+        "claims",
+        "--root",
+        arg(t.root()),
+        "--page",
+        "components/rocblas.md",
+        "--format",
+        "csv",
+    ]);
+    let csv = text(&out.stdout);
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("id,class,page,about,aspect,ja,en"));
+    let expected = all
+        .iter()
+        .filter(|c| c["page"] == "content/components/rocblas.md")
+        .count();
+    assert!(expected > 0);
+    assert_eq!(lines.count(), expected, "{csv}");
+
+    let out = kansoku(&["claims", "--root", arg(t.root()), "--class", "limited"]);
+    let table = text(&out.stdout);
+    assert!(table.starts_with("ID "), "{table}");
+    assert!(table.ends_with("\n7 claims\n"), "{table}");
+}
+
+// ---------------------------------------------------------------------------
+// The record's review lock (issue 16).
+
+#[test]
+fn rocm_pages_lock_reviews_every_claim_and_check_is_clean() {
+    let t = SiteTest::from_parts(
+        repo_root(),
+        &["book.toml", "content", "evidence", "kansoku.lock"],
+    );
+    let review: Vec<(String, String)> = crate::review::findings(&t)
+        .into_iter()
+        .filter(|(code, _)| code.starts_with("E08") || code.starts_with("W08"))
+        .collect();
+    assert_eq!(
+        review,
+        Vec::<(String, String)>::new(),
+        "regenerate with `kansoku review --all`"
+    );
+    assert_eq!(t.check().exit_code(), 0);
+}
+
+// ---------------------------------------------------------------------------
+// The record in the search index (issue 6; the index's own properties are
+// in search.rs).
+
+/// Japanese compound terms of the site (kanji and katakana) are indexed
+/// whole in the text of the pages that use them, so an exact-phrase match
+/// and the search box's verbatim re-ranking can find them.
+#[test]
+fn japanese_compounds_reach_the_index_on_their_pages() {
+    let t = repo_built();
+    let frags = fragments(t);
+    for (term, page) in [
+        ("逆アセンブリ", "/ja/components/ggml-hip/"),
+        ("量子化", "/ja/components/ggml-hip/"),
+        ("量子化", "/ja/observers/"),
+        ("線形代数", "/ja/components/rocm-bundle/"),
+        ("環境変数", "/ja/observers/rocblas-layer/"),
+        ("バッチサイズ", "/ja/"),
+    ] {
+        let f = frags
+            .iter()
+            .find(|f| f.lang == "ja" && f.url == page)
+            .unwrap_or_else(|| panic!("{page} indexed"));
+        assert!(
+            f.text().contains(term),
+            "{term} in the indexed text of {page}"
+        );
+    }
+    // From search.rs: the record's pages are in each language's index.
+    for lang in LANGS {
+        let pages = searchable_pages(t, lang).len();
+        assert!(pages > 20, "{lang}: the repo site has more than 20 pages");
+        let indexed: BTreeSet<&str> = frags
+            .iter()
+            .filter(|f| f.lang == lang)
+            .map(|f| f.url.as_str())
+            .collect();
+        assert!(indexed.contains(format!("/{lang}/components/ggml-hip/").as_str()));
+        assert!(
+            indexed.contains(format!("/{lang}/evidence/phase-c/runner-maps.txt/").as_str()),
+            "evidence logs are searchable too"
+        );
+    }
+}
+
+/// An evidence log is found by its lines, but its lines are not anchors:
+/// the search box uses anchors only to trace matches to claims, and each
+/// one would add a marker to the index and a copy of its line to the
+/// fragment (every log line has an id for links).
+#[test]
+fn evidence_logs_are_indexed_by_their_lines_without_line_anchors() {
+    let t = repo_built();
+    let frags = fragments(t);
+    let raw = t.read("evidence/phase-c/runner-maps.txt");
+    // The last line of words (the file opens with its provenance header).
+    let line = raw
+        .lines()
+        .rfind(|l| l.split_whitespace().count() > 3)
+        .expect("the log has a line of words");
+    for lang in ["ja", "en"] {
+        let url = format!("/{lang}/evidence/phase-c/runner-maps.txt/");
+        let f = frags
+            .iter()
+            .find(|f| f.lang == lang && f.url == url)
+            .unwrap_or_else(|| panic!("{url} indexed"));
+        let indexed: String = f.text().split_whitespace().collect();
+        let words: String = line.split_whitespace().collect();
+        assert!(indexed.contains(&words), "{url}: {line:?} is indexed");
+        assert!(
+            !f.anchors.iter().any(|a| a.id.starts_with('L')),
+            "{url}: no anchor per log line"
+        );
     }
 }
