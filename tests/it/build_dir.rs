@@ -238,20 +238,31 @@ fn issue_11_two_builds_at_once_both_end_cleanly() {
     after.assert_same(&Tree::of(&t.out()), "public/ after a third build");
 }
 
+/// Why the tests that mount a file system are ignored unless asked for.
+const NEEDS_MOUNT: &str =
+    "needs root (CAP_SYS_ADMIN) to mount a tmpfs: run with cargo test -- --ignored";
+
+/// Why the tests that make a directory immutable are ignored unless asked for.
+const NEEDS_CHATTR: &str = "needs root (CAP_LINUX_IMMUTABLE) and chattr on a file system with the immutable flag: run with cargo test -- --ignored";
+
 /// A tmpfs mounted on `dir` for the length of a test; unmounted on drop.
-/// `None` where mounting is not allowed (not root, no CAP_SYS_ADMIN).
+/// Panics where mounting is not allowed (not root, no CAP_SYS_ADMIN): a
+/// test that asked for a mount point and got none has tested nothing.
 struct Mount(PathBuf);
 
 impl Mount {
-    fn tmpfs(dir: &Path) -> Option<Mount> {
+    fn tmpfs(dir: &Path) -> Mount {
         fs::create_dir_all(dir).expect("mkdir");
-        let ok = Command::new("mount")
+        let status = Command::new("mount")
             .args(["-t", "tmpfs", "-o", "size=64m", "kansoku-test"])
             .arg(dir)
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        ok.then(|| Mount(dir.to_path_buf()))
+            .status();
+        assert!(
+            status.as_ref().is_ok_and(|s| s.success()),
+            "mount -t tmpfs on {} failed ({status:?}); this test {NEEDS_MOUNT}",
+            dir.display()
+        );
+        Mount(dir.to_path_buf())
     }
 
     fn read_only(&self) {
@@ -280,12 +291,10 @@ fn is_mount_point(dir: &Path) -> bool {
 
 #[cfg(target_os = "linux")]
 #[test]
+#[ignore = "needs root (CAP_SYS_ADMIN) to mount a tmpfs: run with cargo test -- --ignored"]
 fn issue_11_a_mount_point_build_dir_is_built_into_in_place() {
     let t = site();
-    let Some(_mount) = Mount::tmpfs(&t.out()) else {
-        eprintln!("skipped: mounting a tmpfs is not allowed here");
-        return;
-    };
+    let _mount = Mount::tmpfs(&t.out());
     let mine = user_files(&t.out());
     for round in 0..2 {
         let out = build(t.root());
@@ -299,12 +308,10 @@ fn issue_11_a_mount_point_build_dir_is_built_into_in_place() {
 
 #[cfg(target_os = "linux")]
 #[test]
+#[ignore = "needs root (CAP_SYS_ADMIN) to mount a tmpfs: run with cargo test -- --ignored"]
 fn issue_11_a_read_only_build_dir_is_refused_and_nothing_is_lost() {
     let t = site();
-    let Some(mount) = Mount::tmpfs(&t.out()) else {
-        eprintln!("skipped: mounting a tmpfs is not allowed here");
-        return;
-    };
+    let mount = Mount::tmpfs(&t.out());
     let first = build(t.root());
     assert!(first.status.success(), "{}", text(&first.stderr));
     let mine = user_files(&t.out());
@@ -328,6 +335,7 @@ fn issue_11_a_read_only_build_dir_is_refused_and_nothing_is_lost() {
 
 #[cfg(target_os = "linux")]
 #[test]
+#[ignore = "needs root (CAP_LINUX_IMMUTABLE) and chattr on a file system with the immutable flag: run with cargo test -- --ignored"]
 fn issue_11_an_immutable_build_dir_is_refused_and_nothing_is_lost() {
     let t = site();
     let first = build(t.root());
@@ -337,14 +345,10 @@ fn issue_11_an_immutable_build_dir_is_refused_and_nothing_is_lost() {
         Command::new("chattr")
             .arg(flag)
             .arg(t.out())
-            .stderr(Stdio::null())
             .status()
             .is_ok_and(|s| s.success())
     };
-    if !chattr("+i") {
-        eprintln!("skipped: chattr +i is not allowed here");
-        return;
-    }
+    assert!(chattr("+i"), "chattr +i failed; this test {NEEDS_CHATTR}");
     let out = build(t.root());
     chattr("-i");
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
@@ -1043,6 +1047,7 @@ fn issue_23_6_a_lost_record_replaces_nothing_and_warns_nothing_false() {
 
 #[cfg(unix)]
 #[test]
+#[ignore = "needs root (CAP_LINUX_IMMUTABLE) and chattr on a file system with the immutable flag: run with cargo test -- --ignored"]
 fn issue_23_9_an_immutable_directory_in_public_never_wedges_later_builds() {
     let t = small();
     let root = t.root();
@@ -1056,10 +1061,10 @@ fn issue_23_9_an_immutable_directory_in_public_never_wedges_later_builds() {
             .is_ok_and(|s| s.success())
     };
     let en = t.out().join("en");
-    if !chattr("+i", &en) {
-        eprintln!("skipped: chattr +i is not allowed here");
-        return;
-    }
+    assert!(
+        chattr("+i", &en),
+        "chattr +i failed; this test {NEEDS_CHATTR}"
+    );
     let mut stuck = None;
     for i in 0..3 {
         fs::write(
@@ -1142,12 +1147,10 @@ fn issue_23_9_clean_tells_the_truth_and_kansoku_as_a_file_gets_a_hint() {
 }
 
 #[test]
+#[ignore = "needs root (CAP_SYS_ADMIN) to mount a tmpfs: run with cargo test -- --ignored"]
 fn issue_23_9_clean_on_a_mount_point_empties_it_and_removes_the_records() {
     let t = small();
-    let Some(_mount) = Mount::tmpfs(&t.out()) else {
-        eprintln!("skipped: mounting a tmpfs is not allowed here");
-        return;
-    };
+    let _mount = Mount::tmpfs(&t.out());
     assert!(run(t.root(), &["build"]).status.success());
     assert!(run(t.root(), &["build"]).status.success());
     let out = run(t.root(), &["clean"]);
