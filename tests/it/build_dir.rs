@@ -129,7 +129,7 @@ fn issue_11_files_kept_in_public_survive_and_stale_pages_still_go() {
     assert_intact(&mine);
     assert!(out.join(".nojekyll").is_file());
     assert!(
-        !out.join("en/phase-c").exists(),
+        !out.join("en/extra-page").exists(),
         "the removed page's output is gone"
     );
     assert_built(&out);
