@@ -18,7 +18,7 @@ pub(crate) fn quick() -> Criterion {
         .configure_from_args()
 }
 
-/// A corpus of `n` pages written by `examples/gen_corpus.rs` (default seed),
+/// A corpus of `n` pages written by `examples/gen_corpus/` (default seed),
 /// or the directory in `KANSOKU_BENCH_CORPUS` if set. Generated once under
 /// Cargo's target tmp dir and regenerated when the generator is newer.
 pub(crate) fn corpus(n: usize) -> PathBuf {
@@ -27,9 +27,15 @@ pub(crate) fn corpus(n: usize) -> PathBuf {
     }
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bench-corpus-{n}"));
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let generator = manifest.join("examples/gen_corpus.rs");
+    let generator = ["main.rs", "corpus.rs"].map(|f| manifest.join("examples/gen_corpus").join(f));
     let stamp = dir.join("book.toml");
-    let fresh = match (mtime(&stamp), mtime(&generator)) {
+    // The newer of the generator's two files; unknown if either is missing.
+    let source = generator
+        .iter()
+        .map(|g| mtime(g))
+        .collect::<Option<Vec<_>>>()
+        .and_then(|t| t.into_iter().max());
+    let fresh = match (mtime(&stamp), source) {
         (Some(made), Some(source)) => made >= source,
         _ => false,
     };

@@ -1,0 +1,1196 @@
+//! The observation record in `content/` and `evidence/` (ROCm-pages,
+//! issue 4): every assertion that names the record's claims, pages, words
+//! or counts lives in this module, so that a change to the record breaks
+//! these tests and no other. The other modules test the engine on fixtures,
+//! or on the record only for what holds whatever it says.
+//!
+//! The site is the run's one shared build ([`repo_built`]: a temp copy of
+//! `book.toml`, `content/` and `evidence/` built by the real binary), read
+//! for the facts of the record rather than for markup. Classes and texts
+//! come from the built `claims.json`; which claim colours an entity comes
+//! from the page's `[entity] status`; the record's own words (the seeds'
+//! status column, the 12 libraries of Phase C, the five generations, the
+//! four observers) are written out below. The generated views are read
+//! only for which entities they show, in which order, with which class and
+//! which claim text.
+
+use crate::common;
+
+use crate::search::{fragments, searchable_pages};
+use common::{elements, escape, repo_build_output, repo_built, repo_root, repo_site, SiteTest};
+use serde::Deserialize;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::process::{Command, Output};
+use std::sync::LazyLock;
+
+const LANGS: [&str; 2] = ["ja", "en"];
+
+#[derive(Debug, Deserialize)]
+struct Bi {
+    ja: String,
+    en: String,
+}
+
+impl Bi {
+    fn get(&self, lang: &str) -> &str {
+        match lang {
+            "ja" => &self.ja,
+            "en" => &self.en,
+            _ => panic!("no language {lang}"),
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct Link {
+    url: Bi,
+}
+
+#[derive(Debug, Deserialize)]
+struct Claim {
+    id: String,
+    class: String,
+    page: String,
+    text: Bi,
+    evidence: Vec<Link>,
+    about: Option<String>,
+    aspect: Option<String>,
+}
+
+/// `claims.json` is `{ version, claims }` (schemas/claims.schema.json).
+#[derive(Debug, Deserialize)]
+struct ClaimsJson {
+    claims: Vec<Claim>,
+}
+
+/// The built site and its `claims.json`, by id.
+struct Site {
+    t: &'static SiteTest,
+    claims: BTreeMap<String, Claim>,
+}
+
+/// The shared build of the repository's site ([`repo_built`]), its
+/// `claims.json` read once.
+fn built() -> &'static Site {
+    static SITE: LazyLock<Site> = LazyLock::new(|| {
+        let t = repo_built();
+        let doc: ClaimsJson =
+            serde_json::from_str(&t.read("claims.json")).expect("claims.json parses");
+        let claims = doc.claims.into_iter().map(|c| (c.id.clone(), c)).collect();
+        Site { t, claims }
+    });
+    &SITE
+}
+
+impl Site {
+    fn claim(&self, id: &str) -> &Claim {
+        self.claims
+            .get(id)
+            .unwrap_or_else(|| panic!("claims.json has no claim {id}"))
+    }
+
+    /// `<main>` of a page, with inline SVG diagrams left out: a fact must be
+    /// stated in the text, not only drawn.
+    fn text_of(&self, rel: &str) -> String {
+        strip_svg(&self.t.main_of(rel))
+    }
+}
+
+fn strip_svg(html: &str) -> String {
+    let mut out = String::new();
+    let mut rest = html;
+    while let Some(i) = rest.find("<svg") {
+        out.push_str(&rest[..i]);
+        let end = rest[i..].find("</svg>").expect("svg is closed") + i + "</svg>".len();
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The TOML front matter of a content file of the repository.
+fn front_matter(rel: &str) -> toml::Table {
+    let text = std::fs::read_to_string(repo_root().join("content").join(rel))
+        .unwrap_or_else(|e| panic!("read content/{rel}: {e}"));
+    let fm = text
+        .strip_prefix("+++\n")
+        .and_then(|t| t.split_once("\n+++\n"))
+        .unwrap_or_else(|| panic!("content/{rel} has no front matter"))
+        .0;
+    fm.parse()
+        .unwrap_or_else(|e| panic!("content/{rel} front matter: {e}"))
+}
+
+/// `[entity] status` and `name` of an entity page.
+fn entity(rel: &str) -> (String, toml::Table) {
+    let fm = front_matter(rel);
+    let e = fm["entity"].as_table().expect("[entity]").clone();
+    let status = e["status"].as_str().expect("entity.status").to_owned();
+    (status, e)
+}
+
+fn entity_name(e: &toml::Table, lang: &str) -> String {
+    e["name"][lang].as_str().expect("entity.name").to_owned()
+}
+
+/// The value of every `href="…"` in a piece of HTML, in order.
+fn hrefs(html: &str) -> Vec<&str> {
+    html.match_indices("href=\"")
+        .map(|(i, m)| {
+            let rest = &html[i + m.len()..];
+            &rest[..rest.find('"').expect("attribute is closed")]
+        })
+        .collect()
+}
+
+/// The class attribute of the outermost element of `html` (empty if none).
+fn class_of(html: &str) -> &str {
+    let open = &html[..html.find('>').expect("a start tag")];
+    let Some(at) = open.find("class=\"") else {
+        return "";
+    };
+    let at = at + 7;
+    &open[at..at + open[at..].find('"').expect("closed")]
+}
+
+/// The key of the first link to `/{lang}/{section}/{key}/` in `html`.
+fn linked_key<'a>(html: &'a str, lang: &str, section: &str) -> &'a str {
+    let prefix = format!("/{lang}/{section}/");
+    hrefs(html)
+        .into_iter()
+        .find_map(|h| h.strip_prefix(prefix.as_str()))
+        .map(|k| k.trim_end_matches('/'))
+        .unwrap_or_else(|| panic!("no link into /{lang}/{section}/ in {html}"))
+}
+
+/// Asserts that a built link `/{lang}/…/#anchor` names an output page that
+/// exists and carries the anchor.
+fn assert_link_lands(t: &SiteTest, href: &str) {
+    let (path, anchor) = href.split_once('#').unwrap_or((href, ""));
+    let file = format!("{}index.html", path.trim_start_matches('/'));
+    assert!(t.exists(&file), "link {href}: no {file}");
+    if !anchor.is_empty() {
+        assert!(
+            t.read(&file).contains(&format!(" id=\"{anchor}\"")),
+            "link {href}: {file} has no id {anchor}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+/// The component hub of the record: key, and the status column's words in
+/// the seed, which decide the class (every one is an observed fact: a load,
+/// a binary, or an absence from the maps).
+const COMPONENTS: [(&str, &str, &str); 9] = [
+    ("rocm-bundle", "確認済み / Confirmed", "confirmed"),
+    (
+        "ggml-hip",
+        "ロード・binary 確認 / Load + binary confirmed",
+        "confirmed",
+    ),
+    ("hipblas", "ロード確認 / Load confirmed", "confirmed"),
+    (
+        "rocblas",
+        "ロード・hsaco 確認 / Load + hsaco confirmed",
+        "confirmed",
+    ),
+    ("hipblaslt", "ロード確認 / Load confirmed", "confirmed"),
+    (
+        "tensile",
+        "gfx1201 hsaco 確認 / gfx1201 hsaco confirmed",
+        "confirmed",
+    ),
+    ("rocsolver", "ロード確認 / Load confirmed", "confirmed"),
+    ("miopen", "maps に不在 / Absent from maps", "confirmed"),
+    (
+        "migraphx",
+        "maps・bundle とも不在 / Absent from maps and bundle",
+        "confirmed",
+    ),
+];
+
+#[test]
+fn hub_shows_the_nine_components_with_the_records_class() {
+    let s = built();
+    for lang in LANGS {
+        let hub = s.text_of(&format!("{lang}/components/index.html"));
+        let rows: Vec<&str> = elements(&hub, "tr")
+            .into_iter()
+            .filter(|r| class_of(r).contains("view-row"))
+            .collect();
+        let mut seen = BTreeSet::new();
+        for row in &rows {
+            let key = linked_key(row, lang, "components");
+            assert!(seen.insert(key), "{lang}: {key} twice in the hub");
+            let (_, record_words, class) = COMPONENTS
+                .iter()
+                .find(|c| c.0 == key)
+                .unwrap_or_else(|| panic!("{lang}: the hub shows {key}, not in the record"));
+            let (status, e) = entity(&format!("components/{key}.md"));
+            let claim = s.claim(&status);
+            assert_eq!(
+                claim.class, *class,
+                "{key}: status claim {status} should be {class} (the record says {record_words})"
+            );
+            assert!(
+                class_of(row)
+                    .split(' ')
+                    .any(|c| c == format!("view-row--{class}")),
+                "{lang}: hub row of {key} is not {class}: {}",
+                class_of(row)
+            );
+            assert!(
+                row.contains(&escape(&entity_name(&e, lang))),
+                "{lang}: {key} name"
+            );
+            assert!(
+                row.contains(&escape(claim.text.get(lang))),
+                "{lang}: hub row of {key} lacks its status claim text"
+            );
+        }
+        let expected: BTreeSet<&str> = COMPONENTS.iter().map(|c| c.0).collect();
+        assert_eq!(seen, expected, "{lang}: components in the hub");
+    }
+}
+
+/// The 12 libraries Phase C saw in the runner's maps.
+const LIBRARIES: [&str; 12] = [
+    "libggml-base.so.0.0.0",
+    "libggml-hip.so",
+    "libhipblas.so.2.3.60303",
+    "librocblas.so.4.3.60303",
+    "libhipblaslt.so.0.10.60303",
+    "librocsolver.so.0.3.60303",
+    "libamdhip64.so.6.3.60303",
+    "libhsa-runtime64.so.1.14.60303",
+    "libamd_comgr.so.2.8.60303",
+    "librocprofiler-register.so.0.4.0",
+    "libdrm.so.2.123.0",
+    "libdrm_amdgpu.so.1.123.0",
+];
+
+/// Line numbers (after the header) of each library in the maps transcript.
+fn maps_lines() -> BTreeMap<String, usize> {
+    let text = std::fs::read_to_string(repo_root().join("evidence/phase-c/runner-maps.txt"))
+        .expect("runner-maps.txt");
+    let body = text
+        .strip_prefix("+++\n")
+        .and_then(|t| t.split_once("\n+++\n"))
+        .expect("a header")
+        .1;
+    assert!(body.contains("Libraries seen in the runner's maps: 12."));
+    body.lines()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with("lib") && l.contains(" | load route: "))
+        .map(|(i, l)| (l.split(" | ").next().expect("name").to_owned(), i + 1))
+        .collect()
+}
+
+#[test]
+fn bundle_page_lists_the_twelve_libraries_in_both_languages() {
+    let s = built();
+    let lines = maps_lines();
+    let listed: BTreeSet<&str> = lines.keys().map(String::as_str).collect();
+    assert_eq!(
+        listed,
+        LIBRARIES.into_iter().collect(),
+        "the maps transcript"
+    );
+    let bundle = "content/components/rocm-bundle.md";
+    for lang in LANGS {
+        let page = s.text_of(&format!("{lang}/components/rocm-bundle/index.html"));
+        let rows = elements(&page, "tr");
+        for lib in LIBRARIES {
+            let code = format!("<code>{lib}</code>");
+            let row: Vec<&&str> = rows.iter().filter(|r| r.contains(&code)).collect();
+            assert_eq!(row.len(), 1, "{lang}: rows naming {lib}");
+            // The claims that restate this library's line of the maps.
+            let line = lines[lib];
+            let cites = format!("/{lang}/evidence/phase-c/runner-maps.txt/#L{line}");
+            let about: Vec<&Claim> = s
+                .claims
+                .values()
+                .filter(|c| c.page == bundle)
+                .filter(|c| c.evidence.iter().any(|e| e.url.get(lang) == cites))
+                .collect();
+            assert!(
+                !about.is_empty(),
+                "{lang}: no claim cites {lib}'s line L{line}"
+            );
+            for c in about {
+                assert!(
+                    row[0].contains(&escape(c.text.get(lang))),
+                    "{lang}: the row of {lib} lacks claim {} ({})",
+                    c.id,
+                    c.text.get(lang)
+                );
+            }
+        }
+    }
+}
+
+/// The generation matrix's rows, in order, and the names LLVM's AMDGPU
+/// processor table gives them (issue 4).
+const GENERATIONS: [(&str, &str); 5] = [
+    ("gfx900", "GCN5"),
+    ("gfx1100", "RDNA 3"),
+    ("gfx1200", "RDNA 4"),
+    ("gfx1201", "RDNA 4"),
+    ("gfx942", "CDNA 3"),
+];
+
+#[test]
+fn matrix_has_five_generations_and_confirmed_cells_land_on_evidence() {
+    let s = built();
+    let view = front_matter("generations/_index.md");
+    let aspects: Vec<&str> = view["view"]["columns"]
+        .as_array()
+        .expect("[view] columns")
+        .iter()
+        .map(|c| c["aspect"].as_str().expect("aspect"))
+        .collect();
+    let mut confirmed = 0;
+    for lang in LANGS {
+        let page = s.text_of(&format!("{lang}/generations/index.html"));
+        let table = elements(&page, "table")
+            .into_iter()
+            .find(|t| class_of(t).contains("view-table--matrix"))
+            .expect("the matrix table");
+        let body = elements(table, "tbody")[0];
+        let rows = elements(body, "tr");
+        let keys: Vec<&str> = rows
+            .iter()
+            .map(|r| linked_key(r, lang, "generations"))
+            .collect();
+        assert_eq!(keys, GENERATIONS.map(|g| g.0), "{lang}: matrix rows");
+        for (row, (key, arch)) in rows.iter().zip(GENERATIONS) {
+            let header = elements(row, "th")[0];
+            assert!(
+                header.contains(arch),
+                "{lang}: {key} is not labelled {arch}: {header}"
+            );
+            let cells = elements(row, "td");
+            assert_eq!(cells.len(), aspects.len(), "{lang}: cells of {key}");
+            for (cell, aspect) in cells.iter().zip(&aspects) {
+                let claim = s.claims.values().find(|c| {
+                    c.about.as_deref() == Some(key) && c.aspect.as_deref() == Some(aspect)
+                });
+                let Some(claim) = claim else {
+                    assert!(
+                        class_of(cell).contains("cell--empty"),
+                        "{lang}: {key} × {aspect} has no claim but shows {cell}"
+                    );
+                    continue;
+                };
+                let class = format!("cell--{}", claim.class);
+                assert!(
+                    class_of(cell).split(' ').any(|c| c == class),
+                    "{lang}: {key} × {aspect} should be {class}: {cell}"
+                );
+                assert!(
+                    cell.contains(&escape(claim.text.get(lang))),
+                    "{lang}: {key} × {aspect}"
+                );
+                if claim.class != "confirmed" {
+                    continue;
+                }
+                confirmed += 1;
+                let links: Vec<&str> = hrefs(cell)
+                    .into_iter()
+                    .filter(|h| h.starts_with(&format!("/{lang}/evidence/")))
+                    .collect();
+                assert!(
+                    !links.is_empty(),
+                    "{lang}: confirmed {key} × {aspect} links no evidence"
+                );
+                for href in links {
+                    assert!(
+                        claim.evidence.iter().any(|e| e.url.get(lang) == href),
+                        "{lang}: {key} × {aspect} links {href}, not the claim's evidence"
+                    );
+                    assert_link_lands(s.t, href);
+                }
+            }
+        }
+    }
+    assert!(confirmed > 0, "no confirmed cell at all");
+    for id in ["label-gfx1200-mismatch", "label-gfx942-mismatch"] {
+        let c = s.claim(id);
+        assert_eq!(
+            (c.class.as_str(), c.page.as_str()),
+            ("unresolved", "content/generations/_index.md"),
+            "{id}"
+        );
+    }
+}
+
+/// What an observer's status claim says about it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    /// Tried and failed: not a working observer.
+    NotWorking,
+    /// The one means that remains.
+    Remains,
+}
+
+/// Reads the verdict the status claim states in its opening words.
+fn verdict(claim: &Claim) -> Verdict {
+    let (ja, en) = (&claim.text.ja, &claim.text.en);
+    let head = en.split(':').next().expect("text");
+    let v = match head {
+        "Not usable" | "Does not work" => Verdict::NotWorking,
+        "The one that remains" => Verdict::Remains,
+        other => panic!("{}: status text opens with {other:?}: {en}", claim.id),
+    };
+    let ja_v = if ja.starts_with("使えない") || ja.starts_with("機能しない") {
+        Verdict::NotWorking
+    } else if ja.starts_with("残った唯一の手段") {
+        Verdict::Remains
+    } else {
+        panic!("{}: ja status text: {ja}", claim.id)
+    };
+    assert_eq!(v, ja_v, "{}: the languages disagree", claim.id);
+    v
+}
+
+/// The four approaches, in the order the record tried them.
+const OBSERVERS: [(&str, Verdict); 4] = [
+    ("rocprofv3-wrap", Verdict::NotWorking),
+    ("rocprofv3-attach", Verdict::NotWorking),
+    ("rocblas-layer", Verdict::NotWorking),
+    ("phase-proxy", Verdict::Remains),
+];
+
+#[test]
+fn observers_in_order_and_only_the_phase_proxy_remains() {
+    let s = built();
+    for lang in LANGS {
+        let page = s.text_of(&format!("{lang}/observers/index.html"));
+        let cards: Vec<&str> = elements(&page, "li")
+            .into_iter()
+            .filter(|li| class_of(li).split(' ').any(|c| c == "observer-card"))
+            .collect();
+        let keys: Vec<&str> = cards
+            .iter()
+            .map(|c| linked_key(c, lang, "observers"))
+            .collect();
+        assert_eq!(keys, OBSERVERS.map(|o| o.0), "{lang}: observer order");
+        for (card, (key, expected)) in cards.iter().zip(OBSERVERS) {
+            let (status, e) = entity(&format!("observers/{key}.md"));
+            let claim = s.claim(&status);
+            assert_eq!(verdict(claim), expected, "{key}: {}", claim.text.en);
+            assert!(
+                card.contains(&escape(&entity_name(&e, lang))),
+                "{lang}: {key} name"
+            );
+            assert!(
+                class_of(card)
+                    .split(' ')
+                    .any(|c| c == format!("observer-card--{}", claim.class)),
+                "{lang}: card of {key} is not {}",
+                claim.class
+            );
+            let status_p = elements(card, "p")
+                .into_iter()
+                .find(|p| class_of(p).contains("observer-card__status"))
+                .unwrap_or_else(|| panic!("{lang}: card of {key} has no status"));
+            assert!(
+                status_p.contains(&escape(claim.text.get(lang))),
+                "{lang}: card of {key} does not state its status claim"
+            );
+        }
+    }
+    let remaining: Vec<&str> = OBSERVERS
+        .iter()
+        .filter(|o| o.1 == Verdict::Remains)
+        .map(|o| o.0)
+        .collect();
+    assert_eq!(remaining, ["phase-proxy"]);
+}
+
+#[test]
+fn open_questions_lists_every_unresolved_claim() {
+    let s = built();
+    let unresolved: BTreeSet<&str> = s
+        .claims
+        .values()
+        .filter(|c| c.class == "unresolved")
+        .map(|c| c.id.as_str())
+        .collect();
+    assert!(!unresolved.is_empty());
+    for lang in LANGS {
+        let page = s.text_of(&format!("{lang}/open-questions/index.html"));
+        let mut listed = BTreeSet::new();
+        for item in elements(&page, "li")
+            .into_iter()
+            .filter(|li| class_of(li).contains("claim-item"))
+        {
+            let href = hrefs(item)
+                .into_iter()
+                .find(|h| h.contains("#claim-"))
+                .unwrap_or_else(|| panic!("{lang}: an item links no claim: {item}"));
+            let id = href.split_once("#claim-").expect("anchor").1;
+            let claim = s.claim(id);
+            assert_eq!(claim.class, "unresolved", "{lang}: {id} is listed");
+            assert!(
+                item.contains(&escape(claim.text.get(lang))),
+                "{lang}: {id} text"
+            );
+            assert_link_lands(s.t, href);
+            assert!(listed.insert(id.to_owned()), "{lang}: {id} listed twice");
+        }
+        let listed: BTreeSet<&str> = listed.iter().map(String::as_str).collect();
+        assert_eq!(listed, unresolved, "{lang}: open questions vs claims.json");
+    }
+}
+
+#[test]
+fn repo_checks_with_no_errors_and_only_the_transcript_warning() {
+    let t = repo_site();
+    let report = t.check();
+    let human = kansoku::check::format(&report, kansoku::check::Format::Human);
+    assert_eq!(report.errors(), 0, "{human}");
+    assert_eq!(report.exit_code(), 0);
+    let codes: BTreeSet<&str> = report.diagnostics.iter().map(|d| d.code).collect();
+    assert!(
+        codes.iter().all(|c| *c == "W002"),
+        "codes other than W002: {codes:?}"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Issue 17: the views answer "which components actually run, and how sure
+// are we?", and every table and graph is generated from entities and claims.
+
+/// The hub's `[view] columns`, by aspect.
+fn hub_aspects() -> Vec<String> {
+    front_matter("components/_index.md")["view"]["columns"]
+        .as_array()
+        .expect("the hub has [view] columns")
+        .iter()
+        .map(|c| c["aspect"].as_str().expect("aspect").to_owned())
+        .collect()
+}
+
+/// The claim filling the cell `about` × `aspect`, if any.
+fn cell_claim<'a>(s: &'a Site, about: &str, aspect: &str) -> Option<&'a Claim> {
+    s.claims
+        .values()
+        .find(|c| c.about.as_deref() == Some(about) && c.aspect.as_deref() == Some(aspect))
+}
+
+/// The hub's component rows in `lang`, by key.
+fn hub_rows(s: &Site, lang: &str) -> BTreeMap<String, String> {
+    let hub = s.text_of(&format!("{lang}/components/index.html"));
+    elements(&hub, "tr")
+        .into_iter()
+        .filter(|r| class_of(r).contains("view-row"))
+        .map(|r| (linked_key(r, lang, "components").to_owned(), r.to_owned()))
+        .collect()
+}
+
+#[test]
+fn issue_17_hub_shows_dispatched_beside_loaded_for_every_component() {
+    let s = built();
+    let aspects = hub_aspects();
+    let loaded = aspects
+        .iter()
+        .position(|a| a == "loaded")
+        .expect("a loaded column");
+    let dispatched = aspects
+        .iter()
+        .position(|a| a == "dispatched")
+        .expect("a dispatched column");
+    assert_eq!(dispatched, loaded + 1, "dispatched stands beside loaded");
+    let mut confirmed_dispatch = BTreeSet::new();
+    for lang in LANGS {
+        let rows = hub_rows(s, lang);
+        assert_eq!(rows.len(), COMPONENTS.len(), "{lang}: hub rows");
+        for (key, _, _) in COMPONENTS {
+            let row = &rows[key];
+            let cells = elements(row, "td");
+            assert_eq!(cells.len(), aspects.len(), "{lang}: cells of {key}");
+            let (status, _) = entity(&format!("components/{key}.md"));
+            let load = s.claim(&status);
+            assert_eq!(
+                (load.about.as_deref(), load.aspect.as_deref()),
+                (Some(key), Some("loaded")),
+                "{key}: the status claim is the loaded cell"
+            );
+            assert!(
+                cells[loaded].contains(&escape(load.text.get(lang))),
+                "{lang}: {key} loaded cell"
+            );
+            let claim = cell_claim(s, key, "dispatched")
+                .unwrap_or_else(|| panic!("{key} has no dispatched claim"));
+            let cell = cells[dispatched];
+            assert!(
+                !class_of(cell).contains("cell--empty"),
+                "{lang}: {key} dispatched cell is empty"
+            );
+            for class in ["confirmed", "inferred", "unresolved", "limited"] {
+                let shown = class_of(cell)
+                    .split(' ')
+                    .any(|c| c == format!("cell--{class}"));
+                assert_eq!(
+                    shown,
+                    claim.class == class,
+                    "{lang}: {key} dispatched cell shows {class}? {cell}"
+                );
+            }
+            assert!(
+                cell.contains(&escape(claim.text.get(lang))),
+                "{lang}: {key} dispatched cell text"
+            );
+            if claim.class == "confirmed" {
+                confirmed_dispatch.insert(key);
+            }
+        }
+    }
+    // The record confirms nothing dispatched: the confirmed cells say "not
+    // dispatched" (absent from the maps) or "not at runtime" (Tensile).
+    assert_eq!(
+        confirmed_dispatch,
+        BTreeSet::from(["miopen", "migraphx", "tensile"]),
+        "confirmed dispatched cells"
+    );
+    for key in [
+        "hipblas",
+        "hipblaslt",
+        "rocsolver",
+        "ggml-hip",
+        "rocm-bundle",
+    ] {
+        assert_eq!(
+            cell_claim(s, key, "dispatched").expect("claim").class,
+            "unresolved",
+            "{key}: the record leaves dispatch open"
+        );
+    }
+}
+
+/// An entity as declared in front matter: `[entity]` or `[[entities]]`.
+struct Declared {
+    kind: String,
+    key: String,
+    name: Bi,
+    status: Option<String>,
+    depends_on: Vec<String>,
+}
+
+fn content_files() -> Vec<String> {
+    fn walk(dir: &std::path::Path, base: &std::path::Path, out: &mut Vec<String>) {
+        for e in std::fs::read_dir(dir).expect("readable") {
+            let p = e.expect("entry").path();
+            if p.is_dir() {
+                walk(&p, base, out);
+            } else if p.extension().is_some_and(|x| x == "md") {
+                let rel = p.strip_prefix(base).expect("under content");
+                out.push(rel.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    let base = repo_root().join("content");
+    let mut out = Vec::new();
+    walk(&base, &base, &mut out);
+    out.sort();
+    out
+}
+
+fn declared() -> Vec<(String, Declared)> {
+    let mut out = Vec::new();
+    for rel in content_files() {
+        let fm = front_matter(&rel);
+        let own = fm.get("entity").into_iter().cloned();
+        let members = fm
+            .get("entities")
+            .and_then(|e| e.as_array())
+            .cloned()
+            .unwrap_or_default();
+        for e in own.chain(members) {
+            let name = &e["name"];
+            out.push((
+                rel.clone(),
+                Declared {
+                    kind: e["kind"].as_str().expect("kind").to_owned(),
+                    key: e["key"].as_str().expect("key").to_owned(),
+                    name: Bi {
+                        ja: name["ja"].as_str().expect("ja").to_owned(),
+                        en: name["en"].as_str().expect("en").to_owned(),
+                    },
+                    status: e.get("status").and_then(|s| s.as_str()).map(str::to_owned),
+                    depends_on: e
+                        .get("depends-on")
+                        .and_then(|d| d.as_array())
+                        .map(|d| {
+                            d.iter()
+                                .map(|k| k.as_str().expect("key").to_owned())
+                                .collect()
+                        })
+                        .unwrap_or_default(),
+                },
+            ));
+        }
+    }
+    out
+}
+
+/// Every named view: (page, name, kind, column aspects).
+fn named_views() -> Vec<(String, String, String, Vec<String>)> {
+    let mut out = Vec::new();
+    for rel in content_files() {
+        let fm = front_matter(&rel);
+        let Some(views) = fm.get("views").and_then(|v| v.as_table()) else {
+            continue;
+        };
+        for (name, v) in views {
+            let columns = v
+                .get("columns")
+                .and_then(|c| c.as_array())
+                .map(|c| {
+                    c.iter()
+                        .map(|c| c["aspect"].as_str().expect("aspect").to_owned())
+                        .collect()
+                })
+                .unwrap_or_default();
+            out.push((
+                rel.clone(),
+                name.clone(),
+                v["kind"].as_str().expect("kind").to_owned(),
+                columns,
+            ));
+        }
+    }
+    out
+}
+
+/// The output path of a content page in `lang`.
+fn output_of(rel: &str, lang: &str) -> String {
+    let stem = rel.strip_suffix(".md").expect("a .md file");
+    let dir = stem
+        .strip_suffix("_index")
+        .map(|d| d.to_owned())
+        .unwrap_or_else(|| format!("{stem}/"));
+    format!("{lang}/{dir}index.html")
+}
+
+/// The record's tables and graphs that issue 17 asks to generate.
+const GENERATED: [(&str, &str, &str); 6] = [
+    ("components/rocm-bundle.md", "libraries", "table"),
+    ("components/rocm-bundle.md", "libraries", "graph"),
+    ("components/ggml-hip.md", "bundles", "table"),
+    ("components/ggml-hip.md", "fatbin-targets", "table"),
+    ("components/ggml-hip.md", "dispatch", "graph"),
+    ("observers/_index.md", "quantization-map", "table"),
+];
+
+#[test]
+fn issue_17_generated_tables_show_every_entity_with_its_class() {
+    let s = built();
+    let entities = declared();
+    let views = named_views();
+    for (page, name, what) in GENERATED {
+        assert!(
+            views.iter().any(|v| v.0 == page && v.1 == name),
+            "{page} declares no view {name}"
+        );
+        let text = std::fs::read_to_string(repo_root().join("content").join(page)).expect("page");
+        assert!(
+            text.contains(&format!("[[{what}:{name}]]")),
+            "{page} does not place [[{what}:{name}]]"
+        );
+    }
+    let mut rows_seen = 0;
+    for (page, name, kind, columns) in &views {
+        let text = std::fs::read_to_string(repo_root().join("content").join(page)).expect("page");
+        if !text.contains(&format!("[[table:{name}]]")) {
+            continue;
+        }
+        let members: Vec<&Declared> = entities
+            .iter()
+            .filter(|(_, e)| &e.kind == kind)
+            .map(|(_, e)| e)
+            .collect();
+        assert!(!members.is_empty(), "view {name}: no {kind} entity");
+        for lang in LANGS {
+            let html = s.text_of(&output_of(page, lang));
+            for e in &members {
+                let id = format!("id=\"{name}-{}\"", e.key);
+                let row = elements(&html, "tr")
+                    .into_iter()
+                    .find(|r| r.contains(&id))
+                    .unwrap_or_else(|| panic!("{lang}: {page} view {name} has no row {}", e.key));
+                rows_seen += 1;
+                assert!(
+                    row.contains(&escape(e.name.get(lang))),
+                    "{lang}: {} name",
+                    e.key
+                );
+                if let Some(status) = &e.status {
+                    let class = &s.claim(status).class;
+                    assert!(
+                        class_of(row)
+                            .split(' ')
+                            .any(|c| c == format!("view-row--{class}")),
+                        "{lang}: view {name} row {} is not {class}",
+                        e.key
+                    );
+                }
+                let cells = elements(row, "td");
+                assert_eq!(cells.len(), columns.len(), "{lang}: {name} × {}", e.key);
+                for (cell, aspect) in cells.iter().zip(columns) {
+                    match cell_claim(s, &e.key, aspect) {
+                        None => assert!(
+                            class_of(cell).contains("cell--empty"),
+                            "{lang}: {} × {aspect} has no claim but shows {cell}",
+                            e.key
+                        ),
+                        Some(c) => {
+                            assert!(
+                                class_of(cell)
+                                    .split(' ')
+                                    .any(|x| x == format!("cell--{}", c.class)),
+                                "{lang}: {} × {aspect} should be {}",
+                                e.key,
+                                c.class
+                            );
+                            assert!(
+                                cell.contains(&escape(c.text.get(lang))),
+                                "{lang}: {} × {aspect} text",
+                                e.key
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(rows_seen > 0);
+    // The record's tables, row for row.
+    let keys = |kind: &str| -> usize { entities.iter().filter(|(_, e)| e.kind == kind).count() };
+    assert_eq!(keys("library"), 13, "12 libraries and rocblas/library/");
+    assert_eq!(keys("bundle"), 7, "the gfx1201 bundle table");
+    assert_eq!(keys("map-layer"), 3, "the quantization map's fixed layers");
+}
+
+#[test]
+fn issue_17_generated_graphs_draw_every_entity_with_its_class_and_edges() {
+    let s = built();
+    let entities = declared();
+    for (page, name, kind, _) in named_views() {
+        let text = std::fs::read_to_string(repo_root().join("content").join(&page)).expect("page");
+        if !text.contains(&format!("[[graph:{name}]]")) {
+            continue;
+        }
+        for lang in LANGS {
+            let html = s.t.main_of(&output_of(&page, lang));
+            let id = format!("id=\"graph-{name}-{lang}\"");
+            let at = html
+                .find(&id)
+                .unwrap_or_else(|| panic!("{lang}: {page} has no graph {name}"));
+            let figure = &html[at..at + html[at..].find("</figure>").expect("closed")];
+            for (_, e) in entities.iter().filter(|(_, e)| e.kind == kind) {
+                let label = escape(e.name.get(lang));
+                assert!(
+                    figure.contains(&label),
+                    "{lang}: graph {name} lacks {label}"
+                );
+                let class = &s.claim(e.status.as_deref().expect("a status")).class;
+                let fill = match class.as_str() {
+                    "confirmed" => "#009E73",
+                    "inferred" => "#56B4E9",
+                    "unresolved" => "#E69F00",
+                    _ => "#CC79A7",
+                };
+                assert!(
+                    figure.to_lowercase().contains(&fill.to_lowercase()),
+                    "{lang}: graph {name} has no {class} fill for {}",
+                    e.key
+                );
+                for dep in &e.depends_on {
+                    let to = entities
+                        .iter()
+                        .find(|(_, d)| d.kind == kind && &d.key == dep)
+                        .expect("a declared dependency");
+                    // The alt text chains node labels, each a name and
+                    // its class in brackets: "A [class] → B [class]".
+                    let (from, to) = (escape(e.name.get(lang)), escape(to.1.name.get(lang)));
+                    let drawn = figure.match_indices(from.as_str()).any(|(i, _)| {
+                        let rest = &figure[i + from.len()..];
+                        let rest = match rest.strip_prefix(" [") {
+                            Some(r) => r.split_once("] ").map_or("", |(_, r)| r),
+                            None => rest.strip_prefix(' ').unwrap_or(""),
+                        };
+                        rest.starts_with(&format!("→ {to}"))
+                    });
+                    assert!(drawn, "{lang}: graph {name} lacks the edge {from} → {to}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn issue_17_cell_claims_name_their_entity() {
+    // A cell is shown out of its table too (open questions, search,
+    // claims.json): its text must say what it is about.
+    let s = built();
+    let entities = declared();
+    for c in s.claims.values() {
+        let Some(about) = &c.about else { continue };
+        let Some((_, e)) = entities.iter().find(|(_, e)| &e.key == about) else {
+            continue;
+        };
+        if !["component", "generation", "library", "bundle"].contains(&e.kind.as_str()) {
+            continue;
+        }
+        for lang in LANGS {
+            let text = c.text.get(lang).to_lowercase();
+            assert!(
+                text.contains(&e.key.to_lowercase())
+                    || text.contains(&e.name.get(lang).to_lowercase())
+                    || text.contains(&e.name.get("en").to_lowercase()),
+                "{lang}: claim {} does not name {about}: {}",
+                c.id,
+                c.text.get(lang)
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The record through the commands (issue 15): `check`, `build` and `claims`
+// run by the real binary on the shared build.
+
+fn kansoku(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kansoku"))
+        .args(args)
+        .current_dir(repo_root())
+        .output()
+        .expect("the kansoku binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("output is UTF-8")
+}
+
+fn arg(p: &Path) -> &str {
+    p.to_str().expect("temp paths are UTF-8")
+}
+
+#[test]
+fn builds_the_repository_site_in_a_temp_copy() {
+    let t = repo_built();
+    let out = repo_build_output();
+    assert!(
+        out.status.success(),
+        "the repository's own site fails to build:\n{}",
+        text(&out.stderr)
+    );
+    crate::cli::assert_one_summary_line(out);
+    for f in [
+        "index.html",
+        "ja/index.html",
+        "en/index.html",
+        "ja-en/index.html",
+        "claims.json",
+        "404.html",
+    ] {
+        assert!(t.exists(f), "repository site lacks public/{f}");
+    }
+    // ROCm-pages has no published address yet (its book.toml accepts W041).
+    assert!(!t.exists("sitemap.xml"));
+    assert_eq!(t.leftovers(), Vec::<String>::new());
+    // From search.rs: the record has many claims to find.
+    assert!(built().claims.len() > 100);
+}
+
+#[test]
+fn check_on_the_repository_site_has_no_unaccepted_warning_and_build_prints_only_its_summary() {
+    let t = repo_built();
+    let out = kansoku(&["check", "--root", arg(t.root())]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(!stderr.contains("warning["), "{stderr}");
+    assert!(
+        stderr.ends_with("check: no errors, 0 warnings (127 accepted)\n"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.starts_with("127 W002 accepted: The raw captures"),
+        "{stderr}"
+    );
+
+    let out = repo_build_output();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stderr),
+        "",
+        "build prints nothing but its summary"
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    assert!(
+        stdout.starts_with("built 23 pages × 2 languages"),
+        "{stdout}"
+    );
+    // Readers see the reason on the evidence pages it concerns.
+    let page = t.read("en/evidence/record/phases.txt/index.html");
+    assert!(
+        page.contains("Known and accepted by the maintainers:")
+            && page.contains("The raw captures behind this record are not in hand"),
+        "{page}"
+    );
+    let page = t.read("ja/evidence/record/phases.txt/index.html");
+    assert!(page.contains("この記録の元の生ログは手元になく"), "{page}");
+
+    let out = kansoku(&["check", "--root", arg(t.root()), "--all"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.matches("warning[W002]").count(), 127, "{stderr}");
+}
+
+#[test]
+fn claims_json_equals_the_unresolved_claims_of_claims_json() {
+    let t = repo_built();
+    let doc: serde_json::Value =
+        serde_json::from_str(&t.read("claims.json")).expect("claims.json parses");
+    let all = doc["claims"].as_array().expect("claims.json lists claims");
+    let unresolved: Vec<&serde_json::Value> =
+        all.iter().filter(|c| c["class"] == "unresolved").collect();
+    assert!(unresolved.len() > 10, "ROCm-pages has many open questions");
+    let out = kansoku(&[
+        "claims",
+        "--root",
+        arg(t.root()),
+        "--class",
+        "unresolved",
+        "--format",
+        "json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let listed: Vec<serde_json::Value> =
+        serde_json::from_slice(&out.stdout).expect("claims --format json parses");
+    assert_eq!(listed.iter().collect::<Vec<_>>(), unresolved);
+
+    let out = kansoku(&[
+        "claims",
+        "--root",
+        arg(t.root()),
+        "--page",
+        "components/rocblas.md",
+        "--format",
+        "csv",
+    ]);
+    let csv = text(&out.stdout);
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("id,class,page,about,aspect,ja,en"));
+    let expected = all
+        .iter()
+        .filter(|c| c["page"] == "content/components/rocblas.md")
+        .count();
+    assert!(expected > 0);
+    assert_eq!(lines.count(), expected, "{csv}");
+
+    let out = kansoku(&["claims", "--root", arg(t.root()), "--class", "limited"]);
+    let table = text(&out.stdout);
+    assert!(table.starts_with("ID "), "{table}");
+    assert!(table.ends_with("\n7 claims\n"), "{table}");
+}
+
+// ---------------------------------------------------------------------------
+// The record's review lock (issue 16).
+
+#[test]
+fn rocm_pages_lock_reviews_every_claim_and_check_is_clean() {
+    let t = SiteTest::from_parts(
+        repo_root(),
+        &["book.toml", "content", "evidence", "kansoku.lock"],
+    );
+    let review: Vec<(String, String)> = crate::review::findings(&t)
+        .into_iter()
+        .filter(|(code, _)| code.starts_with("E08") || code.starts_with("W08"))
+        .collect();
+    assert_eq!(
+        review,
+        Vec::<(String, String)>::new(),
+        "regenerate with `kansoku review --all`"
+    );
+    assert_eq!(t.check().exit_code(), 0);
+}
+
+// ---------------------------------------------------------------------------
+// The record in the search index (issue 6; the index's own properties are
+// in search.rs).
+
+/// Japanese compound terms of the site (kanji and katakana) are indexed
+/// whole in the text of the pages that use them, so an exact-phrase match
+/// and the search box's verbatim re-ranking can find them.
+#[test]
+fn japanese_compounds_reach_the_index_on_their_pages() {
+    let t = repo_built();
+    let frags = fragments(t);
+    for (term, page) in [
+        ("逆アセンブリ", "/ja/components/ggml-hip/"),
+        ("量子化", "/ja/components/ggml-hip/"),
+        ("量子化", "/ja/observers/"),
+        ("線形代数", "/ja/components/rocm-bundle/"),
+        ("環境変数", "/ja/observers/rocblas-layer/"),
+        ("バッチサイズ", "/ja/"),
+    ] {
+        let f = frags
+            .iter()
+            .find(|f| f.lang == "ja" && f.url == page)
+            .unwrap_or_else(|| panic!("{page} indexed"));
+        assert!(
+            f.text().contains(term),
+            "{term} in the indexed text of {page}"
+        );
+    }
+    // From search.rs: the record's pages are in each language's index.
+    for lang in LANGS {
+        let pages = searchable_pages(t, lang).len();
+        assert!(pages > 20, "{lang}: the repo site has more than 20 pages");
+        let indexed: BTreeSet<&str> = frags
+            .iter()
+            .filter(|f| f.lang == lang)
+            .map(|f| f.url.as_str())
+            .collect();
+        assert!(indexed.contains(format!("/{lang}/components/ggml-hip/").as_str()));
+        assert!(
+            indexed.contains(format!("/{lang}/evidence/phase-c/runner-maps.txt/").as_str()),
+            "evidence logs are searchable too"
+        );
+    }
+}
+
+/// An evidence log is found by its lines, but its lines are not anchors:
+/// the search box uses anchors only to trace matches to claims, and each
+/// one would add a marker to the index and a copy of its line to the
+/// fragment (every log line has an id for links).
+#[test]
+fn evidence_logs_are_indexed_by_their_lines_without_line_anchors() {
+    let t = repo_built();
+    let frags = fragments(t);
+    let raw = t.read("evidence/phase-c/runner-maps.txt");
+    // The last line of words (the file opens with its provenance header).
+    let line = raw
+        .lines()
+        .rfind(|l| l.split_whitespace().count() > 3)
+        .expect("the log has a line of words");
+    for lang in ["ja", "en"] {
+        let url = format!("/{lang}/evidence/phase-c/runner-maps.txt/");
+        let f = frags
+            .iter()
+            .find(|f| f.lang == lang && f.url == url)
+            .unwrap_or_else(|| panic!("{url} indexed"));
+        let indexed: String = f.text().split_whitespace().collect();
+        let words: String = line.split_whitespace().collect();
+        assert!(indexed.contains(&words), "{url}: {line:?} is indexed");
+        assert!(
+            !f.anchors.iter().any(|a| a.id.starts_with('L')),
+            "{url}: no anchor per log line"
+        );
+    }
+}

@@ -1,0 +1,35 @@
+//! kansoku's integration tests, as one test binary (mdBook's
+//! `tests/testsuite/main.rs` shape): the crate and its dependencies are
+//! linked once, not once per file, and the repository's own site is built
+//! once per run for every test that only reads it ([`common::repo_built`]).
+//!
+//! Each module is one area; [`common`] is the harness they share. Run one
+//! area with `cargo test --test it cli::`, one test by its name.
+//! Assertions about the observation record in `content/` and `evidence/`
+//! (its claim ids, titles and counts) live in [`content`] only; every other
+//! module holds to fixtures under `tests/fixtures/` or to properties that
+//! do not depend on the record's wording.
+
+mod build;
+mod build_cache;
+mod build_dir;
+mod build_dir_prop;
+mod check;
+mod cli;
+mod common;
+mod content;
+// The benches' corpus generator, run in-process: no test runs `cargo run`.
+// The example's command line reads parts of it that the tests do not.
+#[allow(dead_code)]
+#[path = "../../examples/gen_corpus/corpus.rs"]
+mod corpus;
+mod invalid;
+mod maintainer_loop;
+mod output;
+mod page_prop;
+mod review;
+mod safety;
+mod scale;
+mod search;
+mod serve;
+mod threads;
