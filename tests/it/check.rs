@@ -215,6 +215,10 @@ cases! {
 /// Codes the engine defines that no fixture can reach, with the reason.
 const UNREACHABLE: &[(&str, &str)] = &[
     (
+        "E045",
+        "names the build directory's resolved path, which differs from machine to machine, and build stops on it as a usage error: tests/it/build_dir.rs asserts both on a temporary site",
+    ),
+    (
         "E043",
         "an evidence file that became unreadable between loading and rendering: a race, not a site",
     ),
