@@ -400,7 +400,7 @@ mod tests {
         let back: Diagnostic = serde_json::from_str(&json).expect("reads back");
         assert_eq!(back, d);
         assert_eq!(back.about(), Some("content/b.md"));
-        // Built, not written: tests/check.rs takes every quoted code in
+        // Built, not written: tests/it/check.rs takes every quoted code in
         // src/ for one a rule reports.
         for letter in ['E', 'W'] {
             for n in 0..1000 {

@@ -4,7 +4,7 @@
 //!
 //! A shard's files are a pure function of its language, its place in the
 //! bundle and its pages (URL and bytes): Pagefind indexes each shard on its
-//! own, and `tests/threads.rs` holds the output byte-identical across runs.
+//! own, and `tests/it/threads.rs` holds the output byte-identical across runs.
 //! So a shard is keyed by a hash of exactly those, with each page's bytes
 //! standing in as the content hash the output writer already computed for
 //! them, and pages are only read (and reduced) for the shards indexed again.
