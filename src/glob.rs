@@ -8,21 +8,10 @@
 /// depth (`.*` every dot-file and dot-directory, `CNAME`); one with `/`
 /// matches a path from the build directory's top (`docs/keep.txt`). A kept
 /// directory is kept whole.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub(crate) struct Keep {
     names: globset::GlobSet,
     paths: globset::GlobSet,
-    patterns: Vec<String>,
-}
-
-/// The patterns only: the compiled sets' own Debug varies from process to
-/// process, and the build memo hashes the configuration's Debug form.
-impl std::fmt::Debug for Keep {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Keep")
-            .field("patterns", &self.patterns)
-            .finish()
-    }
 }
 
 impl Default for Keep {
@@ -56,7 +45,6 @@ impl Keep {
         Ok(Keep {
             names: build(names)?,
             paths: build(paths)?,
-            patterns: patterns.to_vec(),
         })
     }
 
