@@ -423,6 +423,11 @@ fn validate_saved(
 /// The theme of the site at `root`, loaded again only if its files
 /// changed.
 pub(crate) fn renderer(root: &Path, caches: &mut Caches) -> Result<Arc<Renderer>> {
+    if caches.unrendered {
+        // Nothing is remembered for a later run, so the theme's files
+        // need not be read a second time for a fingerprint.
+        return Ok(Arc::new(Renderer::new(root)?.map_err(Error::Content)?));
+    }
     let fingerprint = theme_fingerprint(root)?;
     if let Some((h, r)) = &caches.theme {
         if *h == fingerprint {

@@ -36,13 +36,18 @@ const TARGET_FILE: &str = "target";
 
 /// The configured build directory of the site at `root`, checked.
 pub(crate) fn build_dir(root: &Path, config: &Config) -> Result<Place> {
-    let place = Place {
+    let place = configured(root, config);
+    check(root, config, &place, "build-dir")?;
+    Ok(place)
+}
+
+/// The configured build directory, unchecked.
+fn configured(root: &Path, config: &Config) -> Place {
+    Place {
         out: root.join(&config.build_dir),
         state: root.join(STATE_DIR),
         shown: config.build_dir.clone(),
-    };
-    check(root, config, &place, "build-dir")?;
-    Ok(place)
+    }
 }
 
 /// `build --out DIR`, checked; its records go under `.kansoku/out/`.
@@ -110,6 +115,29 @@ fn path_id(resolved: &Path) -> u64 {
 /// or one of its ancestors, or is, holds or lies inside a source or record
 /// of the site.
 fn check(root: &Path, config: &Config, place: &Place, what: &str) -> Result<()> {
+    match refusal(root, config, place, what)? {
+        Some(r) => Err(Error::Usage(format!(
+            "{}; kansoku changed nothing. Hint: {}",
+            r.message, r.hint
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Why a build would refuse its directory, and how to fix it.
+pub(crate) struct Refusal {
+    pub(crate) message: String,
+    pub(crate) hint: String,
+}
+
+/// What [`build_dir`] would refuse the configured build directory for, if
+/// anything (`check` reports it as E045).
+pub(crate) fn build_dir_refusal(root: &Path, config: &Config) -> Result<Option<Refusal>> {
+    refusal(root, config, &configured(root, config), "build-dir")
+}
+
+/// The reason [`check`] gives, if any.
+fn refusal(root: &Path, config: &Config, place: &Place, what: &str) -> Result<Option<Refusal>> {
     let resolve_io = |p: &Path| resolve(p).map_err(|e| Error::io(p, e));
     let root_r = resolve_io(root)?;
     let out_r = resolve_io(&place.out)?;
@@ -126,11 +154,14 @@ fn check(root: &Path, config: &Config, place: &Place, what: &str) -> Result<()> 
         } else {
             "choose a directory of its own, such as \"public\"".to_owned()
         };
-        Err(Error::Usage(format!(
-            "{what} \"{}\" resolves to {}, {why}: a build there would write among the site's sources, and `kansoku clean` would remove them; kansoku changed nothing. Hint: {fix}",
-            place.shown.display(),
-            out_r.display(),
-        )))
+        Ok(Some(Refusal {
+            message: format!(
+                "{what} \"{}\" resolves to {}, {why}: a build there would write among the site's sources, and `kansoku clean` would remove them",
+                place.shown.display(),
+                out_r.display(),
+            ),
+            hint: fix,
+        }))
     };
     if out_r == root_r {
         return refuse("which is the site root".into());
@@ -161,7 +192,7 @@ fn check(root: &Path, config: &Config, place: &Place, what: &str) -> Result<()> 
             return refuse(format!("which holds the site's {}", display(p)));
         }
     }
-    Ok(())
+    Ok(None)
 }
 
 fn display(p: &Path) -> String {

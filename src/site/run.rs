@@ -345,25 +345,16 @@ pub(crate) fn run<O: Output>(
 /// holds or lies inside the site's sources): `check` reports what `build`
 /// would stop on.
 fn refused_build_dir(root: &Path, config: &Config) -> Option<Diagnostic> {
-    match super::place::build_dir(root, config) {
-        Err(Error::Usage(message)) => {
-            let (message, hint) = message
-                .split_once(" Hint: ")
-                .map_or((message.as_str(), None), |(m, h)| (m, Some(h)));
-            // `check` changes nothing anyway.
-            let message = message.trim_end_matches("; kansoku changed nothing.");
-            let d = Diagnostic::error(
-                "E045",
-                crate::error::Location::file(crate::config::CONFIG_FILE),
-                message.to_owned(),
-            );
-            Some(match hint {
-                Some(h) => d.with_hint(h.to_owned()),
-                None => d,
-            })
-        }
-        _ => None,
-    }
+    // A directory that cannot be resolved is the build's to report.
+    let refusal = super::place::build_dir_refusal(root, config).ok()??;
+    Some(
+        Diagnostic::error(
+            "E045",
+            crate::error::Location::file(crate::config::CONFIG_FILE),
+            refusal.message,
+        )
+        .with_hint(refusal.hint),
+    )
 }
 
 /// A cold run of the whole pipeline into memory, as `plan` says: the site's
