@@ -71,12 +71,13 @@ pub fn json(claims: &[ClaimRecord<'_>]) -> String {
 type Column = (&'static str, Field);
 type Field = for<'a> fn(&'a ClaimRecord<'a>) -> &'a str;
 
-const COLUMNS: [Column; 7] = [
+const COLUMNS: [Column; 8] = [
     ("id", |c| &c.id),
     ("class", |c| &c.class),
     ("page", |c| &c.page),
     ("about", |c| c.about.as_deref().unwrap_or("")),
     ("aspect", |c| c.aspect.as_deref().unwrap_or("")),
+    ("answer", |c| c.answer.as_ref().map_or("", |a| &a.key)),
     ("ja", |c| &c.text.ja),
     ("en", |c| &c.text.en),
 ];

@@ -21,6 +21,8 @@ pub struct Claim {
     pub page: String,
     /// Class name.
     pub class: String,
+    /// The answer's key, empty when it states none.
+    pub answer: String,
     /// State name.
     pub state: String,
     /// Japanese text.
@@ -37,7 +39,7 @@ pub type Claims = BTreeMap<String, Claim>;
 /// One change.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Change {
-    /// `added`, `removed`, `class`, `text`, `evidence` or `state`.
+    /// `added`, `removed`, `class`, `answer`, `text`, `evidence` or `state`.
     pub kind: &'static str,
     /// The claim.
     pub id: String,
@@ -108,6 +110,7 @@ pub fn read_json(path: &Path) -> Result<Claims> {
             Claim {
                 page: c.page.into_owned(),
                 class: c.class.into_owned(),
+                answer: c.answer.map(|a| a.key.into_owned()).unwrap_or_default(),
                 state,
                 ja: text.ja,
                 en: text.en,
@@ -177,6 +180,11 @@ pub fn from_site(root: &Path) -> Result<Claims> {
                 Claim {
                     page: page.source_path().to_owned(),
                     class: c.class.name().to_owned(),
+                    answer: c
+                        .answer
+                        .as_ref()
+                        .map(|(a, _)| a.clone())
+                        .unwrap_or_default(),
                     state: c.life.state.name().to_owned(),
                     ja: c.text.ja.clone(),
                     en: c.text.en.clone(),
@@ -287,6 +295,7 @@ pub fn diff(old: &Claims, new: &Claims) -> Vec<Change> {
                 // What is compared, in the order changes are listed.
                 let fields = [
                     ("class", None, o.class != n.class, &o.class, &n.class),
+                    ("answer", None, o.answer != n.answer, &o.answer, &n.answer),
                     ("state", None, o.state != n.state, &o.state, &n.state),
                     ("text", Some("ja"), o.ja != n.ja, &o.ja, &n.ja),
                     ("text", Some("en"), o.en != n.en, &o.en, &n.en),
@@ -308,11 +317,24 @@ fn describe(c: &Change) -> String {
     fn q(s: &Option<String>) -> &str {
         s.as_deref().unwrap_or("")
     }
+    fn none(s: &str) -> &str {
+        if s.is_empty() {
+            "none"
+        } else {
+            s
+        }
+    }
     match c.kind {
         "added" => format!("added `{}` ({})", c.id, q(&c.new)),
         "removed" => format!("removed `{}` (was {})", c.id, q(&c.old)),
         "class" => format!("re-classed `{}`: {} → {}", c.id, q(&c.old), q(&c.new)),
         "state" => format!("state of `{}`: {} → {}", c.id, q(&c.old), q(&c.new)),
+        "answer" => format!(
+            "answer of `{}`: {} → {}",
+            c.id,
+            none(q(&c.old)),
+            none(q(&c.new))
+        ),
         "text" => format!(
             "{} text of `{}`: \"{}\" → \"{}\"",
             c.lang.unwrap_or(""),
@@ -390,6 +412,7 @@ pub fn summary(changes: &[Change]) -> String {
             "text" => "texts changed",
             "evidence" => "evidence changed",
             "state" => "states changed",
+            "answer" => "answers changed",
             k => k,
         };
         *counts.entry(word).or_default() += 1;

@@ -21,7 +21,12 @@ use std::borrow::Cow;
 
 /// The version of `claims.json` (see `schemas/claims.schema.json`): raised
 /// when a field changes meaning or goes away, not when one is added.
-pub(crate) const CLAIMS_VERSION: u32 = 1;
+pub(crate) const CLAIMS_VERSION: u32 = 2;
+
+/// Versions [`ClaimsFile::read`] accepts: version 1 is version 2 without
+/// `answer` (issue 26 raised it so that readers of version 1 learn that
+/// a claim may now state its answer apart from its text).
+const READABLE: [u32; 2] = [1, 2];
 
 /// The whole of `claims.json`.
 #[derive(Debug, Serialize, Deserialize)]
@@ -54,6 +59,9 @@ pub struct ClaimRecord<'a> {
     pub about: Option<Cow<'a, str>>,
     /// Aspect placing the claim in a view's column.
     pub aspect: Option<Cow<'a, str>>,
+    /// The answer it states from its aspect's vocabulary.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answer: Option<AnswerRecord<'a>>,
     /// Free tags.
     pub tags: Cow<'a, [String]>,
     /// Lifecycle state name (`current`, `retracted`, `superseded`); empty
@@ -68,6 +76,16 @@ pub struct ClaimRecord<'a> {
     /// `machine` when a text was machine-translated.
     #[serde(rename = "translated-by", skip_serializing_if = "Option::is_none")]
     pub translated_by: Option<Cow<'a, str>>,
+}
+
+/// The answer of a [`ClaimRecord`]: its key and its words.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AnswerRecord<'a> {
+    /// Its key in the aspect's vocabulary (`yes`, `not-observed`).
+    pub key: Cow<'a, str>,
+    /// Its words in each language.
+    pub label: Cow<'a, Bi<String>>,
 }
 
 /// One evidence link of a [`ClaimRecord`].
@@ -130,7 +148,8 @@ impl<'de> Visitor<'de> for AnyVersionVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<AnyVersion, A::Error> {
-        let this = Some(u64::from(CLAIMS_VERSION));
+        let readable =
+            |v: Option<u64>| v.is_some_and(|v| READABLE.iter().any(|&r| u64::from(r) == v));
         let mut version = None;
         let mut claims = None;
         // Claims before the version (kansoku writes the version first;
@@ -140,7 +159,7 @@ impl<'de> Visitor<'de> for AnyVersionVisitor {
         while let Some(key) = map.next_key::<Cow<'_, str>>()? {
             match &*key {
                 "version" => version = map.next_value::<serde_json::Value>()?.as_u64(),
-                "claims" if version == this => claims = Some(map.next_value()?),
+                "claims" if readable(version) => claims = Some(map.next_value()?),
                 "claims" if version.is_none() => {
                     unread = Some(map.next_value::<serde_json::Value>()?);
                 }
@@ -149,7 +168,7 @@ impl<'de> Visitor<'de> for AnyVersionVisitor {
                 }
             }
         }
-        if version != this {
+        if !readable(version) {
             return Ok(AnyVersion(Err(format!("unknown version {version:?}"))));
         }
         Ok(AnyVersion(match (claims, unread) {

@@ -34,6 +34,7 @@ pub(crate) const TEMPLATES: &[(&str, &str)] = embed!(
     "templates/partials/meanings.html",
     "templates/partials/nav_item.html",
     "templates/partials/pager.html",
+    "templates/views/answers.html",
     "templates/views/home.html",
     "templates/views/hub.html",
     "templates/views/table.html",

@@ -257,6 +257,7 @@ fn run(
                 },
             );
             global.extend(checker.uncited_evidence());
+            global.extend(checker.aspect_scopes());
             global.extend(checker.cycles());
             Arc::new(Whole {
                 key: whole_key.unwrap_or(0),

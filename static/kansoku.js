@@ -325,8 +325,10 @@ function initToc() {
     list.append(li);
   }
   nav.append(title, list);
-  const header = article.querySelector(".page-header");
-  header.after(nav);
+  // After what the page answers first (its summary of findings, scope,
+  // an entity's answers): the answer stays on the first screen.
+  const first = article.querySelectorAll(":scope > .sof, :scope > .view-scope, :scope > .entity-answers, :scope > .observed");
+  (first[first.length - 1] ?? article.querySelector(".page-header")).after(nav);
 }
 
 // ---------- Wide tables: say that they scroll ----------

@@ -34,6 +34,15 @@ impl Class {
         Class::Limited,
     ];
 
+    /// All classes from the best known down, the order of their marks
+    /// (⊕⊕⊕ to ○○○): the legend's order.
+    pub(crate) const BY_CERTAINTY: [Class; 4] = [
+        Class::Confirmed,
+        Class::Inferred,
+        Class::Limited,
+        Class::Unresolved,
+    ];
+
     /// The name used in TOML, CSS classes and Fluent keys.
     pub fn name(self) -> &'static str {
         match self {
@@ -151,6 +160,9 @@ pub struct Claim {
     pub(crate) about: Option<String>,
     /// Aspect placing the claim in a view's column.
     pub(crate) aspect: Option<String>,
+    /// Its answer from the aspect's vocabulary (`book.toml` `[aspects]`),
+    /// with its span: checked against the vocabulary by `validate`.
+    pub(crate) answer: Option<(String, Range<usize>)>,
     /// Free tags.
     pub(crate) tags: Vec<String>,
     /// Span of the id, for diagnostics.
@@ -357,6 +369,10 @@ pub(crate) fn claim(
             .collect(),
         about: raw.about.map(|a| a.into_inner()),
         aspect: raw.aspect.map(|a| a.into_inner()),
+        answer: raw
+            .answer
+            .map(|a| (a.span(), a.into_inner()))
+            .map(|(s, a)| (a, s)),
         tags: raw.tags,
         id_span,
         life,

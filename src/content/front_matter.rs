@@ -395,6 +395,7 @@ pub(crate) struct RawClaim {
     pub(crate) from: Vec<Spanned<String>>,
     pub(crate) about: Option<Spanned<String>>,
     pub(crate) aspect: Option<Spanned<String>>,
+    pub(crate) answer: Option<Spanned<String>>,
     #[serde(default)]
     pub(crate) tags: Vec<String>,
     pub(crate) state: Option<Spanned<String>>,
@@ -419,6 +420,8 @@ pub(crate) struct RawScope {
 pub(crate) struct RawView {
     #[serde(default)]
     pub(crate) columns: Vec<RawColumn>,
+    #[serde(default)]
+    pub(crate) findings: Vec<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]

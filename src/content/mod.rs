@@ -132,6 +132,9 @@ pub struct Page {
     pub(crate) scope: Option<Scope>,
     /// Columns of a generated view.
     pub(crate) columns: Vec<Column>,
+    /// Aspects summarised by the home page's summary of findings
+    /// (`[view] findings`), with their spans.
+    pub(crate) findings: Vec<(String, Range<usize>)>,
     /// The body.
     pub segments: Vec<Segment>,
     /// Whether the claim list at the end also lists the claims the text
@@ -666,12 +669,16 @@ pub(crate) fn load_page(src: Source, rel: &str, diags: &mut Vec<Diagnostic>) -> 
         can: s.can.into_iter().map(spanned).collect(),
         cannot: s.cannot.into_iter().map(spanned).collect(),
     });
-    let columns = columns(
-        &src,
-        raw.view.map(|v| v.columns).unwrap_or_default(),
-        "view.columns.label",
-        diags,
-    );
+    let (raw_columns, findings) = raw
+        .view
+        .map(|v| (v.columns, v.findings))
+        .unwrap_or_default();
+    let findings = findings
+        .into_iter()
+        .map(|f| (f.span(), f.into_inner()))
+        .map(|(s, f)| (f, s))
+        .collect();
+    let columns = columns(&src, raw_columns, "view.columns.label", diags);
     let segments = match body::split(&src, split.body_start) {
         Ok(s) => s,
         Err(d) => {
@@ -694,6 +701,7 @@ pub(crate) fn load_page(src: Source, rel: &str, diags: &mut Vec<Diagnostic>) -> 
         claims,
         scope,
         columns,
+        findings,
         segments,
         repeat_inline_claims: raw.repeat_inline_claims,
         draft: raw.draft,

@@ -324,6 +324,13 @@ fn claim_records<'a>(cx: &Ctx<'_>, page: &'a crate::content::Page) -> Vec<ClaimR
                 .collect(),
             about: c.about.as_deref().map(Cow::Borrowed),
             aspect: c.aspect.as_deref().map(Cow::Borrowed),
+            answer: c.answer.as_ref().and_then(|(key, _)| {
+                let a = cx.site.config.aspect(c.aspect.as_deref()?)?.answer(key)?;
+                Some(crate::record::AnswerRecord {
+                    key: Cow::Owned(a.key.clone()),
+                    label: Cow::Owned(a.label.clone()),
+                })
+            }),
             tags: Cow::Borrowed(&c.tags),
             state: Cow::Borrowed(c.life.state.name()),
             reason: c.life.reason.as_ref().map(Cow::Borrowed),

@@ -95,24 +95,20 @@ fn status_chain(cx: &Ctx<'_>, lang: Lang, tree: &str) -> Result<String, Diagnost
             .as_ref()
             .and_then(|(id, _)| cx.site.index.claims.get(id))
             .map(|&at| cx.site.claim(at));
-        let class = status.map(|c| c.class);
-        // The node names the class and says the status in words: several
-        // observers may share a class while their outcomes differ.
+        // The node says the observer's state (its answer) and how well
+        // that is known in words; its fill is neutral: a class colour read
+        // as "works" is what readers met (issue 26).
         // The whole status text, wrapped: a cut label hides the outcome.
         let label = match status {
             Some(c) => format!(
                 "{}\\n[{}]\\n{}",
                 e.name.get(lang),
-                cx.r.i18n()
-                    .message(lang, &format!("class-{}", c.class.name()), None)
-                    .map_err(|m| {
-                        Diagnostic::error("E040", crate::error::Location::file("templates/i18n"), m)
-                    })?,
+                node_state(cx, lang, c)?,
                 wrap(c.text.get(lang), if lang == Lang::Ja { 18 } else { 30 }).join("\\n")
             ),
             None => e.name.get(lang).clone(),
         };
-        let fill = class_fill(class);
+        let fill = NODE_FILL;
         dot.push_str(&format!(
             "  n{i} [label=\"{}\", fillcolor=\"{fill}\", href=\"{}\"];\n",
             label.replace('"', "'"),
@@ -144,16 +140,23 @@ fn status_chain(cx: &Ctx<'_>, lang: Lang, tree: &str) -> Result<String, Diagnost
         })
 }
 
-/// A node's fill for a class: Okabe-Ito, as in the stylesheet; the node's
-/// label also names the class, so colour is never the only signal.
-fn class_fill(class: Option<Class>) -> &'static str {
-    match class {
-        Some(Class::Confirmed) => "#009E73",
-        Some(Class::Inferred) => "#56B4E9",
-        Some(Class::Unresolved) => "#E69F00",
-        Some(Class::Limited) => "#CC79A7",
-        None => "#DDDDDD",
-    }
+/// A node's fill: one neutral tone. Its label says the answer and the
+/// class in words; a class colour here was read as the answer.
+const NODE_FILL: &str = "#EEEEEE";
+
+/// "✗ Blocked · Limited": a status claim's answer (when it states one)
+/// and its class, in words, for a node's label.
+fn node_state(cx: &Ctx<'_>, lang: Lang, c: &crate::content::Claim) -> Result<String, Diagnostic> {
+    let class =
+        cx.r.i18n()
+            .message(lang, &format!("class-{}", c.class.name()), None)
+            .map_err(|m| {
+                Diagnostic::error("E040", crate::error::Location::file("templates/i18n"), m)
+            })?;
+    Ok(match super::pages::answer_view(cx, c, lang) {
+        Some(a) => format!("{} {} · {class}", a.glyph, a.label),
+        None => class,
+    })
 }
 
 /// `s` in lines of about `n` characters: broken at spaces where there are
@@ -327,8 +330,10 @@ pub(super) fn view_html(
                     let claims: Vec<Placed> = p
                         .claims
                         .iter()
+                        // Limited answers are open too: partly seen is not
+                        // settled.
                         .filter(|c| {
-                            c.class == Class::Unresolved
+                            matches!(c.class, Class::Unresolved | Class::Limited)
                                 && c.life.state == crate::content::State::Current
                         })
                         .filter_map(|c| {
@@ -473,22 +478,13 @@ fn dependency_graph(
             .and_then(|(id, _)| cx.site.index.claims.get(id))
             .map(|&at| cx.site.claim(at));
         let label = match status {
-            Some(c) => format!(
-                "{}\\n[{}]",
-                e.name.get(lang),
-                cx.r.i18n()
-                    .message(lang, &format!("class-{}", c.class.name()), None)
-                    .map_err(|m| {
-                        Diagnostic::error("E040", crate::error::Location::file("templates/i18n"), m)
-                    })?
-            ),
+            Some(c) => format!("{}\\n[{}]", e.name.get(lang), node_state(cx, lang, c)?),
             None => e.name.get(lang).clone(),
         };
         dot.push_str(&format!(
-            "  {} [label=\"{}\", fillcolor=\"{}\"];\n",
+            "  {} [label=\"{}\", fillcolor=\"{NODE_FILL}\"];\n",
             node_ids[i],
-            label.replace('"', "'"),
-            class_fill(status.map(|c| c.class))
+            label.replace('"', "'")
         ));
     }
     for (i, e) in nodes.iter().enumerate() {
@@ -533,4 +529,289 @@ fn pivot_rows(cx: &Ctx<'_>, page: &Page, lang: Lang, tree: &str, kind: &str) -> 
             cx.row(lang, tree, p, cells)
         })
         .collect()
+}
+
+// ---------- Answer first: findings, scopes, an entity's answers ----------
+
+/// Where an aspect's observations were made, as a view or page says it:
+/// on which entity, how, and on which others of its kind nothing was
+/// observed.
+#[derive(Serialize)]
+struct ScopeNote {
+    /// The questions (or column labels) it covers.
+    what: Vec<String>,
+    /// The entity observed on.
+    on: Option<PageLink>,
+    /// How.
+    setup: Option<String>,
+    /// The other entities of the scope's kind: not observed.
+    not_on: Vec<PageLink>,
+}
+
+/// A link to a page, by its title or entity name.
+#[derive(Serialize, Clone)]
+struct PageLink {
+    label: String,
+    href: String,
+}
+
+/// One row of the summary of findings: the entities whose claims on an
+/// aspect state one answer with one class.
+#[derive(Serialize)]
+struct FindingRow {
+    answer: Option<super::views::AnswerView>,
+    class: &'static str,
+    /// Each entity, linked to the evidence its claim rests on.
+    entities: Vec<PageLink>,
+}
+
+/// One question of the summary of findings.
+#[derive(Serialize)]
+struct Finding {
+    question: String,
+    /// The view that shows the question's answers cell by cell.
+    href: Option<String>,
+    rows: Vec<FindingRow>,
+    scope: ScopeNote,
+}
+
+/// One aspect an entity page answers at its top.
+#[derive(Serialize)]
+struct AspectAnswer {
+    question: String,
+    claim: ClaimView,
+    scope: Option<PageLink>,
+}
+
+/// An entity that is the scope of some aspects, or could be: which
+/// questions were observed on it (with the view answering them), which
+/// only on another.
+#[derive(Serialize)]
+struct Observed {
+    here: Vec<PageLink>,
+    elsewhere: Vec<(String, PageLink)>,
+}
+
+impl Ctx<'_> {
+    /// The page of the entity `key`, linked by the entity's name.
+    fn entity_link(&self, tree: &str, lang: Lang, key: &str) -> Option<(PageLink, &str)> {
+        self.order
+            .iter()
+            .map(|&i| &*self.site.content.pages[i])
+            .find_map(|p| {
+                let e = p.entity.as_ref().filter(|e| e.key == key)?;
+                Some((
+                    PageLink {
+                        label: e.name.get(lang).clone(),
+                        href: self.page_href(tree, p),
+                    },
+                    e.kind.as_str(),
+                ))
+            })
+    }
+
+    fn scope_note(
+        &self,
+        tree: &str,
+        lang: Lang,
+        aspect: &crate::config::Aspect,
+        what: Vec<String>,
+    ) -> ScopeNote {
+        let on = aspect
+            .scope
+            .as_ref()
+            .and_then(|(key, _)| self.entity_link(tree, lang, key));
+        let not_on = match &on {
+            Some((link, kind)) => self
+                .entities(kind)
+                .filter(|p| self.page_href(tree, p) != link.href)
+                .map(|p| PageLink {
+                    label: p
+                        .entity
+                        .as_ref()
+                        .map_or_else(String::new, |e| e.name.get(lang).clone()),
+                    href: self.page_href(tree, p),
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        ScopeNote {
+            what,
+            on: on.map(|(l, _)| l),
+            setup: aspect.setup.as_ref().map(|s| s.get(lang).clone()),
+            not_on,
+        }
+    }
+
+    /// The first page whose generated view shows `aspect`: a column of a
+    /// hub or matrix, or an observer card's state.
+    fn view_of(&self, tree: &str, aspect: &str) -> Option<String> {
+        self.order
+            .iter()
+            .map(|&i| &*self.site.content.pages[i])
+            .find(|p| {
+                p.columns.iter().any(|c| c.aspect == aspect)
+                    || (p.layout == Layout::Observers
+                        && (aspect == "state" || OBSERVER_ASPECTS.contains(&aspect)))
+            })
+            .map(|p| self.page_href(tree, p))
+    }
+}
+
+/// The questions a page answers first, as HTML: the summary of findings
+/// (`[view] findings`), the scope of its view's columns, and on an
+/// entity's page its aspects' answers and what was observed on it.
+pub(super) fn answers_html(
+    cx: &Ctx<'_>,
+    page: &Page,
+    lang: Lang,
+    tree: &str,
+) -> Result<String, Diagnostic> {
+    let config = &cx.site.config;
+    let question = |name: &str, a: &crate::config::Aspect| {
+        a.question
+            .as_ref()
+            .map_or_else(|| name.to_owned(), |q| q.get(lang).clone())
+    };
+    // The summary of findings: per aspect, its claims grouped by answer
+    // and class, in the vocabulary's order, then from best known down.
+    let mut findings = Vec::new();
+    for (name, _) in &page.findings {
+        let Some(aspect) = config.aspect(name) else {
+            continue;
+        };
+        let mut rows: Vec<FindingRow> = Vec::new();
+        let mut cells: Vec<(Option<usize>, usize, PageLink, ClaimView)> = Vec::new();
+        for p in cx.order.iter().map(|&i| &*cx.site.content.pages[i]) {
+            let Some(e) = &p.entity else { continue };
+            let Some(c) = cx.cell(lang, &e.key, name) else {
+                continue;
+            };
+            let rank = c
+                .answer
+                .as_ref()
+                .and_then(|a| aspect.answers.iter().position(|x| x.key == a.key));
+            let certainty = Class::BY_CERTAINTY
+                .iter()
+                .position(|k| k.name() == c.class)
+                .unwrap_or(0);
+            let link = PageLink {
+                label: e.name.get(lang).clone(),
+                href: c
+                    .evidence
+                    .first()
+                    .map_or_else(|| c.href.clone(), |l| l.href.clone()),
+            };
+            cells.push((rank, certainty, link, c));
+        }
+        // Stable: entities keep page order within a row.
+        cells.sort_by_key(|(rank, certainty, _, _)| (rank.is_none(), *rank, *certainty));
+        for (_, _, link, c) in cells {
+            match rows.last_mut() {
+                Some(r) if r.answer == c.answer && r.class == c.class => r.entities.push(link),
+                _ => rows.push(FindingRow {
+                    answer: c.answer.clone(),
+                    class: c.class,
+                    entities: vec![link],
+                }),
+            }
+        }
+        let q = question(name, aspect);
+        findings.push(Finding {
+            question: q.clone(),
+            href: cx.view_of(tree, name),
+            rows,
+            scope: cx.scope_note(tree, lang, aspect, vec![q]),
+        });
+    }
+    // The scope of the page's own view: its columns' aspects (and an
+    // observer card's state), grouped by where they were observed.
+    let mut scopes: Vec<(String, ScopeNote)> = Vec::new();
+    let mut shown: Vec<(String, String)> = page
+        .columns
+        .iter()
+        .map(|c| (c.aspect.clone(), c.label.get(lang).clone()))
+        .collect();
+    if page.layout == Layout::Observers {
+        if let Some(a) = config.aspect("state") {
+            shown.push(("state".to_owned(), question("state", a)));
+        }
+    }
+    for (name, label) in shown {
+        let Some(aspect) = config.aspect(&name) else {
+            continue;
+        };
+        if aspect.scope.is_none() && aspect.setup.is_none() {
+            continue;
+        }
+        let key = format!(
+            "{:?}{:?}",
+            aspect.scope.as_ref().map(|s| &s.0),
+            aspect.setup.as_ref().map(|s| s.get(lang))
+        );
+        match scopes.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, note)) => note.what.push(label),
+            None => scopes.push((key, cx.scope_note(tree, lang, aspect, vec![label]))),
+        }
+    }
+    let scopes: Vec<ScopeNote> = scopes.into_iter().map(|(_, n)| n).collect();
+    // An entity's page: its aspects' answers, and what was observed on it.
+    let mut answers = Vec::new();
+    let mut observed = Observed {
+        here: Vec::new(),
+        elsewhere: Vec::new(),
+    };
+    if let Some(e) = &page.entity {
+        for (name, aspect) in &config.aspects {
+            if aspect.answers.is_empty() {
+                continue;
+            }
+            if let Some(claim) = cx.cell(lang, &e.key, name) {
+                answers.push(AspectAnswer {
+                    question: question(name, aspect),
+                    claim,
+                    scope: aspect
+                        .scope
+                        .as_ref()
+                        .and_then(|(key, _)| cx.entity_link(tree, lang, key))
+                        .map(|(l, _)| l),
+                });
+            }
+            let Some((key, _)) = &aspect.scope else {
+                continue;
+            };
+            if *key == e.key {
+                if let Some(href) = cx.view_of(tree, name) {
+                    observed.here.push(PageLink {
+                        label: question(name, aspect),
+                        href,
+                    });
+                }
+            } else if let Some((link, kind)) = cx.entity_link(tree, lang, key) {
+                if kind == e.kind {
+                    observed.elsewhere.push((question(name, aspect), link));
+                }
+            }
+        }
+    }
+    if findings.is_empty()
+        && scopes.is_empty()
+        && answers.is_empty()
+        && observed.here.is_empty()
+        && observed.elsewhere.is_empty()
+    {
+        return Ok(String::new());
+    }
+    let mut t = tera::Context::new();
+    t.insert("lang", lang.code());
+    t.insert("base", cx.base);
+    t.insert("findings", &findings);
+    t.insert("scopes", &scopes);
+    t.insert("answers", &answers);
+    t.insert("observed", &observed);
+    t.insert(
+        "entity",
+        &page.entity.as_ref().map(|e| e.name.get(lang).clone()),
+    );
+    cx.render("views/answers.html", &t)
 }

@@ -80,7 +80,7 @@ struct Node<'a> {
     #[serde(rename = "@type")]
     types: [&'static str; 2],
     #[serde(rename = "additionalProperty")]
-    class: PropertyValue<'a>,
+    class: Properties<'a>,
     #[serde(rename = "creativeWorkStatus")]
     state: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -100,6 +100,15 @@ struct PropertyValue<'a> {
     kind: &'static str,
     name: &'static str,
     value: &'a str,
+}
+
+/// The evidence class, and the answer when the claim states one (an
+/// object alone, as before answers, or both in an array).
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Properties<'a> {
+    Class(PropertyValue<'a>),
+    ClassAndAnswer([PropertyValue<'a>; 2]),
 }
 
 /// A language-tagged string.
@@ -160,10 +169,23 @@ fn node<'a>(c: &'a ClaimRecord<'a>, urls: &HashMap<&'a str, &'a str>) -> Node<'a
     Node {
         id: &c.url.ja,
         types: ["Claim", "prov:Entity"],
-        class: PropertyValue {
-            kind: "PropertyValue",
-            name: "evidenceClass",
-            value: &c.class,
+        class: {
+            let class = PropertyValue {
+                kind: "PropertyValue",
+                name: "evidenceClass",
+                value: &c.class,
+            };
+            match &c.answer {
+                None => Properties::Class(class),
+                Some(a) => Properties::ClassAndAnswer([
+                    class,
+                    PropertyValue {
+                        kind: "PropertyValue",
+                        name: "answer",
+                        value: &a.key,
+                    },
+                ]),
+            }
         },
         state: &c.state,
         description: c.reason.as_deref().map(tagged),

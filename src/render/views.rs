@@ -50,8 +50,26 @@ pub(crate) struct ClaimView {
     /// a `note`: that kind (the weakest). "Seen directly" then means seen
     /// by whoever wrote the record, and the badge says so.
     pub(crate) basis: Option<&'static str>,
+    /// The answer it states from its aspect's vocabulary, if any.
+    pub(crate) answer: Option<AnswerView>,
+    /// The record's own framing (its aspect is declared `framing`): shown
+    /// without a class badge, as the record's words rather than an
+    /// observation.
+    pub(crate) framing: bool,
     /// Rendered `partials/claim.html` (empty while it is being rendered).
     pub(crate) inline: String,
+}
+
+/// An answer as readers see it: its glyph and words, a channel of its own
+/// beside the class's mark.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub(crate) struct AnswerView {
+    /// Its key (`yes`, `no`): the CSS class `answer--<key>`.
+    pub(crate) key: String,
+    /// Its glyph.
+    pub(crate) glyph: String,
+    /// Its words in the view's language.
+    pub(crate) label: String,
 }
 
 /// What readers are told about a claim beyond its class.
@@ -140,6 +158,9 @@ pub(crate) struct PageView {
     pub(crate) scope: Option<ScopeView>,
     /// Entity.
     pub(crate) entity: Option<EntityView>,
+    /// What the page answers first (`views/answers.html`): the summary
+    /// of findings, its view's scope, an entity's answers.
+    pub(crate) answers_html: String,
 }
 
 /// A row of the parallel view.

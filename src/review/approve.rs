@@ -24,6 +24,7 @@ fn locked_claim(site: &Site, page: &crate::content::Page, c: &Claim) -> LockedCl
         state: c.life.state.name().to_owned(),
         ja: c.text.ja.clone(),
         en: c.text.en.clone(),
+        answer: c.answer.as_ref().map(|(a, _)| a.clone()),
         premises: c
             .from
             .iter()

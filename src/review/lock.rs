@@ -47,6 +47,10 @@ pub struct LockedClaim {
     pub(crate) ja: String,
     /// Its English text.
     pub(crate) en: String,
+    /// The answer it stated (`[aspects]`), if any: absent in locks written
+    /// before answers, which then read as "none".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) answer: Option<String>,
     /// Premise id → the premise's class when this claim was reviewed.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub(crate) premises: BTreeMap<String, String>,

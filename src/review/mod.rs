@@ -209,6 +209,15 @@ pub(crate) fn compare(site: &Site, lock: &Lock, mode: Mode) -> (ReviewStatus, Ve
             if c.class.name() != locked.class {
                 unreviewed.push(format!("class ({} → {})", locked.class, c.class.name()));
             }
+            let answer = c.answer.as_ref().map(|(a, _)| a.as_str());
+            if answer != locked.answer.as_deref() {
+                let said = |a: Option<&str>| a.unwrap_or("none").to_owned();
+                unreviewed.push(format!(
+                    "answer ({} → {})",
+                    said(locked.answer.as_deref()),
+                    said(answer)
+                ));
+            }
             if c.life.state.name() != locked.state {
                 unreviewed.push(format!(
                     "state ({} → {})",

@@ -482,6 +482,8 @@ fn visible(page: &content::Page) -> u64 {
         claims: _,
         scope,
         columns,
+        // Read by the page alone: its bytes key it.
+        findings: _,
         segments: _,
         repeat_inline_claims,
         draft,
@@ -571,6 +573,18 @@ fn shared(site: &Site, caches: &Caches) -> u64 {
     }
     site.evidence.escaping.hash(&mut h);
     site.evidence.broken.hash(&mut h);
+    // Which claim fills which cell (entity × aspect): an entity page's
+    // answers and the views look cells up, and a claim that starts or
+    // stops filling one changes what they show, though no claim they
+    // showed before changed. Ids and places only, not texts: prose and
+    // claim edits leave this alone.
+    for page in &site.content.pages {
+        for c in &page.claims {
+            if let (Some(about), Some(aspect)) = (&c.about, &c.aspect) {
+                (&c.id, about, aspect, c.life.state).hash(&mut h);
+            }
+        }
+    }
     h.finish()
 }
 

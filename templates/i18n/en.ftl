@@ -42,10 +42,11 @@ class-inferred-meaning = Follows from confirmed facts; not seen directly
 class-unresolved-meaning = Cannot be settled yet (observer limits, pending work)
 class-limited-meaning = Partly seen; a tool limit keeps it incomplete
 legend-title = Evidence classes
-legend-note = Each class has a colour, a symbol and a label. Select a badge to open the log the claim rests on.
+legend-note = Each class has a colour, a mark (⊕⊕⊕ best known to ○○○ unsettled) and a label. It says how well a claim is known, never what the answer is: answers are written in words with their own symbol (✓ yes, ✗ no). Select a badge to open the log the claim rests on.
 basis-transcript = per record
 basis-note = per note
-legend-kinds = Evidence comes in three kinds: a raw capture (the output itself), a transcript (restates another record's output) and a note (a written summary). A confirmed claim that rests only on transcripts or notes says so on its badge: "✓ Confirmed · per record".
+legend-kinds = Evidence comes in three kinds: a raw capture (the output itself), a transcript (restates another record's output) and a note (a written summary). A confirmed claim that rests only on transcripts or notes says so on its badge: "⊕⊕⊕ Confirmed · per record". The record's own questions and statuses are its framing, not observations: they carry "per record" and no class.
+framing-label = per record
 badge-evidence-hint = (open the evidence log)
 
 ## Search (shown only when JavaScript runs)
@@ -164,7 +165,7 @@ view-home-generation = Generation
 view-home-world = Observation world
 view-home-status = Status
 view-open-questions-link = Where it is stated
-view-open-questions-empty = No unresolved claims.
+view-open-questions-empty = No unresolved or limited claims.
 
 ## Review notices (kansoku.lock) and claim lifecycle
 
@@ -192,3 +193,21 @@ serve-overlay-title = kansoku serve: the last rebuild failed; this page is from 
 serve-overlay-hide = Hide
 serve-overlay-error = error
 serve-overlay-warning = warning
+
+## Answer first (issue 26)
+
+sof-title = Summary of findings
+sof-question = Question
+sof-answer = Answer
+sof-certainty = How well it is known
+sof-for = For
+sof-in-words = In the claim's words
+sof-note = Each row: one answer, how well it is known, and what it holds for (each linked to its evidence). The answer and the certainty are separate columns: a colour never says the answer.
+scope-label = Scope of
+scope-on = on
+scope-not-on = Not observed on:
+answers-title = What the record says of { $name }
+observed-here = Observed on this one:
+observed-elsewhere = Not observed here:
+sof-scope = Scope
+sof-scope-each = Each row

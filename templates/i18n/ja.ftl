@@ -42,10 +42,11 @@ class-inferred-meaning = 確認済みの事実から導かれる。直接は観�
 class-unresolved-meaning = まだ確定できない(観測手段の制約、作業待ち)
 class-limited-meaning = 一部だけ観測。ツールの制約で不完全
 legend-title = 証拠クラスの凡例
-legend-note = 色・記号・ラベルの三つで区別しています。バッジを選ぶと、その主張が依拠するログが開きます。
+legend-note = 各クラスには色・印(⊕⊕⊕ がもっとも確か、○○○ が未確定)・ラベルがあります。印はどれだけ確かに分かっているかを示し、答えそのものは示しません。答えは言葉と専用の記号で書きます(✓ はい、✗ いいえ)。バッジを選ぶと、その主張が依拠するログが開きます。
 basis-transcript = 記録による
 basis-note = メモによる
-legend-kinds = 証拠には三種類あります。生の出力(出力そのもの)、転記(別の記録の出力を書き写したもの)、メモ(文章による要約)です。転記やメモだけに依拠する確認済みの主張は、バッジにそう示します:「✓ 確認済み · 記録による」。
+legend-kinds = 証拠には三種類あります。生の出力(出力そのもの)、転記(別の記録の出力を書き写したもの)、メモ(文章による要約)です。転記やメモだけに依拠する確認済みの主張は、バッジにそう示します:「⊕⊕⊕ 確認済み · 記録による」。記録自身の問いや調査状況は観測ではなく記録の枠組みなので、クラスを付けず「記録より」と示します。
+framing-label = 記録より
 badge-evidence-hint = (根拠のログを開く)
 
 ## Search (shown only when JavaScript runs)
@@ -158,7 +159,7 @@ view-home-generation = 世代
 view-home-world = 観測世界の性格
 view-home-status = 調査状況
 view-open-questions-link = 記述のある場所へ
-view-open-questions-empty = 未確定の記述はありません。
+view-open-questions-empty = 未確定・制約ありの記述はありません。
 
 ## Review notices (kansoku.lock) and claim lifecycle
 
@@ -186,3 +187,21 @@ serve-overlay-title = kansoku serve: 最後の再ビルドが失敗しました�
 serve-overlay-hide = 閉じる
 serve-overlay-error = エラー
 serve-overlay-warning = 警告
+
+## Answer first (issue 26)
+
+sof-title = 所見の要約
+sof-question = 問い
+sof-answer = 答え
+sof-certainty = 確かさ
+sof-for = 対象
+sof-in-words = 主張の文言のとおり
+sof-note = 各行は一つの答え、その確かさ、その答えが当てはまる対象です(対象から証拠に飛べます)。答えと確かさは別の列で示し、色で答えを表すことはしません。
+scope-label = 範囲:
+scope-on = 観測対象
+scope-not-on = 観測なし:
+answers-title = { $name } について記録が答えていること
+observed-here = この対象で観測した問い:
+observed-elsewhere = ここでは観測していない問い:
+sof-scope = 範囲
+sof-scope-each = 各行の対象

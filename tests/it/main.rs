@@ -10,6 +10,7 @@
 //! module holds to fixtures under `tests/fixtures/` or to properties that
 //! do not depend on the record's wording.
 
+mod answers;
 mod build;
 mod build_cache;
 mod build_dir;

@@ -47,8 +47,33 @@ pub(in crate::render) fn claim_view(cx: &Ctx<'_>, at: ClaimAt, lang: Lang) -> Cl
             .collect(),
         notes: notes_view(cx, at, lang),
         basis: basis(cx.site, claim),
+        answer: answer_view(cx, claim, lang),
+        framing: claim
+            .aspect
+            .as_ref()
+            .and_then(|a| cx.site.config.aspect(a))
+            .is_some_and(|a| a.framing),
         inline: String::new(),
     }
+}
+
+/// The answer `claim` states, in `lang`, when its aspect declares it.
+pub(in crate::render) fn answer_view(
+    cx: &Ctx<'_>,
+    claim: &crate::content::Claim,
+    lang: Lang,
+) -> Option<AnswerView> {
+    let (key, _) = claim.answer.as_ref()?;
+    let a = cx
+        .site
+        .config
+        .aspect(claim.aspect.as_deref()?)?
+        .answer(key)?;
+    Some(AnswerView {
+        key: a.key.clone(),
+        glyph: a.glyph.clone(),
+        label: a.label.get(lang).clone(),
+    })
 }
 
 /// What readers are told about a claim beyond its class: review notices

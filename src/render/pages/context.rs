@@ -211,7 +211,10 @@ impl Ctx<'_> {
         cx.insert("search", &c.search);
         cx.insert(
             "classes",
-            &Class::ALL.iter().map(|c| c.name()).collect::<Vec<_>>(),
+            &Class::BY_CERTAINTY
+                .iter()
+                .map(|c| c.name())
+                .collect::<Vec<_>>(),
         );
         cx.insert("canonical", canonical);
         cx.insert("home_href", &format!("{}{lang}/", self.base));
@@ -469,7 +472,7 @@ pub(in crate::render) fn prepare(r: &Renderer, site: &Site) -> Result<Prepared, 
         }
         p.nav_more[tree.index()] = more;
     }
-    let classes: Vec<&str> = Class::ALL.iter().map(|c| c.name()).collect();
+    let classes: Vec<&str> = Class::BY_CERTAINTY.iter().map(|c| c.name()).collect();
     for lang in Lang::ALL {
         let mut t = tera::Context::new();
         t.insert("lang", lang.code());

@@ -11,7 +11,7 @@ mod claims;
 mod context;
 mod nav;
 
-pub(super) use claims::claim_view;
+pub(super) use claims::{answer_view, claim_view};
 pub(crate) use context::Prepared;
 pub(super) use context::*;
 pub(super) use nav::*;
@@ -85,6 +85,7 @@ fn render_listing_page(
         claims: Vec::new(),
         scope: None,
         entity: None,
+        answers_html: String::new(),
     };
     cx_t.insert("page", &view);
     cx_t.insert("listing", &cx.listing(code, lang, page, n));
@@ -203,6 +204,7 @@ fn page_view(
     lang: Lang,
     segments: Vec<SegView>,
     shown_inline: &BTreeSet<String>,
+    answers_html: String,
 ) -> PageView {
     PageView {
         title: page.title.get(lang).clone(),
@@ -242,6 +244,7 @@ fn page_view(
             name: e.name.get(lang).clone(),
             role: e.role.as_ref().map(|r| r.get(lang).clone()),
         }),
+        answers_html,
     }
 }
 
@@ -340,7 +343,11 @@ fn render_page(cx: &Ctx<'_>, page: &Page, lang: Lang) -> Result<OutputFile, Diag
     let (sw, alt) = switcher(cx, page, Some(lang));
     t.insert("switcher", &sw);
     t.insert("alternates", &alt);
-    t.insert("page", &page_view(cx, page, lang, segments, &unlisted));
+    let answers = super::generated::answers_html(cx, page, lang, lang.code())?;
+    t.insert(
+        "page",
+        &page_view(cx, page, lang, segments, &unlisted, answers),
+    );
     t.insert("listing", &cx.listing(lang.code(), lang, page, 1));
     t.insert("neighbours", &cx.neighbours(lang.code(), lang, page));
     let html = cx.render("page.html", &t)?;
@@ -469,11 +476,25 @@ fn render_parallel(cx: &Ctx<'_>, page: &Page) -> Result<OutputFile, Diagnostic> 
     t.insert("alternates", &alt);
     t.insert(
         "page_ja",
-        &page_view(cx, page, Lang::Ja, Vec::new(), &unlisted),
+        &page_view(
+            cx,
+            page,
+            Lang::Ja,
+            Vec::new(),
+            &unlisted,
+            super::generated::answers_html(cx, page, Lang::Ja, "ja-en")?,
+        ),
     );
     t.insert(
         "page_en",
-        &page_view(cx, page, Lang::En, Vec::new(), &unlisted),
+        &page_view(
+            cx,
+            page,
+            Lang::En,
+            Vec::new(),
+            &unlisted,
+            super::generated::answers_html(cx, page, Lang::En, "ja-en")?,
+        ),
     );
     t.insert("rows", &rows);
     t.insert("listing", &cx.listing("ja-en", default, page, 1));

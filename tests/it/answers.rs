@@ -1,0 +1,235 @@
+//! Answers (issue 26): a claim about an entity's aspect states its answer
+//! from the vocabulary `book.toml` declares for the aspect; `check` says
+//! every wrong answer where it is written; `claims.json`, JSON-LD, the
+//! `claims` command, `diff` and the review lock carry it; views show the
+//! answer and the class as two things.
+
+use crate::common;
+use common::SiteTest;
+use kansoku::check::{self, Format};
+
+const ASPECTS: &str = r#"
+[aspects.runs]
+question = { ja = "動いたか", en = "Did it run?" }
+scope = "toy-runner"
+answers = [
+  { key = "yes", label = { ja = "動いた", en = "Ran" } },
+  { key = "no", label = { ja = "動いていない", en = "Did not run" } },
+  { key = "partial", label = { ja = "一部", en = "Partly" } },
+]
+"#;
+
+/// The basic fixture with the `runs` aspect declared and `claims`
+/// (TOML `[[claims]]` entries) added to the observation page.
+fn site(claims: &str) -> SiteTest {
+    let mut t = SiteTest::from_fixture("basic");
+    let book = std::fs::read_to_string(t.root().join("book.toml")).expect("book.toml");
+    t.write("book.toml", &format!("{book}{ASPECTS}"));
+    let page = std::fs::read_to_string(t.root().join("content/notes/page.md")).expect("page");
+    let page = page.replacen("\n[[claims]]\n", &format!("\n{claims}\n[[claims]]\n"), 1);
+    t.write("content/notes/page.md", &page);
+    t
+}
+
+const GOOD: &str = r#"[[claims]]
+id = "runner-ran"
+class = "limited"
+about = "toy-runner"
+aspect = "runs"
+answer = "yes"
+ja = "ランナーは動いた。"
+en = "The runner ran."
+evidence = ["logs/run.log#L7"]
+"#;
+
+/// The E024 findings of a check (the fixture's own untranslated block is
+/// an E032 of its own).
+fn e024(t: &SiteTest) -> usize {
+    t.check()
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "E024")
+        .count()
+}
+
+fn human(t: &SiteTest) -> String {
+    check::format(&t.check(), Format::Human)
+}
+
+#[test]
+fn every_wrong_answer_is_named_where_it_is_written() {
+    let claims = r#"[[claims]]
+id = "typo"
+class = "confirmed"
+about = "toy-runner"
+aspect = "runs"
+answer = "yse"
+ja = "動いた。"
+en = "It ran."
+evidence = ["logs/run.log#L7"]
+
+[[claims]]
+id = "label-for-key"
+class = "confirmed"
+about = "other"
+aspect = "runs"
+answer = "Did not run"
+ja = "動いていない。"
+en = "It did not run."
+evidence = ["logs/run.log#L7"]
+
+[[claims]]
+id = "no-aspect"
+class = "confirmed"
+answer = "yes"
+ja = "動いた。"
+en = "It ran."
+evidence = ["logs/run.log#L7"]
+
+[[claims]]
+id = "no-vocabulary"
+class = "confirmed"
+about = "toy-runner"
+aspect = "speed"
+answer = "fast"
+ja = "速い。"
+en = "Fast."
+evidence = ["logs/run.log#L7"]
+"#;
+    let t = site(claims);
+    let out = human(&t);
+    for expected in [
+        "content/notes/page.md:18:10: error[E024]: unknown answer `yse` for aspect `runs`",
+        "  = hint: did you mean `yes`?",
+        "content/notes/page.md:28:10: error[E024]: unknown answer `Did not run` for aspect `runs`",
+        "  = hint: did you mean `no`?",
+        "content/notes/page.md:36:10: error[E024]: claim `no-aspect` states an answer but no aspect",
+        "  = hint: an answer is one of an aspect's declared answers: add `aspect = \"…\"`, or remove `answer`",
+        "content/notes/page.md:46:10: error[E024]: aspect `speed` declares no answers",
+    ] {
+        assert!(out.contains(expected), "missing {expected:?} in:\n{out}");
+    }
+    assert_eq!(e024(&t), 4, "every wrong answer once:\n{out}");
+}
+
+#[test]
+fn following_the_hint_fixes_the_answer() {
+    let bad = GOOD.replace("answer = \"yes\"", "answer = \"yse\"");
+    let mut t = site(&bad);
+    assert!(human(&t).contains("did you mean `yes`?"));
+    t.edit(
+        "content/notes/page.md",
+        "answer = \"yse\"",
+        "answer = \"yes\"",
+    );
+    assert_eq!(e024(&t), 0, "{}", human(&t));
+}
+
+#[test]
+fn a_scope_naming_no_entity_is_an_error_in_book_toml() {
+    let mut t = site(GOOD);
+    t.edit(
+        "book.toml",
+        "scope = \"toy-runner\"",
+        "scope = \"toy-runer\"",
+    );
+    let out = human(&t);
+    assert!(
+        out.contains("book.toml:")
+            && out.contains("error[E024]: the scope of aspect `runs` names no entity: `toy-runer`"),
+        "{out}"
+    );
+    assert!(out.contains("= hint: did you mean `toy-runner`?"), "{out}");
+}
+
+#[test]
+fn a_duplicate_answer_key_is_an_error() {
+    let mut t = site(GOOD);
+    t.edit(
+        "book.toml",
+        "{ key = \"partial\",",
+        "{ key = \"yes\", label = { ja = \"再\", en = \"Again\" } },\n  { key = \"partial\",",
+    );
+    let err = t.build_err().to_string();
+    assert!(
+        err.contains("error[E024]: answer `yes` is declared twice for aspect `runs`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn claims_json_json_ld_and_the_claims_command_carry_the_answer() {
+    let mut t = site(GOOD);
+    t.build();
+    let json: serde_json::Value =
+        serde_json::from_str(&t.read("claims.json")).expect("claims.json");
+    assert_eq!(json["version"], 2);
+    let claim = json["claims"]
+        .as_array()
+        .expect("claims")
+        .iter()
+        .find(|c| c["id"] == "runner-ran")
+        .expect("the claim");
+    assert_eq!(
+        claim["answer"],
+        serde_json::json!({"key": "yes", "label": {"ja": "動いた", "en": "Ran"}})
+    );
+    let plain = json["claims"]
+        .as_array()
+        .expect("claims")
+        .iter()
+        .find(|c| c["id"] == "runner-started")
+        .expect("a claim without an answer");
+    assert!(plain.get("answer").is_none(), "{plain}");
+    let ld = t.read("claims.jsonld");
+    assert!(
+        ld.contains("\"name\": \"answer\"") && ld.contains("\"value\": \"yes\""),
+        "{ld}"
+    );
+    let claims =
+        kansoku::claims::query(t.root(), &kansoku::claims::Query::default()).expect("claims");
+    let csv = kansoku::claims::csv(&claims);
+    assert!(
+        csv.starts_with("id,class,page,about,aspect,answer,ja,en\r\n"),
+        "{csv}"
+    );
+    assert!(csv.contains(",toy-runner,runs,yes,"), "{csv}");
+}
+
+#[test]
+fn views_show_the_answer_and_the_class_apart() {
+    let mut t = site(GOOD);
+    t.build();
+    let page = t.main_of("en/notes/page/index.html");
+    // The answers box at the top: the question, the answer's glyph and
+    // words, and the class as its own badge.
+    assert!(
+        page.contains("What the record says of Toy Runner"),
+        "{page}"
+    );
+    assert!(
+        page.contains(
+            "<span class=\"answer answer--yes\"><span class=\"answer__glyph\" aria-hidden=\"true\">✓</span>Ran</span>"
+        ),
+        "{page}"
+    );
+    assert!(page.contains("badge badge--limited"), "{page}");
+    assert!(page.contains("Did it run?"), "{page}");
+}
+
+#[test]
+fn diff_and_review_see_a_changed_answer() {
+    let mut t = site(GOOD);
+    let old = kansoku::diff::from_site(t.root()).expect("old");
+    t.edit(
+        "content/notes/page.md",
+        "answer = \"yes\"",
+        "answer = \"partial\"",
+    );
+    let new = kansoku::diff::from_site(t.root()).expect("new");
+    let changes = kansoku::diff::diff(&old, &new);
+    assert_eq!(changes.len(), 1, "{changes:?}");
+    assert_eq!(changes[0].kind, "answer");
+    assert_eq!(changes[0].old.as_deref(), Some("yes"));
+    assert_eq!(changes[0].new.as_deref(), Some("partial"));
+}
