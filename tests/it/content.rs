@@ -45,6 +45,9 @@ impl Bi {
 #[derive(Debug, Deserialize)]
 struct Link {
     url: Bi,
+    path: String,
+    /// The cited range (first and last line); none for a whole file.
+    lines: Option<[usize; 2]>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -958,6 +961,52 @@ fn issue_17_cell_claims_name_their_entity() {
             );
         }
     }
+}
+
+// ---------------------------------------------------------------------------
+// Issue 26: the record itself, exact to the seeds. Each test pins one place
+// where the site said more than, or other than, the record.
+
+impl Claim {
+    /// Whether one of the claim's links cites `line` of evidence file `path`.
+    fn cites(&self, path: &str, line: usize) -> bool {
+        self.evidence
+            .iter()
+            .any(|e| e.path == path && e.lines.is_some_and(|[a, b]| a <= line && line <= b))
+    }
+}
+
+/// The header (TOML) and the body lines of an evidence file of the
+/// repository (line 1 of the body is `#L1`).
+fn evidence_file(rel: &str) -> (toml::Table, Vec<String>) {
+    let text = std::fs::read_to_string(repo_root().join("evidence").join(rel))
+        .unwrap_or_else(|e| panic!("read evidence/{rel}: {e}"));
+    let (header, body) = text
+        .strip_prefix("+++\n")
+        .and_then(|t| t.split_once("\n+++\n"))
+        .unwrap_or_else(|| panic!("evidence/{rel} has no header"));
+    let header = header
+        .parse()
+        .unwrap_or_else(|e| panic!("evidence/{rel} header: {e}"));
+    (header, body.lines().map(str::to_owned).collect())
+}
+
+/// Seed 002 line 65: the scan was bounded. The transcript does not say a
+/// whole 587 MiB section was scanned, and the Phase D claim says bounded.
+#[test]
+fn issue_26_fatbin_transcript_and_phase_d_say_the_scan_was_bounded() {
+    let (_, body) = evidence_file("phase-d/fatbin-targets.txt");
+    assert!(!body.iter().any(|l| l.contains("Section scanned")));
+    assert_eq!(body[1], "libggml-hip.so's .hip_fatbin: 587 MiB.");
+    assert_eq!(
+        body[18],
+        "The .hip_fatbin scan was bounded; additional clusters may remain in later sections."
+    );
+    let c = built().claim("phase-d-fatbin-scan");
+    assert!(c.cites("phase-d/fatbin-targets.txt", 19));
+    assert!(c.text.en.contains("the record calls the scan bounded"));
+    assert!(c.text.ja.contains("範囲を区切ったもの"));
+    assert!(!c.text.en.contains("587 MiB") && !c.text.ja.contains("587 MiB"));
 }
 
 // ---------------------------------------------------------------------------
