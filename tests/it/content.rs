@@ -59,6 +59,9 @@ struct Claim {
     evidence: Vec<Link>,
     about: Option<String>,
     aspect: Option<String>,
+    /// The claims an inference rests on.
+    #[serde(default)]
+    from: Vec<String>,
 }
 
 /// `claims.json` is `{ version, claims }` (schemas/claims.schema.json).
@@ -1009,6 +1012,32 @@ fn issue_26_fatbin_transcript_and_phase_d_say_the_scan_was_bounded() {
     assert!(!c.text.en.contains("587 MiB") && !c.text.ja.contains("587 MiB"));
 }
 
+/// The record's account of its own investigation (its status, the questions
+/// it asked, why it proceeds by layers) is filed as stated by the record:
+/// confirmed, resting on no inference (content/observers/_index.md).
+#[test]
+fn issue_26_the_records_account_of_itself_is_confirmed() {
+    let s = built();
+    for id in [
+        "phases-multilayer",
+        "c14-multilayer",
+        "world-gfx900-status",
+        "world-gfx1201-status",
+        "world-gfx942-status",
+        "wrap-target",
+        "attach-target",
+        "layer-target",
+        "proxy-target",
+    ] {
+        let c = s.claim(id);
+        assert_eq!(c.class, "confirmed", "{id}");
+        assert!(
+            c.from.is_empty(),
+            "{id} rests on the record, not on premises"
+        );
+    }
+}
+
 // ---------------------------------------------------------------------------
 // The record through the commands (issue 15): `check`, `build` and `claims`
 // run by the real binary on the shared build.
@@ -1064,11 +1093,11 @@ fn check_on_the_repository_site_has_no_unaccepted_warning_and_build_prints_only_
     let stderr = text(&out.stderr);
     assert!(!stderr.contains("warning["), "{stderr}");
     assert!(
-        stderr.ends_with("check: no errors, 0 warnings (127 accepted)\n"),
+        stderr.ends_with("check: no errors, 0 warnings (129 accepted)\n"),
         "{stderr}"
     );
     assert!(
-        stderr.starts_with("127 W002 accepted: The raw captures"),
+        stderr.starts_with("129 W002 accepted: The raw captures"),
         "{stderr}"
     );
 
@@ -1097,7 +1126,7 @@ fn check_on_the_repository_site_has_no_unaccepted_warning_and_build_prints_only_
 
     let out = kansoku(&["check", "--root", arg(t.root()), "--all"]);
     let stderr = text(&out.stderr);
-    assert_eq!(stderr.matches("warning[W002]").count(), 127, "{stderr}");
+    assert_eq!(stderr.matches("warning[W002]").count(), 129, "{stderr}");
 }
 
 #[test]
