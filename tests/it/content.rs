@@ -994,6 +994,26 @@ fn evidence_file(rel: &str) -> (toml::Table, Vec<String>) {
     (header, body.lines().map(str::to_owned).collect())
 }
 
+/// Every evidence file of the repository, relative to `evidence/`.
+fn evidence_files() -> Vec<String> {
+    fn walk(dir: &Path, base: &Path, out: &mut Vec<String>) {
+        for e in std::fs::read_dir(dir).expect("readable") {
+            let p = e.expect("entry").path();
+            if p.is_dir() {
+                walk(&p, base, out);
+            } else {
+                let rel = p.strip_prefix(base).expect("under evidence");
+                out.push(rel.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    let base = repo_root().join("evidence");
+    let mut out = Vec::new();
+    walk(&base, &base, &mut out);
+    out.sort();
+    out
+}
+
 /// Seed 002 line 65: the scan was bounded. The transcript does not say a
 /// whole 587 MiB section was scanned, and the Phase D claim says bounded.
 #[test]
@@ -1036,6 +1056,59 @@ fn issue_26_the_records_account_of_itself_is_confirmed() {
             "{id} rests on the record, not on premises"
         );
     }
+}
+
+/// The one outside fact the site uses: LLVM's names for gfx1200 (RDNA 4)
+/// and gfx942 (CDNA 3), in a note of its own that only the two label
+/// questions cite; every other evidence file is a transcript of the record.
+#[test]
+fn issue_26_llvm_names_rest_on_a_note_with_only_those_names() {
+    let note = "outside/llvm-amdgpu-processors.txt";
+    let (header, body) = evidence_file(note);
+    assert_eq!(header["kind"].as_str(), Some("note"));
+    assert!(header["source"]
+        .as_str()
+        .expect("a source")
+        .contains("AMDGPUUsage"));
+    let names: Vec<&str> = body
+        .iter()
+        .filter(|l| l.starts_with("gfx"))
+        .map(String::as_str)
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(names[0].starts_with("gfx1200: RDNA 4 "), "{}", names[0]);
+    assert!(names[1].starts_with("gfx942: CDNA 3 "), "{}", names[1]);
+    let s = built();
+    assert!(s.claim("label-gfx1200-mismatch").cites(note, 2));
+    assert!(s.claim("label-gfx942-mismatch").cites(note, 3));
+    let citing: BTreeSet<&str> = s
+        .claims
+        .values()
+        .filter(|c| c.evidence.iter().any(|e| e.path == note))
+        .map(|c| c.id.as_str())
+        .collect();
+    assert_eq!(
+        citing,
+        BTreeSet::from(["label-gfx1200-mismatch", "label-gfx942-mismatch"])
+    );
+    for rel in evidence_files().into_iter().filter(|r| r != note) {
+        let (header, _) = evidence_file(&rel);
+        assert_eq!(header["kind"].as_str(), Some("transcript"), "{rel}");
+    }
+}
+
+/// Seed 004 line 52 says the content is grounded in the observation record;
+/// the site holds transcripts of it, not the raw logs.
+#[test]
+fn issue_26_home_says_grounded_in_the_record_restated_as_transcripts() {
+    let s = built();
+    let en = s.text_of("en/index.html");
+    assert!(!en.contains("observation logs"));
+    assert!(en.contains("grounded in the observation record"));
+    assert!(en.contains("the evidence files taken from the record are transcripts"));
+    let ja = s.text_of("ja/index.html");
+    assert!(ja.contains("観測記録に基づいています"));
+    assert!(ja.contains("書き写した転記です"));
 }
 
 // ---------------------------------------------------------------------------
