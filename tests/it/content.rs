@@ -1014,6 +1014,96 @@ fn evidence_files() -> Vec<String> {
     out
 }
 
+/// Each observation world's observation clause in the record's home table
+/// (seed 004 lines 22, 25, 28): the world claim's words in ja and en, and
+/// the line of the home-page transcript it cites.
+const WORLD_CLAUSES: [(&str, &str, &str, usize); 3] = [
+    (
+        "gfx900",
+        "rocprofv3 が有効で、直接観測できる世代",
+        "Direct observation via rocprofv3 is available",
+        14,
+    ),
+    (
+        "gfx1201",
+        "phase proxy による間接観測が唯一の現実的な手段",
+        "indirect observation through the phase proxy is the only viable approach",
+        20,
+    ),
+    (
+        "gfx942",
+        "直接観測環境の整備が先行課題",
+        "Setting up direct observation is the prerequisite",
+        27,
+    ),
+];
+
+#[test]
+fn issue_26_home_worlds_keep_each_worlds_observation_clause() {
+    let s = built();
+    for (key, ja, en, line) in WORLD_CLAUSES {
+        let world =
+            cell_claim(s, key, "world").unwrap_or_else(|| panic!("{key} has no world claim"));
+        assert!(
+            world.cites("record/home-worlds.txt", line),
+            "{}: cites L{line}",
+            world.id
+        );
+        for (lang, clause) in [("ja", ja), ("en", en)] {
+            assert!(
+                world.text.get(lang).contains(clause),
+                "{lang}: {} lacks {clause:?}",
+                world.id
+            );
+            let home = s.text_of(&format!("{lang}/index.html"));
+            let view = elements(&home, "div")
+                .into_iter()
+                .find(|d| class_of(d).contains("view--home"))
+                .expect("the worlds view");
+            let row = elements(view, "tr")
+                .into_iter()
+                .find(|r| r.contains(&format!("href=\"/{lang}/generations/{key}/\"")))
+                .unwrap_or_else(|| panic!("{lang}: no home row for {key}"));
+            assert!(
+                row.contains(&escape(world.text.get(lang))),
+                "{lang}: the home row of {key} shows its world claim"
+            );
+        }
+    }
+}
+
+/// `world-gfx1201-phase-proxy-only` is a cell of the generation matrix and
+/// a premise of the gfx1201 world claim, not a claim no view shows.
+#[test]
+fn issue_26_phase_proxy_only_claim_has_its_place() {
+    let s = built();
+    let c = s.claim("world-gfx1201-phase-proxy-only");
+    assert_eq!(c.about.as_deref(), Some("gfx1201"));
+    let aspect = c.aspect.as_deref().expect("an aspect");
+    let columns = front_matter("generations/_index.md");
+    assert!(
+        columns["view"]["columns"]
+            .as_array()
+            .expect("[view] columns")
+            .iter()
+            .any(|col| col["aspect"].as_str() == Some(aspect)),
+        "{aspect} is a column of the matrix"
+    );
+    assert!(s
+        .claim("world-gfx1201")
+        .from
+        .iter()
+        .any(|f| f == "world-gfx1201-phase-proxy-only"));
+    for lang in LANGS {
+        let page = s.text_of(&format!("{lang}/generations/index.html"));
+        let row = elements(&page, "tr")
+            .into_iter()
+            .find(|r| r.contains(&format!("href=\"/{lang}/generations/gfx1201/\"")))
+            .expect("the gfx1201 row");
+        assert!(row.contains(&escape(c.text.get(lang))), "{lang}: the cell");
+    }
+}
+
 /// Seed 002 line 65: the scan was bounded. The transcript does not say a
 /// whole 587 MiB section was scanned, and the Phase D claim says bounded.
 #[test]
