@@ -1122,6 +1122,27 @@ fn issue_26_fatbin_transcript_and_phase_d_say_the_scan_was_bounded() {
     assert!(!c.text.en.contains("587 MiB") && !c.text.ja.contains("587 MiB"));
 }
 
+/// Seed 000 lines 3-9: "involved in inference" and "in /proc/maps" are the
+/// two things the component hub keeps apart; the claim says each in the
+/// record's words.
+#[test]
+fn issue_26_subset_claim_keeps_involved_apart_from_loaded() {
+    let c = built().claim("only-a-subset-loaded");
+    assert_eq!(
+        c.text.en,
+        "ROCm includes many components, but only a subset is involved in Ollama LLM inference. \
+         Phase C's /proc/maps check found some components not loaded at all, and others loaded \
+         but with uncertain dispatch status."
+    );
+    assert_eq!(
+        c.text.ja,
+        "ROCm には多数のコンポーネントがあるが、Ollama での LLM 推論に関与するのはその一部だ。\
+         Phase C で /proc/maps を確認したところ、ロードされていないコンポーネントもあれば、\
+         ロードはされているが dispatch されたかが不明なコンポーネントもある。"
+    );
+    assert!(c.cites("record/components.txt", 1) && c.cites("record/components.txt", 3));
+}
+
 /// The record's account of its own investigation (its status, the questions
 /// it asked, why it proceeds by layers) is filed as stated by the record:
 /// confirmed, resting on no inference (content/observers/_index.md).
