@@ -656,10 +656,11 @@ fn issue_17_hub_shows_dispatched_beside_loaded_for_every_component() {
         }
     }
     // The record confirms nothing dispatched: the confirmed cells say "not
-    // dispatched" (absent from the maps) or "not at runtime" (Tensile).
+    // dispatched" (absent from the maps). Tensile is not a runtime component
+    // (its role), but whether the kernels it generated ran is open (issue 26).
     assert_eq!(
         confirmed_dispatch,
-        BTreeSet::from(["miopen", "migraphx", "tensile"]),
+        BTreeSet::from(["miopen", "migraphx"]),
         "confirmed dispatched cells"
     );
     for key in [
@@ -668,6 +669,7 @@ fn issue_17_hub_shows_dispatched_beside_loaded_for_every_component() {
         "rocsolver",
         "ggml-hip",
         "rocm-bundle",
+        "tensile",
     ] {
         assert_eq!(
             cell_claim(s, key, "dispatched").expect("claim").class,
@@ -1102,6 +1104,42 @@ fn issue_26_phase_proxy_only_claim_has_its_place() {
             .expect("the gfx1201 row");
         assert!(row.contains(&escape(c.text.get(lang))), "{lang}: the cell");
     }
+}
+
+/// Seed 000 line 22 and seed 001 line 70: Tensile's status is file presence
+/// (gfx1201 hsaco), not a load; that it is a build-time generator is its
+/// role; whether the kernels it generated ran is unresolved.
+#[test]
+fn issue_26_tensile_cells_say_presence_role_and_open_dispatch() {
+    let s = built();
+    let (status, _) = entity("components/tensile.md");
+    let loaded = s.claim(&status);
+    assert_eq!(
+        (loaded.aspect.as_deref(), loaded.class.as_str()),
+        (Some("loaded"), "confirmed")
+    );
+    assert!(loaded
+        .text
+        .en
+        .contains("the files are present, not an observation of them being loaded"));
+    assert!(loaded
+        .text
+        .ja
+        .contains("ファイルがあることで、ロードを観測したものではない"));
+    let dispatched = cell_claim(s, "tensile", "dispatched").expect("a dispatched cell");
+    assert_eq!(dispatched.class, "unresolved");
+    assert!(
+        dispatched.cites("record/rocm-bundle.txt", 14),
+        "the 56 files in a live run"
+    );
+    let role = cell_claim(s, "tensile", "role").expect("a role cell");
+    assert!(role.text.en.contains("not directly involved at runtime"));
+    assert!(role.text.ja.contains("runtime には直接関与しない"));
+    assert_eq!(
+        s.claim("tensile-build-time").aspect,
+        None,
+        "not a dispatch cell"
+    );
 }
 
 /// Seed 002 line 65: the scan was bounded. The transcript does not say a
