@@ -1181,6 +1181,37 @@ fn issue_26_subset_claim_keeps_involved_apart_from_loaded() {
     assert!(c.cites("record/components.txt", 1) && c.cites("record/components.txt", 3));
 }
 
+/// "NEEDED by X" reads in Japanese as "X の NEEDED に載る"; "X が NEEDED"
+/// would say that X needs it.
+#[test]
+fn issue_26_japanese_routes_say_needed_by_not_needs() {
+    let s = built();
+    let mut seen = BTreeSet::new();
+    for c in s.claims.values() {
+        let Some((_, rest)) = c.text.en.split_once("NEEDED by ") else {
+            continue;
+        };
+        let by: String = rest
+            .chars()
+            .take_while(|ch| !matches!(ch, ')' | ' '))
+            .collect();
+        let by = by.trim_end_matches('.');
+        assert!(
+            c.text.ja.contains(&format!("{by} の NEEDED に載る")),
+            "{}: {}",
+            c.id,
+            c.text.ja
+        );
+        assert!(!c.text.ja.contains(&format!("{by} が NEEDED")), "{}", c.id);
+        seen.insert(c.id.as_str());
+    }
+    assert_eq!(
+        seen.len(),
+        8,
+        "five load routes and three loaded cells: {seen:?}"
+    );
+}
+
 /// The record's account of its own investigation (its status, the questions
 /// it asked, why it proceeds by layers) is filed as stated by the record:
 /// confirmed, resting on no inference (content/observers/_index.md).
