@@ -1016,6 +1016,248 @@ fn evidence_files() -> Vec<String> {
     out
 }
 
+/// A library's load route in the words of the record's Phase C table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Route {
+    /// "NEEDED by X": X lists it as NEEDED, a direct dependency.
+    Needed,
+    /// "referenced by X" (rocblas/library/).
+    Referenced,
+    /// "via X": the record does not say it is NEEDED by X.
+    Via,
+    /// "direct".
+    Direct,
+}
+
+/// Each library row of the bundle page: its name, its route (read from its
+/// load-route claim) and the name of the library the route names.
+fn library_routes(s: &Site) -> Vec<(String, Route, Option<String>)> {
+    let entities = declared();
+    let libraries: Vec<&Declared> = entities
+        .iter()
+        .filter(|(_, e)| e.kind == "library")
+        .map(|(_, e)| e)
+        .collect();
+    libraries
+        .iter()
+        .map(|e| {
+            let claim = cell_claim(s, &e.key, "load-route")
+                .unwrap_or_else(|| panic!("{} has no load route", e.key));
+            let route = claim
+                .text
+                .en
+                .split_once("load route: ")
+                .unwrap_or_else(|| panic!("{}: {}", claim.id, claim.text.en))
+                .1
+                .trim_end_matches('.');
+            let (kind, named) = if let Some(x) = route.strip_prefix("NEEDED by ") {
+                (Route::Needed, Some(x))
+            } else if let Some(x) = route.strip_prefix("referenced by ") {
+                (Route::Referenced, Some(x))
+            } else if let Some(x) = route.strip_prefix("via ") {
+                (Route::Via, Some(x))
+            } else {
+                assert!(route.starts_with("direct"), "{}: {route}", claim.id);
+                (Route::Direct, None)
+            };
+            // The record names a library by its soname ("librocblas.so.4").
+            let named = named.map(|x| {
+                libraries
+                    .iter()
+                    .find(|d| d.name.en == x || d.name.en.starts_with(&format!("{x}.")))
+                    .unwrap_or_else(|| panic!("{}: {x} is not a library of the page", claim.id))
+                    .name
+                    .en
+                    .clone()
+            });
+            (e.name.en.clone(), kind, named)
+        })
+        .collect()
+}
+
+/// The label of an evidence class in `lang` (templates/i18n).
+fn class_label(class: &str, lang: &str) -> &'static str {
+    match (class, lang) {
+        ("confirmed", "ja") => "確認済み",
+        ("confirmed", _) => "Confirmed",
+        ("inferred", "ja") => "推論",
+        ("inferred", _) => "Inferred",
+        ("unresolved", "ja") => "未確定",
+        ("unresolved", _) => "Unresolved",
+        (_, "ja") => "制約あり",
+        _ => "Limited",
+    }
+}
+
+/// Seed 001 lines 50-59: five libraries come "via libamdhip64.so.6", which
+/// the record does not state as direct; "NEEDED by" is the direct relation.
+/// The entities depend only on their direct relations, which the generated
+/// graph draws; the via routes are drawn apart, dashed and labelled (the
+/// generated graph has one edge style); and the text reports no
+/// disagreement with the record's BLAS → HIP → HSA → DRM.
+#[test]
+fn issue_26_via_routes_are_drawn_apart_from_needed_ones() {
+    let s = built();
+    let routes = library_routes(s);
+    let via: Vec<&str> = routes
+        .iter()
+        .filter(|r| r.1 == Route::Via)
+        .map(|r| r.0.as_str())
+        .collect();
+    assert_eq!(
+        via,
+        [
+            "libhsa-runtime64.so.1.14.60303",
+            "libamd_comgr.so.2.8.60303",
+            "librocprofiler-register.so.0.4.0",
+            "libdrm.so.2.123.0",
+            "libdrm_amdgpu.so.1.123.0",
+        ],
+        "the record's via rows"
+    );
+    let entities = declared();
+    let name_of = |key: &str| -> String {
+        entities
+            .iter()
+            .find(|(_, e)| e.kind == "library" && e.key == key)
+            .expect("a library")
+            .1
+            .name
+            .en
+            .clone()
+    };
+    for (_, e) in entities.iter().filter(|(_, e)| e.kind == "library") {
+        let mut deps: Vec<String> = e.depends_on.iter().map(|k| name_of(k)).collect();
+        deps.sort();
+        let mut direct: Vec<String> = routes
+            .iter()
+            .filter(|r| matches!(r.1, Route::Needed | Route::Referenced))
+            .filter(|r| r.2.as_deref() == Some(e.name.en.as_str()))
+            .map(|r| r.0.clone())
+            .collect();
+        direct.sort();
+        assert_eq!(
+            deps, direct,
+            "{}: depends-on is its direct relations",
+            e.key
+        );
+    }
+    let status_class = |name: &str| -> String {
+        let (_, e) = entities
+            .iter()
+            .find(|(_, e)| e.kind == "library" && e.name.en == name)
+            .unwrap_or_else(|| panic!("no library {name}"));
+        s.claim(e.status.as_deref().expect("a status"))
+            .class
+            .clone()
+    };
+    // Every edge a figure draws: (from, to, dashed), in the order of its
+    // accessible name ("A [class] → B [class]; …"), which is the order of
+    // its paths; each node names the class of its library's route claim.
+    let drawn = |figure: &str, lang: &str| -> Vec<(String, String, bool)> {
+        let label = figure
+            .split_once("aria-label=\"")
+            .and_then(|(_, r)| r.split_once('"'))
+            .expect("an accessible name")
+            .0;
+        let node = |n: &str| -> String {
+            let (name, class) = n
+                .rsplit_once(" [")
+                .unwrap_or_else(|| panic!("{lang}: node {n} names no class"));
+            assert_eq!(
+                class.trim_end_matches(']'),
+                class_label(&status_class(name), lang),
+                "{lang}: the class of {name}"
+            );
+            name.to_owned()
+        };
+        let edges: Vec<(String, String)> = label
+            .split("; ")
+            .flat_map(|chain| {
+                let nodes: Vec<String> = chain.split(" → ").map(node).collect();
+                nodes
+                    .windows(2)
+                    .map(|w| (w[0].clone(), w[1].clone()))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let paths: Vec<&str> = figure
+            .match_indices("<path ")
+            .map(|(i, _)| &figure[i..i + figure[i..].find('>').expect("closed")])
+            .filter(|p| p.contains("marker-end"))
+            .collect();
+        assert_eq!(paths.len(), edges.len(), "{lang}: one path per edge");
+        edges
+            .into_iter()
+            .zip(paths)
+            .map(|((from, to), path)| (from, to, path.contains("stroke-dasharray")))
+            .collect()
+    };
+    let expected = |kinds: &[Route]| -> BTreeSet<(String, String, bool)> {
+        routes
+            .iter()
+            .filter(|r| kinds.contains(&r.1))
+            .map(|r| {
+                (
+                    r.2.clone().expect("a named library"),
+                    r.0.clone(),
+                    r.1 == Route::Via,
+                )
+            })
+            .collect()
+    };
+    for lang in LANGS {
+        let html =
+            s.t.main_of(&format!("{lang}/components/rocm-bundle/index.html"));
+        let figures: Vec<&str> = html
+            .match_indices("<figure class=\"diagram")
+            .map(|(at, _)| &html[at..at + html[at..].find("</figure>").expect("closed")])
+            .collect();
+        let (generated, drawn_apart): (Vec<&str>, Vec<&str>) = figures
+            .into_iter()
+            .partition(|f| f.contains(&format!("id=\"graph-libraries-{lang}\"")));
+        // The generated graph (issue 17): the direct relations only, solid.
+        assert_eq!(generated.len(), 1, "{lang}: the generated graph");
+        assert_eq!(
+            drawn(generated[0], lang)
+                .into_iter()
+                .collect::<BTreeSet<_>>(),
+            expected(&[Route::Needed, Route::Referenced]),
+            "{lang}: the generated graph draws the NEEDED by / referenced by routes"
+        );
+        // The via routes, drawn apart: dashed, each labelled via.
+        assert_eq!(drawn_apart.len(), 1, "{lang}: the graph of the via routes");
+        assert_eq!(
+            drawn(drawn_apart[0], lang)
+                .into_iter()
+                .collect::<BTreeSet<_>>(),
+            expected(&[Route::Via]),
+            "{lang}: the via graph draws the via routes, dashed"
+        );
+        let word = if lang == "ja" { "経由" } else { "via" };
+        assert_eq!(
+            drawn_apart[0].matches(&format!(">{word}</tspan>")).count(),
+            via.len(),
+            "{lang}: every via edge is labelled {word}"
+        );
+        // The text no longer reports a disagreement the record does not have.
+        let text = s.text_of(&format!("{lang}/components/rocm-bundle/index.html"));
+        for invented in [
+            "hang directly off",
+            "直接ぶら下が",
+            "no arrow runs between HSA and DRM",
+        ] {
+            assert!(!text.contains(invented), "{lang}: {invented}");
+        }
+        let says = if lang == "ja" {
+            "記録はこれらを libamdhip64.so.6 の NEEDED とは書いておらず"
+        } else {
+            "the record does not say they are NEEDED by libamdhip64.so.6"
+        };
+        assert!(text.contains(says), "{lang}: the via routes are explained");
+    }
+}
+
 /// Each observation world's observation clause in the record's home table
 /// (seed 004 lines 22, 25, 28): the world claim's words in ja and en, and
 /// the line of the home-page transcript it cites.
