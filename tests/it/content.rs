@@ -1454,6 +1454,15 @@ fn issue_26_japanese_routes_say_needed_by_not_needs() {
     );
 }
 
+/// Seed 004 line 43: the record's meaning of confirmed is 実機コマンド (a
+/// command on the real machine), in the legend of every Japanese page.
+#[test]
+fn issue_26_legend_gives_the_records_meaning_of_confirmed() {
+    let page = built().t.read("ja/index.html");
+    assert!(page.contains("直接観測した(実機コマンド、ログ、逆アセンブリ)"));
+    assert!(!page.contains("実行中のコマンド"));
+}
+
 /// The record's account of its own investigation (its status, the questions
 /// it asked, why it proceeds by layers) is filed as stated by the record:
 /// confirmed, resting on no inference (content/observers/_index.md).
