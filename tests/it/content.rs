@@ -1542,6 +1542,15 @@ fn issue_26_home_says_grounded_in_the_record_restated_as_transcripts() {
     assert!(ja.contains("書き写した転記です"));
 }
 
+/// Seed 003: wrapping made the run fall back to the CPU; the gfx1201 page
+/// says that, not that the whole run was sent there.
+#[test]
+fn issue_26_gfx1201_page_says_the_run_fell_back() {
+    let en = built().text_of("en/generations/gfx1201/index.html");
+    assert!(en.contains("launching under rocprofv3 made the run fall back to the CPU"));
+    assert!(!en.contains("whole run"));
+}
+
 // ---------------------------------------------------------------------------
 // The record through the commands (issue 15): `check`, `build` and `claims`
 // run by the real binary on the shared build.
