@@ -175,7 +175,7 @@ test("every claim has a permalink and a copy-link button", async () => {
 
 test("a badge shows its class meaning on hover and keyboard focus, in the reader's language", async () => {
   for (const [lang, meaning] of [
-    ["ja", "直接観測した(実行中のコマンド、ログ、逆アセンブル)"],
+    ["ja", "直接観測した(実機コマンド、ログ、逆アセンブリ)"],
     ["en", "Seen directly: live command, log, disassembly"],
   ]) {
     const { context, page } = await fresh();

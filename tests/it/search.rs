@@ -255,11 +255,11 @@ fn theme_chrome_is_not_indexed() {
     for f in frags.iter().filter(|f| f.lang == "ja") {
         let text = f.text();
         for noise in [
-            "直接観測した(実行中のコマンド", // badge tooltip
-            "根拠のログを開く",              // badge hint for screen readers
-            "この主張へのリンク",            // permalink label
-            "リンクをコピー",                // copy button
-            "このページで得られる理解",      // lead label
+            "直接観測した(実機コマンド", // badge tooltip
+            "根拠のログを開く",          // badge hint for screen readers
+            "この主張へのリンク",        // permalink label
+            "リンクをコピー",            // copy button
+            "このページで得られる理解",  // lead label
         ] {
             assert!(
                 !text.contains(noise),
