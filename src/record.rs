@@ -215,8 +215,8 @@ mod tests {
         let sorted = ClaimsFile::read(&format!(r#"{{"claims": [{one}], "version": 1}}"#));
         assert_eq!(versioned, sorted);
         assert_eq!(
-            ClaimsFile::read(r#"{"claims": [{"id": 7}], "version": 2}"#),
-            Err("unknown version Some(2)".to_owned())
+            ClaimsFile::read(r#"{"claims": [{"id": 7}], "version": 3}"#),
+            Err("unknown version Some(3)".to_owned())
         );
         let bare = ClaimsFile::read(&format!("[{one}]"));
         assert_eq!(versioned, bare);
@@ -228,8 +228,8 @@ mod tests {
         assert!(claims[0].evidence.is_empty());
         let err = |text: &str| ClaimsFile::read(text).expect_err(text);
         assert_eq!(
-            err(r#"{"version": 2, "claims": 7}"#),
-            "unknown version Some(2)"
+            err(r#"{"version": 3, "claims": 7}"#),
+            "unknown version Some(3)"
         );
         assert_eq!(err(r#"{"claims": []}"#), "unknown version None");
         assert_eq!(err(r#"{"version": 1}"#), "no `claims` array");
@@ -266,7 +266,14 @@ mod tests {
             }],
             from: vec!["b".into()],
             about: Some("x".into()),
-            aspect: None,
+            aspect: Some("runs".into()),
+            answer: Some(AnswerRecord {
+                key: "yes".into(),
+                label: Cow::Owned(Bi {
+                    ja: "はい".to_owned(),
+                    en: "Yes".to_owned(),
+                }),
+            }),
             tags: Cow::Borrowed(&tags),
             state: "superseded".into(),
             reason: Some(Cow::Borrowed(&text)),

@@ -24,6 +24,9 @@ struct EntityRow {
     status: Option<ClaimView>,
     /// Matrix cells, home `world`, or observer fields, depending on the view.
     cells: Vec<Option<ClaimView>>,
+    /// The questions observed on this entity (it is their aspects'
+    /// `scope`), each linked to the view answering them.
+    observed: Vec<PageLink>,
 }
 
 #[derive(Serialize)]
@@ -79,7 +82,28 @@ impl Ctx<'_> {
                 .as_ref()
                 .and_then(|(id, _)| self.claim_view(lang, id)),
             cells,
+            observed: self.observed_on(tree, lang, &e.key),
         }
+    }
+
+    /// The questions of aspects scoped to the entity `key`, each linked
+    /// to the view that answers it.
+    fn observed_on(&self, tree: &str, lang: Lang, key: &str) -> Vec<PageLink> {
+        self.site
+            .config
+            .aspects
+            .iter()
+            .filter(|(_, a)| a.scope.as_ref().is_some_and(|(k, _)| k == key))
+            .filter_map(|(name, a)| {
+                Some(PageLink {
+                    label: a
+                        .question
+                        .as_ref()
+                        .map_or_else(|| name.clone(), |q| q.get(lang).clone()),
+                    href: self.view_of(tree, name)?,
+                })
+            })
+            .collect()
     }
 }
 
@@ -780,19 +804,15 @@ pub(super) fn answers_html(
             let Some((key, _)) = &aspect.scope else {
                 continue;
             };
-            if *key == e.key {
-                if let Some(href) = cx.view_of(tree, name) {
-                    observed.here.push(PageLink {
-                        label: question(name, aspect),
-                        href,
-                    });
-                }
-            } else if let Some((link, kind)) = cx.entity_link(tree, lang, key) {
-                if kind == e.kind {
-                    observed.elsewhere.push((question(name, aspect), link));
+            if *key != e.key {
+                if let Some((link, kind)) = cx.entity_link(tree, lang, key) {
+                    if kind == e.kind {
+                        observed.elsewhere.push((question(name, aspect), link));
+                    }
                 }
             }
         }
+        observed.here = cx.observed_on(tree, lang, &e.key);
     }
     if findings.is_empty()
         && scopes.is_empty()

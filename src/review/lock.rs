@@ -164,6 +164,7 @@ mod tests {
                     state: "current".into(),
                     ja: "日本語".into(),
                     en: "English".into(),
+                    answer: None,
                     premises: BTreeMap::new(),
                     evidence: vec![LockedLink {
                         link: "a.log#L1".into(),

@@ -90,6 +90,8 @@ cases! {
         [("E022", "error", "content/twin.md", 6, 7)];
     e023_two_claims_in_one_cell: "e023-two-claims-one-cell", Check,
         [("E023", "error", "content/page.md", 14, 6)];
+    e024_unknown_answer: "e024-unknown-answer", Check,
+        [("E024", "error", "content/page.md", 18, 10)];
     e030_link_to_missing_page: "e030-missing-page", Check,
         [("E030", "error", "content/page.md", 16, 32)];
     e030_link_to_missing_anchor: "e030-missing-anchor", Check,

@@ -360,8 +360,8 @@ fn claims_table_and_csv_show_control_and_format_characters_escaped_issue_23() {
     assert_eq!(
         text(&out.stdout),
         format!(
-            "id,class,page,about,aspect,ja,en\r\n\
-             page-claim,confirmed,content/page.md,,,二行目に出力がある。,\"{csv_shown}\"\r\n"
+            "id,class,page,about,aspect,answer,ja,en\r\n\
+             page-claim,confirmed,content/page.md,,,,二行目に出力がある。,\"{csv_shown}\"\r\n"
         )
     );
     // JSON was already escaped by serde: the text comes back as written.

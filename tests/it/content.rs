@@ -59,9 +59,18 @@ struct Claim {
     evidence: Vec<Link>,
     about: Option<String>,
     aspect: Option<String>,
+    /// The answer it states (issue 26).
+    #[serde(default)]
+    answer: Option<Answer>,
     /// The claims an inference rests on.
     #[serde(default)]
     from: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Answer {
+    key: String,
+    label: Bi,
 }
 
 /// `claims.json` is `{ version, claims }` (schemas/claims.schema.json).
@@ -240,12 +249,12 @@ fn hub_shows_the_nine_components_with_the_records_class() {
                 claim.class, *class,
                 "{key}: status claim {status} should be {class} (the record says {record_words})"
             );
-            assert!(
-                class_of(row)
-                    .split(' ')
-                    .any(|c| c == format!("view-row--{class}")),
-                "{lang}: hub row of {key} is not {class}: {}",
-                class_of(row)
+            // A row carries no class stripe (issue 26): its cells may be
+            // known unequally well, and each cell says how well.
+            assert_eq!(
+                class_of(row),
+                "view-row",
+                "{lang}: hub row of {key} is striped by a class"
             );
             assert!(
                 row.contains(&escape(&entity_name(&e, lang))),
@@ -491,12 +500,18 @@ fn observers_in_order_and_only_the_phase_proxy_remains() {
                 card.contains(&escape(&entity_name(&e, lang))),
                 "{lang}: {key} name"
             );
+            // The card's edge says the observer's state, not its class
+            // (issue 26): a blocked observer was drawn as a green box.
+            let state = &claim
+                .answer
+                .as_ref()
+                .expect("an observer's status states its state")
+                .key;
             assert!(
                 class_of(card)
                     .split(' ')
-                    .any(|c| c == format!("observer-card--{}", claim.class)),
-                "{lang}: card of {key} is not {}",
-                claim.class
+                    .any(|c| c == format!("observer-card--{state}")),
+                "{lang}: card of {key} is not {state}"
             );
             let status_p = elements(card, "p")
                 .into_iter()
@@ -517,12 +532,13 @@ fn observers_in_order_and_only_the_phase_proxy_remains() {
 }
 
 #[test]
-fn open_questions_lists_every_unresolved_claim() {
+fn open_questions_lists_every_unresolved_and_limited_claim() {
     let s = built();
+    // Limited answers are open too (issue 26): rocBLAS's dispatch was missing.
     let unresolved: BTreeSet<&str> = s
         .claims
         .values()
-        .filter(|c| c.class == "unresolved")
+        .filter(|c| c.class == "unresolved" || c.class == "limited")
         .map(|c| c.id.as_str())
         .collect();
     assert!(!unresolved.is_empty());
@@ -539,7 +555,10 @@ fn open_questions_lists_every_unresolved_claim() {
                 .unwrap_or_else(|| panic!("{lang}: an item links no claim: {item}"));
             let id = href.split_once("#claim-").expect("anchor").1;
             let claim = s.claim(id);
-            assert_eq!(claim.class, "unresolved", "{lang}: {id} is listed");
+            assert!(
+                claim.class == "unresolved" || claim.class == "limited",
+                "{lang}: {id} is listed"
+            );
             assert!(
                 item.contains(&escape(claim.text.get(lang))),
                 "{lang}: {id} text"
@@ -906,17 +925,20 @@ fn issue_17_generated_graphs_draw_every_entity_with_its_class_and_edges() {
                     "{lang}: graph {name} lacks {label}"
                 );
                 let class = &s.claim(e.status.as_deref().expect("a status")).class;
-                let fill = match class.as_str() {
-                    "confirmed" => "#009E73",
-                    "inferred" => "#56B4E9",
-                    "unresolved" => "#E69F00",
-                    _ => "#CC79A7",
-                };
+                // One neutral fill (issue 26): the node says its class in
+                // words, never by colour alone, and no fill reads as "yes".
+                let class_words = crate::common::ftl(lang, &format!("class-{class}"), None);
                 assert!(
-                    figure.to_lowercase().contains(&fill.to_lowercase()),
-                    "{lang}: graph {name} has no {class} fill for {}",
+                    figure.contains(&escape(&class_words)),
+                    "{lang}: graph {name} does not say {class} for {}",
                     e.key
                 );
+                for fill in ["#009E73", "#56B4E9", "#E69F00", "#CC79A7"] {
+                    assert!(
+                        !figure.to_lowercase().contains(&fill.to_lowercase()),
+                        "{lang}: graph {name} is filled by class ({fill})"
+                    );
+                }
                 for dep in &e.depends_on {
                     let to = entities
                         .iter()
@@ -1676,7 +1698,10 @@ fn claims_json_equals_the_unresolved_claims_of_claims_json() {
     ]);
     let csv = text(&out.stdout);
     let mut lines = csv.lines();
-    assert_eq!(lines.next(), Some("id,class,page,about,aspect,ja,en"));
+    assert_eq!(
+        lines.next(),
+        Some("id,class,page,about,aspect,answer,ja,en")
+    );
     let expected = all
         .iter()
         .filter(|c| c["page"] == "content/components/rocblas.md")
