@@ -1810,3 +1810,126 @@ fn evidence_logs_are_indexed_by_their_lines_without_line_anchors() {
         );
     }
 }
+
+/// Every cell of an aspect with an answer vocabulary, and the answer the
+/// record gives it (issue 26), from the seeds: seed 000's component table
+/// and can/cannot-show table (loaded, dispatched), seed 002's fatbin table
+/// (targets, custom kernels), seeds 003/004 (observers, direct observation).
+const ANSWERS: [(&str, &str, &str, &str); 33] = [
+    ("rocm-bundle", "loaded", "yes", "confirmed"),
+    ("ggml-hip", "loaded", "yes", "confirmed"),
+    ("hipblas", "loaded", "yes", "confirmed"),
+    ("rocblas", "loaded", "yes", "confirmed"),
+    ("hipblaslt", "loaded", "yes", "confirmed"),
+    ("tensile", "loaded", "files-only", "confirmed"),
+    ("rocsolver", "loaded", "yes", "confirmed"),
+    ("miopen", "loaded", "no", "confirmed"),
+    ("migraphx", "loaded", "no", "confirmed"),
+    ("rocm-bundle", "dispatched", "not-observed", "unresolved"),
+    ("ggml-hip", "dispatched", "not-observed", "unresolved"),
+    ("hipblas", "dispatched", "not-observed", "unresolved"),
+    ("rocblas", "dispatched", "not-observed", "limited"),
+    ("hipblaslt", "dispatched", "not-observed", "unresolved"),
+    ("tensile", "dispatched", "not-observed", "unresolved"),
+    ("rocsolver", "dispatched", "not-observed", "unresolved"),
+    ("miopen", "dispatched", "no", "confirmed"),
+    ("migraphx", "dispatched", "no", "confirmed"),
+    ("gfx900", "fatbin-targets", "not-found", "confirmed"),
+    ("gfx1100", "fatbin-targets", "not-scanned", "unresolved"),
+    ("gfx1200", "fatbin-targets", "found", "confirmed"),
+    ("gfx1201", "fatbin-targets", "found", "confirmed"),
+    ("gfx942", "fatbin-targets", "not-found", "confirmed"),
+    ("gfx900", "custom-kernel", "no", "confirmed"),
+    ("gfx1100", "custom-kernel", "not-observed", "unresolved"),
+    ("gfx1200", "custom-kernel", "yes", "confirmed"),
+    ("gfx1201", "custom-kernel", "yes", "confirmed"),
+    ("gfx942", "custom-kernel", "no", "confirmed"),
+    ("gfx900", "direct-observation", "yes", "confirmed"),
+    ("gfx1201", "direct-observation", "no", "confirmed"),
+    ("gfx942", "direct-observation", "not-observed", "unresolved"),
+    ("rocprofv3-wrap", "state", "blocked", "confirmed"),
+    ("phase-proxy", "state", "works", "confirmed"),
+];
+
+#[test]
+fn issue_26_every_aspect_cell_states_the_records_answer() {
+    let s = built();
+    let book: toml::Table = std::fs::read_to_string(repo_root().join("book.toml"))
+        .expect("book.toml")
+        .parse()
+        .expect("book.toml is TOML");
+    let vocabulary = |aspect: &str| -> Vec<String> {
+        book.get("aspects")
+            .and_then(|a| a.get(aspect))
+            .and_then(|a| a.get("answers"))
+            .and_then(|a| a.as_array())
+            .map(|a| {
+                a.iter()
+                    .map(|x| x["key"].as_str().expect("key").to_owned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    // Every cell of an aspect with a vocabulary is pinned here, and states
+    // an answer.
+    let answered: BTreeSet<(&str, &str)> = s
+        .claims
+        .values()
+        .filter_map(|c| Some((c.about.as_deref()?, c.aspect.as_deref()?)))
+        .filter(|(_, aspect)| !vocabulary(aspect).is_empty())
+        .collect();
+    let pinned: BTreeSet<(&str, &str)> = ANSWERS.iter().map(|a| (a.0, a.1)).collect();
+    let unpinned: Vec<_> = answered
+        .difference(&pinned)
+        .filter(|cell| !matches!(cell, ("rocprofv3-attach" | "rocblas-layer", "state")))
+        .collect();
+    assert_eq!(
+        unpinned,
+        Vec::<&(&str, &str)>::new(),
+        "cells with a vocabulary not pinned"
+    );
+    for (about, aspect, answer, class) in ANSWERS {
+        let claim = cell_claim(s, about, aspect)
+            .unwrap_or_else(|| panic!("no claim fills {about} × {aspect}"));
+        let got = claim
+            .answer
+            .as_ref()
+            .unwrap_or_else(|| panic!("{} states no answer", claim.id));
+        assert_eq!(
+            (got.key.as_str(), claim.class.as_str()),
+            (answer, class),
+            "{about} × {aspect} ({})",
+            claim.id
+        );
+        assert!(
+            vocabulary(aspect).iter().any(|k| k == answer),
+            "{answer} declared for {aspect}"
+        );
+        // The view shows the answer's words beside the claim, in both trees.
+        for lang in LANGS {
+            let page = output_of(&claim.page.trim_start_matches("content/").to_owned(), lang);
+            let html = s.text_of(&page);
+            let at = html
+                .find(&format!("data-claim=\"{}\"", claim.id))
+                .unwrap_or_else(|| panic!("{lang}: {} not shown on its page", claim.id));
+            // The claim's opening: its answer comes before its badge.
+            let shown: String = html[at..].chars().take(300).collect();
+            assert!(
+                shown.contains(&format!("answer--{answer}"))
+                    && shown.contains(&escape(got.label.get(lang))),
+                "{lang}: {} shows its answer: {shown}",
+                claim.id
+            );
+        }
+    }
+    // The two other observers are blocked: the record says all three
+    // direct means fail (seed 003 line 4).
+    for about in ["rocprofv3-attach", "rocblas-layer"] {
+        let c = cell_claim(s, about, "state").expect("a state");
+        assert_eq!(
+            c.answer.as_ref().map(|a| a.key.as_str()),
+            Some("blocked"),
+            "{about}"
+        );
+    }
+}
