@@ -1907,7 +1907,7 @@ fn issue_26_every_aspect_cell_states_the_records_answer() {
         );
         // The view shows the answer's words beside the claim, in both trees.
         for lang in LANGS {
-            let page = output_of(&claim.page.trim_start_matches("content/").to_owned(), lang);
+            let page = output_of(claim.page.trim_start_matches("content/"), lang);
             let html = s.text_of(&page);
             let at = html
                 .find(&format!("data-claim=\"{}\"", claim.id))
