@@ -496,6 +496,9 @@ export async function search(query) {
   const shape = (d) => ({
     url: d.url,
     title: d.meta?.title ?? d.url,
+    // An entity page's answers (its `answers` metadata): searching an
+    // entity's name shows what the record says of it first.
+    answers: d.meta?.answers ?? "",
     excerpt: d.excerpt,
     claims: matchedClaims(d, classes, q),
   });
@@ -613,6 +616,12 @@ function resultItem(g) {
   a.href = viewUrl(g.url);
   a.textContent = g.title;
   li.append(a);
+  if (g.answers) {
+    const p = document.createElement("p");
+    p.className = "search-result__answers";
+    p.textContent = g.answers;
+    li.append(p);
+  }
   if (g.excerpt) {
     const p = document.createElement("p");
     p.className = "search-result__excerpt";
