@@ -596,7 +596,15 @@ function badgeFor(cls) {
 
 /** Pagefind's excerpt, marked where it starts or ends inside a sentence. */
 function cleanExcerpt(html) {
-  let out = html.replace(/\u200B/g, "").trim();
+  // Pagefind marks each indexed word on its own, and Japanese is indexed in
+  // segments (量子化 as 量子 + 化, each word carrying the space after it):
+  // spaces go outside the marks, and marks side by side become one, so a
+  // word reads as one highlight, not as pieces.
+  let out = html
+    .replace(/\u200B/g, "")
+    .replace(/<mark>(\s*)([^<]*?)(\s*)<\/mark>/g, "$1<mark>$2</mark>$3")
+    .replace(/<\/mark>(\s*)<mark>/g, "$1")
+    .trim();
   if (!out) return out;
   if (!/^(<mark>)?[\p{Lu}\p{N}「『(\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(out)) out = `… ${out}`;
   if (!/[.。!?!?」)]$/u.test(out.replace(/<\/mark>$/, ""))) out = `${out} …`;
