@@ -249,8 +249,11 @@ function measureChrome() {
 
 /**
  * On a phone the page list sits below the content; the header's link to
- * it becomes a button that opens it over the page (Esc or the button
- * closes it). From 64rem the list is a sidebar and the button is hidden.
+ * it becomes a button that opens it over the page. The drawer has one
+ * Close button, at its top (Esc and a click beside it close it too); the
+ * header button keeps its name and says by `aria-expanded` that the list is
+ * open, and the page behind is inert while it is. From 64rem the list is a
+ * sidebar and the button is hidden.
  */
 function initDrawer() {
   const link = document.querySelector(".nav-jump");
@@ -262,37 +265,38 @@ function initDrawer() {
   button.textContent = link.textContent;
   button.setAttribute("aria-expanded", "false");
   button.setAttribute("aria-controls", "site-nav");
-  const openLabel = link.textContent;
-  const closeLabel = link.dataset.close;
   link.replaceWith(button);
-  const toggle = (open) => {
-    document.body.classList.toggle("nav-open", open);
-    button.setAttribute("aria-expanded", String(open));
-    button.textContent = open ? closeLabel : openLabel;
-    if (open) close.focus();
-  };
   const close = document.createElement("button");
   close.type = "button";
   close.className = "nav-jump--drawer site-nav__close";
-  close.textContent = closeLabel;
-  close.addEventListener("click", () => {
-    toggle(false);
-    button.focus();
-  });
+  close.textContent = link.dataset.close;
+  // Everything but the drawer and the blocks that hold it.
+  const behind = () =>
+    [...document.body.children, ...(nav.parentElement?.children ?? [])].filter(
+      (el) => el !== nav && !el.contains(nav) && !(el instanceof HTMLScriptElement),
+    );
+  const isOpen = () => document.body.classList.contains("nav-open");
+  const toggle = (open, focus = open ? close : null) => {
+    document.body.classList.toggle("nav-open", open);
+    button.setAttribute("aria-expanded", String(open));
+    for (const el of behind()) el.inert = open;
+    focus?.focus();
+  };
+  close.addEventListener("click", () => toggle(false, button));
   nav.prepend(close);
-  button.addEventListener("click", () => toggle(!document.body.classList.contains("nav-open")));
+  button.addEventListener("click", () => toggle(!isOpen()));
   document.addEventListener("click", (e) => {
-    const open = document.body.classList.contains("nav-open");
-    if (open && !nav.contains(e.target) && !button.contains(e.target)) toggle(false);
+    if (isOpen() && !nav.contains(e.target) && !button.contains(e.target)) toggle(false);
   });
   document.addEventListener("keydown", (e) => {
-    if (e.key === "Escape" && document.body.classList.contains("nav-open")) {
-      toggle(false);
-      button.focus();
-    }
+    if (e.key === "Escape" && isOpen()) toggle(false, button);
   });
   nav.addEventListener("click", (e) => {
     if (e.target instanceof Element && e.target.closest("a")) toggle(false);
+  });
+  // Grown past the phone layout while open: the list is a sidebar again.
+  matchMedia("(min-width: 64rem)").addEventListener("change", (m) => {
+    if (m.matches && isOpen()) toggle(false);
   });
 }
 
