@@ -146,29 +146,90 @@ function initCopyButtons() {
 
 // ---------- Badge tooltips ----------
 
+/** The bottom of what stays at the top of the screen (the header, an evidence page's bar). */
+function stickyBottom() {
+  let bottom = 0;
+  for (const el of document.querySelectorAll(".site-header, .evidence__bar")) {
+    const pos = getComputedStyle(el).position;
+    if (pos === "sticky" || pos === "fixed") bottom = Math.max(bottom, el.getBoundingClientRect().bottom);
+  }
+  return bottom;
+}
+
 /**
- * A badge's class meaning as a tooltip on hover and keyboard focus (drawn by
- * the stylesheet). The text is the badge's accessible description, written
+ * Puts a badge's tip next to what the badge explains, not over it: above
+ * the badge's table cell or claim text, else below it, else beside it; on
+ * screen and clear of the sticky header. Fixed to the viewport, so that a
+ * table's scrolling box does not clip it.
+ */
+function placeTip(badge) {
+  const tip = badge.querySelector(":scope > .badge__tip");
+  if (!tip) return;
+  const own = (badge.closest("td, th") ?? badge.closest(".claim") ?? badge).getBoundingClientRect();
+  const b = badge.getBoundingClientRect();
+  tip.classList.add("is-measured");
+  const w = tip.offsetWidth;
+  const h = tip.offsetHeight;
+  tip.classList.remove("is-measured");
+  const gap = 6;
+  const edge = 8;
+  const ceiling = stickyBottom() + edge;
+  const floor = innerHeight - edge;
+  const clampX = (x) => Math.min(Math.max(edge, x), innerWidth - w - edge);
+  const clampY = (y) => Math.min(Math.max(ceiling, y), floor - h);
+  let left = clampX(b.left);
+  let top;
+  if (own.top - gap - h >= ceiling) top = own.top - gap - h;
+  else if (own.bottom + gap + h <= floor) top = own.bottom + gap;
+  else if (own.right + gap + w <= innerWidth - edge) {
+    left = own.right + gap;
+    top = clampY(b.top);
+  } else if (own.left - gap - w >= edge) {
+    left = own.left - gap - w;
+    top = clampY(b.top);
+  } else {
+    // No room anywhere clear of it (a cell taller than the screen): above
+    // the badge's own line, where the text it covers is least.
+    top = clampY(b.top - gap - h);
+  }
+  tip.style.left = `${Math.round(left)}px`;
+  tip.style.top = `${Math.round(top)}px`;
+}
+
+/**
+ * A badge's class meaning as a tooltip on hover and keyboard focus (shown
+ * by the stylesheet). The text is the badge's accessible description, written
  * once per page in the hidden meanings block; the tip is added to a badge
  * the first time a pointer or the focus reaches it, not written into each.
  */
 function initBadgeTips() {
+  let active = null;
   const add = (e) => {
     const badge = e.target instanceof Element ? e.target.closest(".badge[aria-describedby]") : null;
-    if (!badge || badge.querySelector(":scope > .badge__tip")) return;
-    // The first id is the class meaning (in the legend, or the hidden
-    // block for the other language); a linked badge's second is the
-    // evidence hint, which is for screen readers only.
-    const meaning = document.getElementById(badge.getAttribute("aria-describedby").split(" ")[0]);
-    if (!meaning) return;
-    const tip = document.createElement("span");
-    tip.className = "badge__tip";
-    tip.setAttribute("aria-hidden", "true");
-    tip.textContent = meaning.textContent;
-    badge.append(tip);
+    if (!badge) return;
+    if (!badge.querySelector(":scope > .badge__tip")) {
+      // The first id is the class meaning (in the legend, or the hidden
+      // block for the other language); a linked badge's second is the
+      // evidence hint, which is for screen readers only.
+      const meaning = document.getElementById(badge.getAttribute("aria-describedby").split(" ")[0]);
+      if (!meaning) return;
+      const tip = document.createElement("span");
+      tip.className = "badge__tip";
+      tip.setAttribute("aria-hidden", "true");
+      tip.textContent = meaning.textContent;
+      badge.append(tip);
+    }
+    active = badge;
+    placeTip(badge);
   };
   document.addEventListener("mouseover", add);
   document.addEventListener("focusin", add);
+  // A shown tip follows its badge when the page or a table scrolls.
+  const follow = () => {
+    if (active?.matches(":hover, :focus-visible")) placeTip(active);
+  };
+  addEventListener("scroll", follow, { passive: true, capture: true });
+  addEventListener("resize", follow, { passive: true });
 }
 
 // ---------- Evidence: back to the claim ----------

@@ -146,7 +146,8 @@ for (const [what, path, selector, own] of TIPS) {
       await page.keyboard.press("Tab");
       await tip.waitFor({ state: "visible" });
       const again = await tip.evaluate((t) => t.getBoundingClientRect().toJSON());
-      assert.ok(!overlap(again, m.own), `${what}: the focused badge's tip stays clear too`);
+      const ownNow = await badge.evaluate((b, own) => b.closest(own).getBoundingClientRect().toJSON(), own);
+      assert.ok(!overlap(again, ownNow), `${what} at ${viewport.width}px: the focused badge's tip ${JSON.stringify(again)} stays clear of ${JSON.stringify(ownNow)} too`);
       assert.deepEqual(page.problems(), []);
       await context.close();
     }
