@@ -286,24 +286,41 @@ function initEvidenceBack() {
 
 /**
  * The header stays at the top from tablet width; anchored targets (a log
- * line, a cited range, a claim) must land below it and below the "back to
- * the claim" bar. Their scroll-margin reads these two heights.
+ * line, a cited range, a claim) must land below it and below an evidence
+ * page's bar ("back to the claim", the log's provenance). Their
+ * scroll-margin reads these two heights.
  */
 function measureChrome() {
   const root = document.documentElement;
   const header = document.querySelector(".site-header");
-  const back = document.querySelector(".evidence__back");
+  const bar = document.querySelector(".evidence__bar");
   if (!header) return;
   const set = () => {
     const sticky = getComputedStyle(header).position === "sticky";
     root.style.setProperty("--header-h", sticky ? `${header.offsetHeight}px` : "0px");
-    root.style.setProperty("--back-h", back && !back.hidden ? `${back.offsetHeight}px` : "0px");
+    root.style.setProperty("--back-h", bar && bar.offsetParent ? `${bar.offsetHeight}px` : "0px");
   };
   set();
-  new ResizeObserver(set).observe(header);
+  const watch = new ResizeObserver(set);
+  watch.observe(header);
+  if (bar) watch.observe(bar);
+  // A log line or range lands with the line before it in view below the
+  // bar, so the reader sees where the cited lines start: its margin is the
+  // chrome and that line's height (a wrapped line on a phone is several).
+  const target = () => location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  const room = (el) => {
+    const before = el.closest(".ev-line")?.previousElementSibling;
+    if (before) el.style.scrollMarginTop = `calc(var(--header-h) + var(--back-h) + ${before.offsetHeight + 8}px)`;
+  };
+  addEventListener("hashchange", () => {
+    const el = target();
+    if (el) room(el);
+  });
   // The browser scrolled to the fragment before these were known.
-  const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
-  if (target) target.scrollIntoView({ block: "start" });
+  const el = target();
+  if (!el) return;
+  room(el);
+  el.scrollIntoView({ block: "start" });
 }
 
 // ---------- Phones: the page list as a drawer ----------
