@@ -68,6 +68,34 @@ for (const [what, path, selector, link] of ORIGINS) {
   });
 }
 
+test("back to the claim skips the log's own entries, with and without the Navigation API", async () => {
+  for (const api of [true, false]) {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    // Browsers without the Navigation API count the log's entries themselves.
+    if (!api) await context.addInitScript(() => Object.defineProperty(window, "navigation", { value: undefined }));
+    const page = await watchedPage(context, server.origin);
+    await page.goto(`${server.origin}/en/generations/`);
+    const cell = page.locator(".view--matrix tbody tr:nth-child(3) td:has(a.badge)").first();
+    await cell.evaluate((e) => e.scrollIntoView({ block: "center" }));
+    const before = await top(cell);
+    await Promise.all([page.waitForURL("**/evidence/**"), cell.locator("a.badge").click()]);
+    // The reader follows a line link and the link to the citing claims first.
+    await page.locator("#L2 a.ev-ln").click();
+    await page.locator("a.evidence__to-claims").click();
+    assert.equal(new URL(page.url()).hash, "#kansoku-cited-by");
+    const entries = await page.evaluate(() => history.length);
+    await Promise.all([page.waitForURL((u) => u.pathname === "/en/generations/"), page.locator(".evidence__back a").click()]);
+    await page.waitForLoadState("load");
+    await page.waitForTimeout(300);
+    const after = await top(cell);
+    assert.ok(Math.abs(after - before) <= 100, `api ${api}: the cell was at ${before}, is at ${after}`);
+    // Back in the history, not a new entry: forward leads to the log again.
+    assert.equal(await page.evaluate(() => history.length), entries, `api ${api}: no entry added`);
+    assert.deepEqual(page.problems(), []);
+    await context.close();
+  }
+});
+
 test("back to the claim without the history (a new tab) lands on the claim", async () => {
   const { context, page } = await open("/en/components/");
   const cell = page.locator(".view--hub tbody tr:nth-child(5) td.cell--loaded");
