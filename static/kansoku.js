@@ -8,9 +8,11 @@
 
 const VIEW_KEY = "kansoku.view";
 // One search bundle per language, beside that language's tree; a page
-// searches the language of its <html> (the parallel view: its chrome's).
+// searches the language of its <html> (the parallel view: its chrome's),
+// a search box with a `data-lang` that language (the 404 page has one per
+// language).
 const LANG = document.documentElement.lang === "en" ? "en" : "ja";
-const bundleDir = new URL(`../${LANG}/pagefind/`, import.meta.url).href;
+const bundleDirOf = (lang) => new URL(`../${lang}/pagefind/`, import.meta.url).href;
 
 function remember(view) {
   try {
@@ -627,11 +629,12 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const LIMIT = 60; // candidates whose data is loaded and re-ranked
 const SHOWN = 10; // results shown at a time; "more" shows the next ones
 
-let pagefind = null;
-let claimClasses = null;
-async function loadPagefind() {
-  if (!pagefind) {
-    pagefind = import(`${bundleDir}pagefind.js`).then(async (pf) => {
+/** Per language: Pagefind loaded, and the claims' classes. */
+const bundles = new Map();
+function loadBundle(lang = LANG) {
+  if (!bundles.has(lang)) {
+    const bundleDir = bundleDirOf(lang);
+    const pagefind = import(`${bundleDir}pagefind.js`).then(async (pf) => {
       const options = { baseUrl: "/", excerptLength: 24 };
       await pf.options(options);
       await pf.init();
@@ -642,10 +645,13 @@ async function loadPagefind() {
       await Promise.all(shards.map((dir) => pf.mergeIndex(new URL(dir, bundleDir).href, options)));
       return pf;
     });
-    claimClasses = fetch(`${bundleDir}kansoku-claims.json`).then((r) => (r.ok ? r.json() : {}));
+    const classes = fetch(`${bundleDir}kansoku-claims.json`).then((r) => (r.ok ? r.json() : {}));
+    bundles.set(lang, { pagefind, classes });
   }
-  return pagefind;
+  return bundles.get(lang);
 }
+
+const loadPagefind = (lang) => loadBundle(lang).pagefind;
 
 const squash = (s) => s.replace(/[\u200B\s]+/g, "").normalize("NFKC").toLowerCase();
 
@@ -663,8 +669,8 @@ const squash = (s) => s.replace(/[\u200B\s]+/g, "").normalize("NFKC").toLowerCas
  * Returns `{ total, first, more }`: the re-ranked results (data loaded) and
  * a loader for the ones beyond them, so every counted result is reachable.
  */
-export async function search(query) {
-  const pf = await loadPagefind();
+export async function search(query, lang = LANG) {
+  const pf = await loadPagefind(lang);
   const q = query.trim();
   if (!q) return { total: 0, first: [], more: async () => [] };
   const japanese = CJK.test(q) && !q.includes('"');
@@ -699,7 +705,7 @@ export async function search(query) {
     .map((d, i) => ({ d, i, r: rank(d) }))
     .sort((a, b) => a.r - b.r || a.i - b.i)
     .map((x) => x.d);
-  const classes = (await claimClasses.catch(() => ({}))) ?? {};
+  const classes = (await loadBundle(lang).classes.catch(() => ({}))) ?? {};
   const shape = (d) => ({
     url: d.url,
     title: d.meta?.title ?? d.url,
@@ -794,8 +800,11 @@ function claimText(claim) {
   return text.trim();
 }
 
-function badgeFor(cls) {
-  const legend = document.querySelector(`.legend .badge--${CSS.escape(cls)}`);
+/** A class badge in the box's language: its own set (404 page), else the legend's. */
+function badgeFor(cls, box) {
+  const sel = `.badge--${CSS.escape(cls)}`;
+  const own = box.querySelector("template.site-search__badges")?.content.querySelector(sel);
+  const legend = own ?? document.querySelector(`.legend ${sel}`);
   if (legend) return legend.cloneNode(true);
   const span = document.createElement("span");
   span.className = `badge badge--${cls}`;
@@ -820,7 +829,7 @@ function cleanExcerpt(html) {
   return out;
 }
 
-function resultItem(g) {
+function resultItem(g, box) {
   const li = document.createElement("li");
   li.className = "search-result";
   const a = document.createElement("a");
@@ -838,7 +847,7 @@ function resultItem(g) {
   if (g.claims.length) {
     const ul = document.createElement("ul");
     ul.className = "search-result__claims";
-    ul.setAttribute("aria-label", document.getElementById("site-search").dataset.claims);
+    ul.setAttribute("aria-label", box.dataset.claims);
     for (const c of g.claims.slice(0, 4)) {
       const item = document.createElement("li");
       const ca = document.createElement("a");
@@ -848,7 +857,7 @@ function resultItem(g) {
       const text = document.createElement("span");
       text.className = "search-result__claim-text";
       text.textContent = c.text || c.id;
-      ca.append(badgeFor(c.cls), " ", text);
+      ca.append(badgeFor(c.cls, box), " ", text);
       item.append(ca);
       ul.append(item);
     }
@@ -885,7 +894,7 @@ function render(box, found, query) {
     const showMore = async () => {
       if (queue.length < SHOWN) queue.push(...(await found.more(SHOWN)));
       const batch = await fillClaimTexts(queue.splice(0, SHOWN));
-      const items = batch.map(resultItem);
+      const items = batch.map((g) => resultItem(g, box));
       list.append(...items);
       shown += batch.length;
       const left = n - shown;
@@ -903,9 +912,30 @@ function render(box, found, query) {
   panel.hidden = false;
 }
 
+/**
+ * Every search box of the page: the header's, or on the 404 page one per
+ * language (`data-lang`). "/" opens the first one on screen.
+ */
 function initSearch() {
-  const box = document.getElementById("site-search");
-  if (!box) return;
+  const boxes = [...document.querySelectorAll(".site-search")];
+  boxes.forEach(initSearchBox);
+  // "/" opens search from anywhere but a text field (as on GitHub, MDN
+  // and Starlight).
+  document.addEventListener("keydown", (e) => {
+    if (e.key !== "/" || e.ctrlKey || e.metaKey || e.altKey) return;
+    const t = e.target;
+    const typing = t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
+    const input = boxes.map((b) => b.querySelector("input")).find((i) => i?.checkVisibility());
+    if (!typing && input) {
+      e.preventDefault();
+      input.focus();
+      input.select();
+    }
+  });
+}
+
+function initSearchBox(box) {
+  const lang = box.dataset.lang ?? LANG;
   const input = box.querySelector("input");
   const form = box.querySelector("form");
   const panel = box.querySelector(".site-search__panel");
@@ -917,7 +947,7 @@ function initSearch() {
     const q = input.value.trim();
     box.setAttribute("aria-busy", "true");
     try {
-      const found = q ? await search(q) : { total: 0, first: [] };
+      const found = q ? await search(q, lang) : { total: 0, first: [] };
       if (mine === seq) render(box, found, q);
     } catch (e) {
       if (mine === seq) {
@@ -932,7 +962,7 @@ function initSearch() {
       }
     }
   };
-  input.addEventListener("focus", () => loadPagefind().catch(() => {}), { once: true });
+  input.addEventListener("focus", () => loadPagefind(lang).catch(() => {}), { once: true });
   input.addEventListener("input", () => {
     clearTimeout(timer);
     timer = setTimeout(run, 180);
@@ -946,20 +976,11 @@ function initSearch() {
       run();
     }
   });
-  // Esc closes the results from anywhere on the page; "/" opens search
-  // from anywhere but a text field (as on GitHub, MDN and Starlight).
+  // Esc closes the results from anywhere on the page.
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && !panel.hidden) {
       panel.hidden = true;
       if (box.contains(document.activeElement)) input.focus();
-    } else if (e.key === "/" && !e.ctrlKey && !e.metaKey && !e.altKey) {
-      const t = e.target;
-      const typing = t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
-      if (!typing) {
-        e.preventDefault();
-        input.focus();
-        input.select();
-      }
     }
   });
   box.addEventListener("keydown", (e) => {

@@ -138,6 +138,8 @@ not-found-title = Page not found
 not-found-text = The page you were looking for has moved or does not exist.
 not-found-near = Perhaps one of these pages:
 not-found-home = Go to the home page
+not-found-search = Search this site
+not-found-sections = The site's sections
 
 ## Language chooser (site root)
 

@@ -132,6 +132,8 @@ not-found-title = ページが見つかりません
 not-found-text = お探しのページは移動したか、存在しません。
 not-found-near = 近くにあるページ:
 not-found-home = ホームへ戻る
+not-found-search = サイト内を検索
+not-found-sections = サイトの各ページ
 
 ## Language chooser (site root)
 
