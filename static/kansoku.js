@@ -557,7 +557,8 @@ function initScrollHints() {
       if (wide && !hint) {
         hint = document.createElement("p");
         hint.className = "scroll-hint";
-        hint.textContent = document.body.dataset.scrollHint;
+        const { scrollHint, scrollHintDiagram } = document.body.dataset;
+        hint.textContent = box.classList.contains("diagram") ? (scrollHintDiagram ?? scrollHint) : scrollHint;
         box.before(hint);
       } else if (!wide && hint) {
         hint.remove();

@@ -25,6 +25,7 @@ footer-chooser = Choose a language
 nav-close = Close
 toc-title = On this page
 scroll-hint = Wider than the page: scroll sideways to see every column →
+scroll-hint-diagram = Wider than the page: scroll sideways to see all of the diagram →
 
 ## Language names (in the language of the interface)
 

@@ -25,6 +25,7 @@ footer-chooser = 表示言語を選ぶ
 nav-close = 閉じる
 toc-title = このページの内容
 scroll-hint = 表が画面より広いため、横にスクロールすると全列を表示できます →
+scroll-hint-diagram = 図が画面より広いため、横にスクロールすると全体を表示できます →
 
 ## Language names (in the language of the interface)
 
