@@ -8,9 +8,11 @@
 
 const VIEW_KEY = "kansoku.view";
 // One search bundle per language, beside that language's tree; a page
-// searches the language of its <html> (the parallel view: its chrome's).
+// searches the language of its <html> (the parallel view: its chrome's),
+// a search box with a `data-lang` that language (the 404 page has one per
+// language).
 const LANG = document.documentElement.lang === "en" ? "en" : "ja";
-const bundleDir = new URL(`../${LANG}/pagefind/`, import.meta.url).href;
+const bundleDirOf = (lang) => new URL(`../${lang}/pagefind/`, import.meta.url).href;
 
 function remember(view) {
   try {
@@ -146,111 +148,319 @@ function initCopyButtons() {
 
 // ---------- Badge tooltips ----------
 
+/** The bottom of what stays at the top of the screen (the header, an evidence page's bar). */
+function stickyBottom() {
+  let bottom = 0;
+  for (const el of document.querySelectorAll(".site-header, .evidence__bar")) {
+    const pos = getComputedStyle(el).position;
+    if (pos === "sticky" || pos === "fixed") bottom = Math.max(bottom, el.getBoundingClientRect().bottom);
+  }
+  return bottom;
+}
+
 /**
- * A badge's class meaning as a tooltip on hover and keyboard focus (drawn by
- * the stylesheet). The text is the badge's accessible description, written
+ * Puts a badge's tip next to what the badge explains, not over it: above
+ * the badge's table cell or claim text, else below it, else beside it; on
+ * screen and clear of the sticky header. Fixed to the viewport, so that a
+ * table's scrolling box does not clip it.
+ */
+function placeTip(badge) {
+  const tip = badge.querySelector(":scope > .badge__tip");
+  if (!tip) return;
+  const own = (badge.closest("td, th") ?? badge.closest(".claim") ?? badge).getBoundingClientRect();
+  const b = badge.getBoundingClientRect();
+  tip.classList.add("is-measured");
+  const w = tip.offsetWidth;
+  const h = tip.offsetHeight;
+  tip.classList.remove("is-measured");
+  const gap = 6;
+  const edge = 8;
+  const ceiling = stickyBottom() + edge;
+  const floor = innerHeight - edge;
+  const clampX = (x) => Math.min(Math.max(edge, x), innerWidth - w - edge);
+  const clampY = (y) => Math.min(Math.max(ceiling, y), floor - h);
+  let left = clampX(b.left);
+  let top;
+  if (own.top - gap - h >= ceiling) top = own.top - gap - h;
+  else if (own.bottom + gap + h <= floor) top = own.bottom + gap;
+  else if (own.right + gap + w <= innerWidth - edge) {
+    left = own.right + gap;
+    top = clampY(b.top);
+  } else if (own.left - gap - w >= edge) {
+    left = own.left - gap - w;
+    top = clampY(b.top);
+  } else {
+    // No room anywhere clear of it (a cell taller than the screen): above
+    // the badge's own line, where the text it covers is least.
+    top = clampY(b.top - gap - h);
+  }
+  tip.style.left = `${Math.round(left)}px`;
+  tip.style.top = `${Math.round(top)}px`;
+}
+
+/**
+ * A badge's class meaning as a tooltip on hover and keyboard focus (shown
+ * by the stylesheet). The text is the badge's accessible description, written
  * once per page in the hidden meanings block; the tip is added to a badge
  * the first time a pointer or the focus reaches it, not written into each.
  */
 function initBadgeTips() {
+  let active = null;
   const add = (e) => {
     const badge = e.target instanceof Element ? e.target.closest(".badge[aria-describedby]") : null;
-    if (!badge || badge.querySelector(":scope > .badge__tip")) return;
-    // The first id is the class meaning (in the legend, or the hidden
-    // block for the other language); a linked badge's second is the
-    // evidence hint, which is for screen readers only.
-    const meaning = document.getElementById(badge.getAttribute("aria-describedby").split(" ")[0]);
-    if (!meaning) return;
-    const tip = document.createElement("span");
-    tip.className = "badge__tip";
-    tip.setAttribute("aria-hidden", "true");
-    tip.textContent = meaning.textContent;
-    badge.append(tip);
+    if (!badge) return;
+    if (!badge.querySelector(":scope > .badge__tip")) {
+      // The first id is the class meaning (in the legend, or the hidden
+      // block for the other language); a linked badge's second is the
+      // evidence hint, which is for screen readers only.
+      const meaning = document.getElementById(badge.getAttribute("aria-describedby").split(" ")[0]);
+      if (!meaning) return;
+      const tip = document.createElement("span");
+      tip.className = "badge__tip";
+      tip.setAttribute("aria-hidden", "true");
+      tip.textContent = meaning.textContent;
+      badge.append(tip);
+    }
+    active = badge;
+    placeTip(badge);
   };
   document.addEventListener("mouseover", add);
   document.addEventListener("focusin", add);
+  // A shown tip follows its badge when the page or a table scrolls.
+  const follow = () => {
+    if (active?.matches(":hover, :focus-visible")) placeTip(active);
+  };
+  addEventListener("scroll", follow, { passive: true, capture: true });
+  addEventListener("resize", follow, { passive: true });
 }
 
 // ---------- Evidence: back to the claim ----------
 
 const FROM_KEY = "kansoku.from";
+const RETURN_KEY = "kansoku.return";
+
+function readStore(store, key) {
+  try {
+    return JSON.parse(store.getItem(key) ?? "null");
+  } catch {
+    return null;
+  }
+}
+
+function writeStore(store, key, value) {
+  try {
+    if (value === null) store.removeItem(key);
+    else store.setItem(key, JSON.stringify(value));
+  } catch {
+    /* storage disabled: the referrer is the fallback */
+  }
+}
+
+/** The links of the page's main part with the same href as `a` (`a` among them). */
+function sameLinks(href) {
+  const main = document.getElementById("main") ?? document.body;
+  return [...main.querySelectorAll("a[href]")].filter((x) => x.getAttribute("href") === href);
+}
 
 /**
- * Remembers which claim a link into an evidence log was followed from, so
- * the log can link back to that claim (the referrer has no fragment).
+ * Remembers where a link into an evidence log was followed from: the page,
+ * the claim (its anchor, for a fallback link), and the link itself (which
+ * of the page's links to that range, and where it was on screen), so that
+ * the log can lead back to the very place the reader left, a table cell or
+ * a claim in the text as much as an item of the claim list. Kept for this
+ * tab and, for a log opened in a new tab, for the site (the new tab checks
+ * that its referrer is the page the link was on).
  */
 function rememberClaimOrigin() {
-  document.addEventListener("click", (e) => {
+  const note = (e) => {
     const a = e.target instanceof Element ? e.target.closest("a[href]") : null;
     if (!a || !/\/evidence\//.test(new URL(a.href, location.href).pathname)) return;
     const item = a.closest(".claim-item[id]");
     const inline = a.closest(".claim[data-claim]");
-    let anchor = item?.id ?? null;
-    if (!anchor && inline) {
-      const id = `claim-${inline.dataset.claim}`;
-      anchor = document.getElementById(id) ? id : null;
+    const href = a.getAttribute("href");
+    const origin = {
+      to: new URL(a.href, location.href).pathname,
+      from: `${location.pathname}${location.search}`,
+      claim: item?.id ?? (inline ? `claim-${inline.dataset.claim}` : null),
+      link: href,
+      nth: Math.max(0, sameLinks(href).indexOf(a)),
+      top: a.getBoundingClientRect().top,
+    };
+    writeStore(sessionStorage, FROM_KEY, origin);
+    writeStore(localStorage, FROM_KEY, origin);
+  };
+  // A middle click or the context menu ("open in new tab") too.
+  document.addEventListener("click", note);
+  document.addEventListener("auxclick", note);
+  document.addEventListener("contextmenu", note);
+}
+
+/**
+ * The evidence page's own history entries since the reader arrived (a
+ * line link, "claims citing this log"), so that going back skips them.
+ * Counted in `history.state` where the Navigation API is missing.
+ */
+function countOwnEntries() {
+  const mark = () => {
+    if (typeof history.state?.kansokuDepth !== "number") {
+      history.replaceState({ ...(history.state ?? {}), kansokuDepth: countOwnEntries.depth + 1 }, "");
     }
-    const from = `${location.pathname}${anchor ? `#${anchor}` : ""}`;
-    try {
-      sessionStorage.setItem(FROM_KEY, JSON.stringify({ to: new URL(a.href, location.href).pathname, from }));
-    } catch {
-      /* storage disabled: the referrer is the fallback */
+    countOwnEntries.depth = history.state.kansokuDepth;
+  };
+  countOwnEntries.depth = -1;
+  mark();
+  addEventListener("popstate", mark);
+  addEventListener("hashchange", mark);
+}
+
+/** How many steps back the page `from` is, if the reader came from it in this tab; else 0. */
+function stepsBack(from) {
+  const nav = window.navigation;
+  if (nav?.currentEntry && typeof nav.entries === "function") {
+    const entries = nav.entries();
+    for (let i = nav.currentEntry.index - 1; i >= 0; i -= 1) {
+      const u = entries[i].url ? new URL(entries[i].url) : null;
+      if (!u) return 0;
+      if (u.pathname === location.pathname) continue;
+      return u.origin === from.origin && u.pathname === from.pathname && u.search === from.search ? nav.currentEntry.index - i : 0;
     }
-  });
+    return 0;
+  }
+  let ref = null;
+  try {
+    ref = document.referrer ? new URL(document.referrer) : null;
+  } catch {
+    ref = null;
+  }
+  const depth = countOwnEntries.depth ?? 0;
+  const came = ref && ref.origin === from.origin && ref.pathname === from.pathname && ref.search === from.search;
+  return came && history.length > depth + 1 ? depth + 1 : 0;
 }
 
 function initEvidenceBack() {
   const box = document.querySelector(".evidence__back");
   if (!box) return;
-  let from = null;
+  let referrer = null;
   try {
-    const saved = JSON.parse(sessionStorage.getItem(FROM_KEY) ?? "null");
-    if (saved && saved.to === location.pathname) from = new URL(saved.from, location.href);
+    referrer = document.referrer ? new URL(document.referrer) : null;
   } catch {
-    from = null;
+    referrer = null;
   }
-  if (!from && document.referrer) {
-    try {
-      from = new URL(document.referrer);
-    } catch {
+  const mine = (r) => (r && r.to === location.pathname ? r : null);
+  let origin = mine(readStore(sessionStorage, FROM_KEY));
+  if (!origin) {
+    // A new tab: the site-wide note, if this tab was opened from its page.
+    const shared = mine(readStore(localStorage, FROM_KEY));
+    const page = shared && new URL(shared.from, location.href);
+    if (page && referrer && referrer.origin === page.origin && referrer.pathname === page.pathname) origin = shared;
+  }
+  const from = origin ? new URL(origin.from, location.href) : referrer;
+  if (!from || from.origin !== location.origin || from.pathname === location.pathname) return;
+  // Without the history (a new tab, a reload elsewhere) the link itself
+  // leads to the claim's anchor; the script there finds a claim shown in a
+  // table cell, which has no anchor of its own.
+  if (origin?.claim) from.hash = `#${origin.claim}`;
+  const link = box.querySelector("a");
+  link.href = from.href;
+  box.hidden = false;
+  if (!window.navigation) countOwnEntries();
+  link.addEventListener("click", (e) => {
+    if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    if (origin) {
+      writeStore(sessionStorage, RETURN_KEY, { path: `${from.pathname}${from.search}`, link: origin.link, nth: origin.nth, top: origin.top });
+    }
+    // Back in the history when the reader came from that page in this tab:
+    // the browser restores the page as it was, and no entry is added.
+    const n = stepsBack(from);
+    if (n > 0) {
+      e.preventDefault();
+      history.go(-n);
+    }
+  });
+}
+
+/**
+ * Back from an evidence log: the link the reader followed is put back where
+ * it was on screen. A link to a claim shown only in a table cell (its
+ * anchor is on the claim's own page) lands on the cell.
+ */
+function restorePlace() {
+  const back = readStore(sessionStorage, RETURN_KEY);
+  if (back && back.path === `${location.pathname}${location.search}`) {
+    writeStore(sessionStorage, RETURN_KEY, null);
+    const links = sameLinks(back.link);
+    const a = links[back.nth] ?? links[0];
+    if (a) {
+      const place = () => window.scrollBy(0, a.getBoundingClientRect().top - back.top);
+      place();
+      // Once more when the page has settled (late layout, the browser's own
+      // scroll restoration).
+      if (document.readyState !== "complete") addEventListener("load", () => requestAnimationFrame(place), { once: true });
+      else requestAnimationFrame(place);
       return;
     }
   }
-  if (!from || from.origin !== location.origin || from.pathname === location.pathname) return;
-  box.querySelector("a").href = from.href;
-  box.hidden = false;
+  const m = /^#claim-(.+)$/.exec(decodeURIComponent(location.hash));
+  if (m && !document.getElementById(`claim-${m[1]}`)) {
+    const claim = document.querySelector(`.claim[data-claim="${CSS.escape(m[1])}"]`);
+    const place = claim?.closest("td, th, li, p") ?? claim;
+    if (place) {
+      place.classList.add("is-target");
+      place.scrollIntoView({ block: "center" });
+    }
+  }
 }
 
 // ---------- Anchors below the sticky header ----------
 
 /**
  * The header stays at the top from tablet width; anchored targets (a log
- * line, a cited range, a claim) must land below it and below the "back to
- * the claim" bar. Their scroll-margin reads these two heights.
+ * line, a cited range, a claim) must land below it and below an evidence
+ * page's bar ("back to the claim", the log's provenance). Their
+ * scroll-margin reads these two heights.
  */
 function measureChrome() {
   const root = document.documentElement;
   const header = document.querySelector(".site-header");
-  const back = document.querySelector(".evidence__back");
+  const bar = document.querySelector(".evidence__bar");
   if (!header) return;
   const set = () => {
     const sticky = getComputedStyle(header).position === "sticky";
     root.style.setProperty("--header-h", sticky ? `${header.offsetHeight}px` : "0px");
-    root.style.setProperty("--back-h", back && !back.hidden ? `${back.offsetHeight}px` : "0px");
+    root.style.setProperty("--back-h", bar && bar.offsetParent ? `${bar.offsetHeight}px` : "0px");
   };
   set();
-  new ResizeObserver(set).observe(header);
+  const watch = new ResizeObserver(set);
+  watch.observe(header);
+  if (bar) watch.observe(bar);
+  // A log line or range lands with the line before it in view below the
+  // bar, so the reader sees where the cited lines start: its margin is the
+  // chrome and that line's height (a wrapped line on a phone is several).
+  const target = () => location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  const room = (el) => {
+    const before = el.closest(".ev-line")?.previousElementSibling;
+    if (before) el.style.scrollMarginTop = `calc(var(--header-h) + var(--back-h) + ${before.offsetHeight + 8}px)`;
+  };
+  addEventListener("hashchange", () => {
+    const el = target();
+    if (el) room(el);
+  });
   // The browser scrolled to the fragment before these were known.
-  const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
-  if (target) target.scrollIntoView({ block: "start" });
+  const el = target();
+  if (!el) return;
+  room(el);
+  el.scrollIntoView({ block: "start" });
 }
 
 // ---------- Phones: the page list as a drawer ----------
 
 /**
  * On a phone the page list sits below the content; the header's link to
- * it becomes a button that opens it over the page (Esc or the button
- * closes it). From 64rem the list is a sidebar and the button is hidden.
+ * it becomes a button that opens it over the page. The drawer has one
+ * Close button, at its top (Esc and a click beside it close it too); the
+ * header button keeps its name and says by `aria-expanded` that the list is
+ * open, and the page behind is inert while it is. From 64rem the list is a
+ * sidebar and the button is hidden.
  */
 function initDrawer() {
   const link = document.querySelector(".nav-jump");
@@ -262,37 +472,38 @@ function initDrawer() {
   button.textContent = link.textContent;
   button.setAttribute("aria-expanded", "false");
   button.setAttribute("aria-controls", "site-nav");
-  const openLabel = link.textContent;
-  const closeLabel = link.dataset.close;
   link.replaceWith(button);
-  const toggle = (open) => {
-    document.body.classList.toggle("nav-open", open);
-    button.setAttribute("aria-expanded", String(open));
-    button.textContent = open ? closeLabel : openLabel;
-    if (open) close.focus();
-  };
   const close = document.createElement("button");
   close.type = "button";
   close.className = "nav-jump--drawer site-nav__close";
-  close.textContent = closeLabel;
-  close.addEventListener("click", () => {
-    toggle(false);
-    button.focus();
-  });
+  close.textContent = link.dataset.close;
+  // Everything but the drawer and the blocks that hold it.
+  const behind = () =>
+    [...document.body.children, ...(nav.parentElement?.children ?? [])].filter(
+      (el) => el !== nav && !el.contains(nav) && !(el instanceof HTMLScriptElement),
+    );
+  const isOpen = () => document.body.classList.contains("nav-open");
+  const toggle = (open, focus = open ? close : null) => {
+    document.body.classList.toggle("nav-open", open);
+    button.setAttribute("aria-expanded", String(open));
+    for (const el of behind()) el.inert = open;
+    focus?.focus();
+  };
+  close.addEventListener("click", () => toggle(false, button));
   nav.prepend(close);
-  button.addEventListener("click", () => toggle(!document.body.classList.contains("nav-open")));
+  button.addEventListener("click", () => toggle(!isOpen()));
   document.addEventListener("click", (e) => {
-    const open = document.body.classList.contains("nav-open");
-    if (open && !nav.contains(e.target) && !button.contains(e.target)) toggle(false);
+    if (isOpen() && !nav.contains(e.target) && !button.contains(e.target)) toggle(false);
   });
   document.addEventListener("keydown", (e) => {
-    if (e.key === "Escape" && document.body.classList.contains("nav-open")) {
-      toggle(false);
-      button.focus();
-    }
+    if (e.key === "Escape" && isOpen()) toggle(false, button);
   });
   nav.addEventListener("click", (e) => {
     if (e.target instanceof Element && e.target.closest("a")) toggle(false);
+  });
+  // Grown past the phone layout while open: the list is a sidebar again.
+  matchMedia("(min-width: 64rem)").addEventListener("change", (m) => {
+    if (m.matches && isOpen()) toggle(false);
   });
 }
 
@@ -348,7 +559,8 @@ function initScrollHints() {
       if (wide && !hint) {
         hint = document.createElement("p");
         hint.className = "scroll-hint";
-        hint.textContent = document.body.dataset.scrollHint;
+        const { scrollHint, scrollHintDiagram } = document.body.dataset;
+        hint.textContent = box.classList.contains("diagram") ? (scrollHintDiagram ?? scrollHint) : scrollHint;
         box.before(hint);
       } else if (!wide && hint) {
         hint.remove();
@@ -420,11 +632,12 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const LIMIT = 60; // candidates whose data is loaded and re-ranked
 const SHOWN = 10; // results shown at a time; "more" shows the next ones
 
-let pagefind = null;
-let claimClasses = null;
-async function loadPagefind() {
-  if (!pagefind) {
-    pagefind = import(`${bundleDir}pagefind.js`).then(async (pf) => {
+/** Per language: Pagefind loaded, and the claims' classes. */
+const bundles = new Map();
+function loadBundle(lang = LANG) {
+  if (!bundles.has(lang)) {
+    const bundleDir = bundleDirOf(lang);
+    const pagefind = import(`${bundleDir}pagefind.js`).then(async (pf) => {
       const options = { baseUrl: "/", excerptLength: 24 };
       await pf.options(options);
       await pf.init();
@@ -435,10 +648,13 @@ async function loadPagefind() {
       await Promise.all(shards.map((dir) => pf.mergeIndex(new URL(dir, bundleDir).href, options)));
       return pf;
     });
-    claimClasses = fetch(`${bundleDir}kansoku-claims.json`).then((r) => (r.ok ? r.json() : {}));
+    const classes = fetch(`${bundleDir}kansoku-claims.json`).then((r) => (r.ok ? r.json() : {}));
+    bundles.set(lang, { pagefind, classes });
   }
-  return pagefind;
+  return bundles.get(lang);
 }
+
+const loadPagefind = (lang) => loadBundle(lang).pagefind;
 
 const squash = (s) => s.replace(/[\u200B\s]+/g, "").normalize("NFKC").toLowerCase();
 
@@ -456,8 +672,8 @@ const squash = (s) => s.replace(/[\u200B\s]+/g, "").normalize("NFKC").toLowerCas
  * Returns `{ total, first, more }`: the re-ranked results (data loaded) and
  * a loader for the ones beyond them, so every counted result is reachable.
  */
-export async function search(query) {
-  const pf = await loadPagefind();
+export async function search(query, lang = LANG) {
+  const pf = await loadPagefind(lang);
   const q = query.trim();
   if (!q) return { total: 0, first: [], more: async () => [] };
   const japanese = CJK.test(q) && !q.includes('"');
@@ -492,7 +708,7 @@ export async function search(query) {
     .map((d, i) => ({ d, i, r: rank(d) }))
     .sort((a, b) => a.r - b.r || a.i - b.i)
     .map((x) => x.d);
-  const classes = (await claimClasses.catch(() => ({}))) ?? {};
+  const classes = (await loadBundle(lang).classes.catch(() => ({}))) ?? {};
   const shape = (d) => ({
     url: d.url,
     title: d.meta?.title ?? d.url,
@@ -590,8 +806,11 @@ function claimText(claim) {
   return text.trim();
 }
 
-function badgeFor(cls) {
-  const legend = document.querySelector(`.legend .badge--${CSS.escape(cls)}`);
+/** A class badge in the box's language: its own set (404 page), else the legend's. */
+function badgeFor(cls, box) {
+  const sel = `.badge--${CSS.escape(cls)}`;
+  const own = box.querySelector("template.site-search__badges")?.content.querySelector(sel);
+  const legend = own ?? document.querySelector(`.legend ${sel}`);
   if (legend) return legend.cloneNode(true);
   const span = document.createElement("span");
   span.className = `badge badge--${cls}`;
@@ -601,14 +820,22 @@ function badgeFor(cls) {
 
 /** Pagefind's excerpt, marked where it starts or ends inside a sentence. */
 function cleanExcerpt(html) {
-  let out = html.replace(/\u200B/g, "").trim();
+  // Pagefind marks each indexed word on its own, and Japanese is indexed in
+  // segments (量子化 as 量子 + 化, each word carrying the space after it):
+  // spaces go outside the marks, and marks side by side become one, so a
+  // word reads as one highlight, not as pieces.
+  let out = html
+    .replace(/\u200B/g, "")
+    .replace(/<mark>(\s*)([^<]*?)(\s*)<\/mark>/g, "$1<mark>$2</mark>$3")
+    .replace(/<\/mark>(\s*)<mark>/g, "$1")
+    .trim();
   if (!out) return out;
   if (!/^(<mark>)?[\p{Lu}\p{N}「『(\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(out)) out = `… ${out}`;
   if (!/[.。!?!?」)]$/u.test(out.replace(/<\/mark>$/, ""))) out = `${out} …`;
   return out;
 }
 
-function resultItem(g) {
+function resultItem(g, box) {
   const li = document.createElement("li");
   li.className = "search-result";
   const a = document.createElement("a");
@@ -632,7 +859,7 @@ function resultItem(g) {
   if (g.claims.length) {
     const ul = document.createElement("ul");
     ul.className = "search-result__claims";
-    ul.setAttribute("aria-label", document.getElementById("site-search").dataset.claims);
+    ul.setAttribute("aria-label", box.dataset.claims);
     for (const c of g.claims.slice(0, 4)) {
       const item = document.createElement("li");
       const ca = document.createElement("a");
@@ -642,7 +869,7 @@ function resultItem(g) {
       const text = document.createElement("span");
       text.className = "search-result__claim-text";
       text.textContent = c.text || c.id;
-      ca.append(badgeFor(c.cls), " ", text);
+      ca.append(badgeFor(c.cls, box), " ", text);
       item.append(ca);
       ul.append(item);
     }
@@ -679,7 +906,7 @@ function render(box, found, query) {
     const showMore = async () => {
       if (queue.length < SHOWN) queue.push(...(await found.more(SHOWN)));
       const batch = await fillClaimTexts(queue.splice(0, SHOWN));
-      const items = batch.map(resultItem);
+      const items = batch.map((g) => resultItem(g, box));
       list.append(...items);
       shown += batch.length;
       const left = n - shown;
@@ -697,9 +924,30 @@ function render(box, found, query) {
   panel.hidden = false;
 }
 
+/**
+ * Every search box of the page: the header's, or on the 404 page one per
+ * language (`data-lang`). "/" opens the first one on screen.
+ */
 function initSearch() {
-  const box = document.getElementById("site-search");
-  if (!box) return;
+  const boxes = [...document.querySelectorAll(".site-search")];
+  boxes.forEach(initSearchBox);
+  // "/" opens search from anywhere but a text field (as on GitHub, MDN
+  // and Starlight).
+  document.addEventListener("keydown", (e) => {
+    if (e.key !== "/" || e.ctrlKey || e.metaKey || e.altKey) return;
+    const t = e.target;
+    const typing = t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
+    const input = boxes.map((b) => b.querySelector("input")).find((i) => i?.checkVisibility());
+    if (!typing && input) {
+      e.preventDefault();
+      input.focus();
+      input.select();
+    }
+  });
+}
+
+function initSearchBox(box) {
+  const lang = box.dataset.lang ?? LANG;
   const input = box.querySelector("input");
   const form = box.querySelector("form");
   const panel = box.querySelector(".site-search__panel");
@@ -711,7 +959,7 @@ function initSearch() {
     const q = input.value.trim();
     box.setAttribute("aria-busy", "true");
     try {
-      const found = q ? await search(q) : { total: 0, first: [] };
+      const found = q ? await search(q, lang) : { total: 0, first: [] };
       if (mine === seq) render(box, found, q);
     } catch (e) {
       if (mine === seq) {
@@ -726,7 +974,7 @@ function initSearch() {
       }
     }
   };
-  input.addEventListener("focus", () => loadPagefind().catch(() => {}), { once: true });
+  input.addEventListener("focus", () => loadPagefind(lang).catch(() => {}), { once: true });
   input.addEventListener("input", () => {
     clearTimeout(timer);
     timer = setTimeout(run, 180);
@@ -740,20 +988,11 @@ function initSearch() {
       run();
     }
   });
-  // Esc closes the results from anywhere on the page; "/" opens search
-  // from anywhere but a text field (as on GitHub, MDN and Starlight).
+  // Esc closes the results from anywhere on the page.
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && !panel.hidden) {
       panel.hidden = true;
       if (box.contains(document.activeElement)) input.focus();
-    } else if (e.key === "/" && !e.ctrlKey && !e.metaKey && !e.altKey) {
-      const t = e.target;
-      const typing = t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
-      if (!typing) {
-        e.preventDefault();
-        input.focus();
-        input.select();
-      }
     }
   });
   box.addEventListener("keydown", (e) => {
@@ -784,3 +1023,9 @@ initToc();
 initScrollHints();
 initNotFound();
 initSearch();
+restorePlace();
+// A page restored from the back-forward cache runs no script: put the
+// place back there too.
+addEventListener("pageshow", (e) => {
+  if (e.persisted) restorePlace();
+});

@@ -272,6 +272,7 @@ fn chooser_and_404(cx: &Ctx<'_>, out: &mut Vec<OutputFile>) -> Result<(), Diagno
     let mut t = cx.common(d, "chooser", cx.base, NavTree::Lang(d), None);
     t.insert("switcher", &sw);
     t.insert("alternates", &alt);
+    cx.insert_langs(&mut t);
     out.push(OutputFile {
         path: "index.html".to_owned(),
         bytes: cx.render("chooser.html", &t)?.into_bytes(),
@@ -285,6 +286,7 @@ fn chooser_and_404(cx: &Ctx<'_>, out: &mut Vec<OutputFile>) -> Result<(), Diagno
     );
     t.insert("switcher", &sw);
     t.insert("alternates", &Vec::<Alternate>::new());
+    cx.insert_langs(&mut t);
     out.push(OutputFile {
         path: "404.html".to_owned(),
         bytes: cx.render("404.html", &t)?.into_bytes(),

@@ -23,7 +23,8 @@ const RAW_TEXT: &[&str] = &["script", "style", "textarea", "title"];
 /// parses far fewer elements and keeps far fewer anchors:
 ///
 /// - elements marked `data-pagefind-ignore` are dropped whole (Pagefind
-///   would parse and then discard them);
+///   would parse and then discard them), and so are the theme's labels
+///   that are not text ([`is_label`]);
 /// - inline elements without an id or a `data-pagefind-*` attribute are
 ///   unwrapped, their text kept in place;
 /// - other elements keep only `id`, `lang` and `data-pagefind-*`;
@@ -79,7 +80,7 @@ pub(crate) fn compact(html: &str) -> String {
         }
         let name = tag.name.to_ascii_lowercase();
         let void = tag.self_closing || VOID.contains(&name.as_str());
-        if tag.attr("data-pagefind-ignore").is_some() {
+        if tag.attr("data-pagefind-ignore").is_some() || is_label(&tag) {
             rest = if void {
                 after
             } else {
@@ -130,6 +131,21 @@ pub(crate) fn compact(html: &str) -> String {
     out
 }
 
+/// The theme's labels, kept out of the index as if marked
+/// `data-pagefind-ignore`: a claim's class badge ("Confirmed · per record"
+/// stands before every claim, so it filled the search excerpts and matched
+/// every query for a class word) and the heading of a page's claim list
+/// ("Claims on this page"). The claims' own text stays. Dropped here rather
+/// than marked in the templates: the badge is written by the claim macros
+/// that every view shares, and a site's own templates keep working.
+fn is_label(tag: &Tag<'_>) -> bool {
+    tag.attr("class")
+        .is_some_and(|a| a.value().split_ascii_whitespace().any(|c| c == "badge"))
+        || tag
+            .attr("id")
+            .is_some_and(|a| a.value() == "kansoku-claims")
+}
+
 /// The text after an element's start tag with the element skipped: up to
 /// the end tag that closes it, counting nested elements of the same name.
 fn skip_element<'a>(mut rest: &'a str, name: &str) -> &'a str {
@@ -176,6 +192,17 @@ struct Tag<'a> {
 struct Attr<'a> {
     name: &'a str,
     text: &'a str,
+}
+
+impl<'a> Attr<'a> {
+    /// Its value, unquoted (entities left as written).
+    fn value(&self) -> &'a str {
+        let v = self.text[self.name.len()..].trim_start_matches('=');
+        v.strip_prefix('"')
+            .and_then(|v| v.strip_suffix('"'))
+            .or_else(|| v.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')))
+            .unwrap_or(v)
+    }
 }
 
 impl<'a> Tag<'a> {
@@ -281,6 +308,24 @@ mod tests {
                 "<ol data-pagefind-weight=\"0.5\"><li id=\"L1\"><span id=\"L1-L2\"></span>line</li></ol>",
                 "<script>if (a < b) {}</script>",
                 "</article></body></html>",
+            )
+        );
+        // Labels are not text: a claim's badge and the claim list's heading
+        // go, the claim's text stays.
+        let claims = concat!(
+            "<article data-pagefind-body><h2 id=\"kansoku-claims\">Claims on this page</h2>",
+            "<ul><li id=\"claim-c1\"><span class=\"claim\" data-claim=\"c1\">",
+            "<a class=\"badge badge--confirmed badge--basis\" href=\"/e/\">Confirmed ",
+            "<span class=\"badge__basis\">· per record</span></a> Claim text.</span></li>",
+            "<li id=\"claim-c2\"><a class=badge href=\"/e/\">Inferred</a> Two.</li></ul>",
+            "<p class=\"badges\">kept</p></article>",
+        );
+        assert_eq!(
+            compact(claims),
+            concat!(
+                "<article data-pagefind-body>",
+                "<ul><li id=\"claim-c1\"> Claim text.</li>",
+                "<li id=\"claim-c2\"> Two.</li></ul><p>kept</p></article>",
             )
         );
         // A page without claims (an evidence log): only headings keep ids.

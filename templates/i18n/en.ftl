@@ -25,6 +25,7 @@ footer-chooser = Choose a language
 nav-close = Close
 toc-title = On this page
 scroll-hint = Wider than the page: scroll sideways to see every column →
+scroll-hint-diagram = Wider than the page: scroll sideways to see all of the diagram →
 
 ## Language names (in the language of the interface)
 
@@ -139,6 +140,8 @@ not-found-title = Page not found
 not-found-text = The page you were looking for has moved or does not exist.
 not-found-near = Perhaps one of these pages:
 not-found-home = Go to the home page
+not-found-search = Search this site
+not-found-sections = The site's sections
 
 ## Language chooser (site root)
 

@@ -25,6 +25,7 @@ footer-chooser = 表示言語を選ぶ
 nav-close = 閉じる
 toc-title = このページの内容
 scroll-hint = 表が画面より広いため、横にスクロールすると全列を表示できます →
+scroll-hint-diagram = 図が画面より広いため、横にスクロールすると全体を表示できます →
 
 ## Language names (in the language of the interface)
 
@@ -133,6 +134,8 @@ not-found-title = ページが見つかりません
 not-found-text = お探しのページは移動したか、存在しません。
 not-found-near = 近くにあるページ:
 not-found-home = ホームへ戻る
+not-found-search = サイト内を検索
+not-found-sections = サイトの各ページ
 
 ## Language chooser (site root)
 

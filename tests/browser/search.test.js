@@ -182,3 +182,52 @@ test("without JavaScript the search box stays hidden and the page reads in full"
   assert.deepEqual(page.problems(), []);
   await noJs.close();
 });
+
+/** The excerpts of a search from `path`, as HTML. */
+async function excerptsFrom(path, query) {
+  const page = await watchedPage(context, server.origin);
+  await page.goto(server.origin + path);
+  await page.locator("#site-search-input").fill(query);
+  await page.waitForFunction((q) => document.getElementById("site-search")?.dataset.done === q, query);
+  const found = await page.$$eval(".search-result", (items) =>
+    items.map((li) => ({
+      href: new URL(li.querySelector(".search-result__title").href).pathname,
+      html: li.querySelector(".search-result__excerpt")?.innerHTML ?? "",
+      text: li.querySelector(".search-result__excerpt")?.textContent ?? "",
+    })),
+  );
+  await page.close();
+  return found;
+}
+
+test("excerpts show the claims' text, not their badge labels or the claim list's heading (issue 26)", async () => {
+  const cases = [
+    ["/en/", "claims", [/Claims on this page/, /· per record/, /\b(Confirmed|Inferred|Unresolved|Limited) (Load|Absent|gfx)/]],
+    ["/en/", "rocBLAS", [/· per record/, /Unresolved Which/]],
+    ["/en/", "quantized", [/· per record/, /Confirmed The quantized/]],
+    ["/ja/", "主張", [/このページの主張/, /· 記録による/]],
+    ["/ja/", "量子化", [/· 記録による/, /(確認済み|推論|未確定|制約あり) /]],
+  ];
+  for (const [path, query, noise] of cases) {
+    const found = await excerptsFrom(path, query);
+    assert.ok(found.length > 0, `${query}: results`);
+    for (const r of found) {
+      for (const n of noise) assert.doesNotMatch(r.text, n, `${query}: ${r.href} excerpt: ${r.text}`);
+    }
+  }
+  // The claims are still found by their text (the badge is gone, not the claim).
+  const claims = await searchFrom("/en/", "wavefront_size");
+  assert.ok(claims.flatMap((r) => r.claims).some((c) => c.id === "bundle-disasm-wave32"));
+});
+
+test("ja search 量子化: the word is highlighted whole, not as 量子 and 化", async () => {
+  const found = await excerptsFrom("/ja/", "量子化");
+  const marked = found.filter((r) => r.html.includes("<mark>"));
+  assert.ok(marked.length >= 2, JSON.stringify(found));
+  for (const r of marked) {
+    assert.ok(!/<\/mark>\s*<mark>/.test(r.html), `${r.href}: one mark per word, not pieces side by side: ${r.html}`);
+    const marks = [...r.html.matchAll(/<mark>(.*?)<\/mark>/g)].map((m) => m[1]);
+    assert.ok(marks.includes("量子化"), `${r.href}: 量子化 marked whole: ${marks.join(" | ")}`);
+    assert.ok(marks.every((m) => m === m.trim()), `${r.href}: no spaces inside a mark: ${JSON.stringify(marks)}`);
+  }
+});

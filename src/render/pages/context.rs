@@ -53,6 +53,15 @@ pub(crate) struct Prepared {
     pub(in crate::render) cells: BTreeMap<(String, String), ClaimAt>,
 }
 
+/// One language's part of a bilingual page (see [`Ctx::insert_langs`]).
+#[derive(serde::Serialize)]
+struct LangPart<'a> {
+    lang: &'static str,
+    description: &'a str,
+    home_href: String,
+    nav_html: String,
+}
+
 pub(in crate::render) struct Ctx<'a> {
     pub(in crate::render) r: &'a Renderer,
     pub(in crate::render) site: &'a Site,
@@ -223,6 +232,22 @@ impl Ctx<'_> {
         cx.insert("legend_html", &self.legend[li(lang)]);
         cx.insert("meanings_html", &self.meanings[li(lang)]);
         cx
+    }
+
+    /// Inserts `langs`, what a page read before the reader has chosen a
+    /// language (the chooser, `404.html`) shows in each language: the
+    /// site's description, its home and its top-level pages.
+    pub(in crate::render) fn insert_langs(&self, t: &mut tera::Context) {
+        let langs: Vec<LangPart<'_>> = Lang::ALL
+            .iter()
+            .map(|&l| LangPart {
+                lang: l.code(),
+                description: self.site.config.description.get(l),
+                home_href: format!("{}{l}/", self.base),
+                nav_html: self.nav_html(NavTree::Lang(l), None),
+            })
+            .collect();
+        t.insert("langs", &langs);
     }
 
     /// The navigation shown on a page: top-level entries, and the entries

@@ -403,13 +403,16 @@ fn render_parallel(cx: &Ctx<'_>, page: &Page) -> Result<OutputFile, Diagnostic> 
     md_en.named_view = &named_en;
     let md_for = |l: Lang| if l == Lang::Ja { &md_ja } else { &md_en };
     // Shared parts are full width and read by both readers: a claim there
-    // shows its badge and text in the default language, then the other.
+    // shows its badge and text in the default language, then the other,
+    // each part marked with its language (the stylesheet sets the second
+    // apart, on a line of its own).
     let other = default.other();
     let both_html = |id: &str| {
         let main = cx.claim(default, id)?;
         let alt = cx.claim(other, id)?;
         let html = format!(
-            "{} <span class=\"claim__text claim__text--alt\" lang=\"{other}\">{}</span>",
+            "<span class=\"claim-both\"><span class=\"claim-both__main\" lang=\"{default}\">{}</span> \
+             <span class=\"claim__text claim__text--alt\" lang=\"{other}\">{}</span></span>",
             main.inline,
             super::highlight::escape(&alt.text)
         );
