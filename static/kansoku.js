@@ -569,10 +569,20 @@ function initScrollHints() {
   };
   check();
   addEventListener("resize", check, { passive: true });
-  // A graph laid out top-down has its root at the top centre: a wide one
-  // opens scrolled to the middle, so the root is on screen.
+  // A graph laid out top-down has its roots in its top row, not always at
+  // the centre (two roots side by side): a wide one opens scrolled to the
+  // middle of its top row, so the roots are on screen.
   for (const fig of document.querySelectorAll(".diagram.is-wide")) {
-    fig.scrollLeft = (fig.scrollWidth - fig.clientWidth) / 2;
+    const boxes = [...fig.querySelectorAll("svg text")].map((t) => t.getBoundingClientRect());
+    if (!boxes.length) {
+      fig.scrollLeft = (fig.scrollWidth - fig.clientWidth) / 2;
+      continue;
+    }
+    const top = Math.min(...boxes.map((b) => b.top));
+    const row = boxes.filter((b) => b.top - top < 4);
+    const left = fig.getBoundingClientRect().left - fig.scrollLeft;
+    const mid = (Math.min(...row.map((b) => b.left)) + Math.max(...row.map((b) => b.right))) / 2 - left;
+    fig.scrollLeft = mid - fig.clientWidth / 2;
   }
 }
 
