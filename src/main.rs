@@ -30,7 +30,7 @@ enum Command {
     Check(cmd::check::Args),
     /// Re-approve claims after looking at them: rewrites their entries in kansoku.lock.
     Review(cmd::review::Args),
-    /// List claims added, removed, re-classed, reworded, re-evidenced or re-stated.
+    /// List claims added, removed, re-classed, re-answered, reworded, re-evidenced or re-stated.
     Diff(cmd::diff::Args),
     /// Preview the site on a local server that rebuilds and reloads on save.
     Serve(cmd::serve::Args),

@@ -85,6 +85,14 @@ fn init_then_build_succeeds() {
             "starter site lacks public/{f}"
         );
     }
+    // Its first observation opens with the answer it states (issue 26).
+    let page = std::fs::read_to_string(site.join("public/en/notes/first-observation/index.html"))
+        .expect("the first observation page");
+    assert!(
+        page.contains("Did it run on the threads asked for?")
+            && page.contains("<span class=\"answer answer--no\">"),
+        "the starter page shows its answer"
+    );
     // Its book.toml has a stand-in absolute address (example.org), so
     // the first build warns about nothing (issue 25).
     assert!(site.join("public/sitemap.xml").is_file());
