@@ -37,6 +37,17 @@ struct RawConfig {
     search: RawSearch,
     #[serde(default)]
     aspects: BTreeMap<String, Spanned<RawAspect>>,
+    #[serde(default)]
+    capture: RawCapture,
+}
+
+/// `[capture]`: what `kansoku capture` records about the host.
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawCapture {
+    /// Fact name → the command printing it (`kernel = "uname -r"`).
+    #[serde(default)]
+    facts: BTreeMap<String, String>,
 }
 
 /// `[aspects.NAME]`: what a view column's claims answer.
@@ -324,6 +335,9 @@ pub struct Config {
     /// `[aspects]`: questions, scopes and answer vocabularies of view
     /// columns, in the order `book.toml` declares them.
     pub(crate) aspects: Vec<(String, Aspect)>,
+    /// `[capture] facts`: host facts a capture records, each with the
+    /// command that prints it (run without a shell).
+    pub(crate) capture_facts: BTreeMap<String, String>,
     /// Dev server port.
     pub(crate) port: u16,
     /// `[[check.accept]]`: expected warnings, with their reasons.
@@ -565,6 +579,7 @@ impl Config {
             port: raw.serve.port.unwrap_or(3000),
             accept,
             aspects,
+            capture_facts: raw.capture.facts,
             raw_html: raw.markdown.raw_html.unwrap_or_default(),
             paginate_by,
             search: raw.search.enabled.unwrap_or(true),

@@ -23,6 +23,11 @@ pub enum EvidenceKind {
     Transcript,
     /// A note written by the observer.
     Note,
+    /// Written by `kansoku capture`: a command's output, with how it ran.
+    Capture,
+    /// Written by `kansoku capture --file`: an existing log, with where
+    /// it came from.
+    Import,
 }
 
 impl EvidenceKind {
@@ -32,6 +37,8 @@ impl EvidenceKind {
             EvidenceKind::Raw => "raw",
             EvidenceKind::Transcript => "transcript",
             EvidenceKind::Note => "note",
+            EvidenceKind::Capture => "capture",
+            EvidenceKind::Import => "import",
         }
     }
 }
@@ -51,6 +58,74 @@ struct RawHeader {
     captured: Option<DateOrText>,
     host: Option<String>,
     phase: Option<String>,
+    // A capture's provenance, field by field: serde's `flatten` would
+    // switch off `deny_unknown_fields`.
+    #[serde(default)]
+    command: Vec<String>,
+    cwd: Option<String>,
+    started: Option<String>,
+    ended: Option<String>,
+    exit: Option<String>,
+    stream: Option<String>,
+    #[serde(rename = "other-stream")]
+    other_stream: Option<String>,
+    #[serde(default)]
+    facts: BTreeMap<String, String>,
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+    original: Option<String>,
+    mtime: Option<String>,
+    note: Option<String>,
+    #[serde(rename = "body-sha256")]
+    body_sha256: Option<String>,
+}
+
+/// How a captured or imported file came to be (`kansoku capture`): what
+/// a reader needs to trust it, and what `check` verifies.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct Provenance {
+    /// The command and its arguments, as run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) command: Vec<String>,
+    /// The working directory it ran in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) cwd: Option<String>,
+    /// When it started and ended, UTC, RFC 3339.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) started: Option<String>,
+    /// When it ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) ended: Option<String>,
+    /// Its exit status, or the signal that ended it (`signal 9`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) exit: Option<String>,
+    /// Which of its streams the body holds (`stdout` or `stderr`): each is
+    /// kept apart, byte for byte, in a file of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) stream: Option<String>,
+    /// The file holding the command's other stream.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) other_stream: Option<String>,
+    /// Host facts the site asks for (`book.toml` `[capture] facts`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(crate) facts: BTreeMap<String, String>,
+    /// Environment variables recorded because they were named.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(crate) env: BTreeMap<String, String>,
+    /// An imported log's original file name and modification time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) original: Option<String>,
+    /// Its modification time, UTC.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) mtime: Option<String>,
+    /// What the person capturing said about it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) note: Option<String>,
+    /// SHA-256 of the body as kansoku reads it (UTF-8, lines ended by
+    /// `\n`), in hex.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) body_sha256: Option<String>,
 }
 
 /// The `+++` header of an evidence file.
@@ -66,6 +141,8 @@ pub struct Header {
     pub(crate) host: Option<String>,
     /// Observation phase.
     pub(crate) phase: Option<String>,
+    /// How a capture or import came to be.
+    pub(crate) provenance: Provenance,
 }
 
 /// One evidence file.
@@ -246,6 +323,46 @@ fn unsafe_name(abs: &Path, dir_name: &str, entry: &walkdir::DirEntry) -> Option<
     Some(Loaded::Broken(rel, d))
 }
 
+/// SHA-256 of `body`, in hex: a capture's `body-sha256`.
+pub(crate) fn body_sha256(body: &str) -> String {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(body.as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// E019 for a captured or imported file whose body is not the one its
+/// header's hash was made of, or that has no hash to verify: what a
+/// reader trusts a capture for is that nobody edited it since.
+fn tampered(shown: &str, header: &Header, body: &str) -> Option<Diagnostic> {
+    let kind = header.kind?;
+    let captured = matches!(kind, EvidenceKind::Capture | EvidenceKind::Import);
+    let at = crate::error::Location::file(shown.to_owned());
+    match &header.provenance.body_sha256 {
+        None if captured => Some(
+            Diagnostic::error(
+                "E019",
+                at,
+                format!("{shown} is a {} without its `body-sha256`: it cannot be verified", kind.name()),
+            )
+            .with_hint("write captures with `kansoku capture`, which records the hash, or make it a `transcript`"),
+        ),
+        None => None,
+        Some(want) => {
+            let got = body_sha256(body);
+            (got != want.to_ascii_lowercase()).then(|| {
+                Diagnostic::error(
+                    "E019",
+                    at,
+                    format!("{shown} changed since it was captured: its body's SHA-256 is {got}, its header says {want}"),
+                )
+                .with_hint(
+                    "a capture is not edited: capture it again (`kansoku capture --replace`), or restore it from version control",
+                )
+            })
+        }
+    }
+}
+
 fn load_file(
     abs: &Path,
     canon_dir: &Path,
@@ -283,10 +400,28 @@ fn load_file(
                     }),
                     host: h.host,
                     phase: h.phase,
+                    provenance: Provenance {
+                        command: h.command,
+                        cwd: h.cwd,
+                        started: h.started,
+                        ended: h.ended,
+                        exit: h.exit,
+                        stream: h.stream,
+                        other_stream: h.other_stream,
+                        facts: h.facts,
+                        env: h.env,
+                        original: h.original,
+                        mtime: h.mtime,
+                        note: h.note,
+                        body_sha256: h.body_sha256,
+                    },
                 };
                 let mut body = src.text;
                 // In place: evidence logs are the largest files of a site.
                 body.drain(..split.body_start);
+                if let Some(d) = tampered(&src.rel, &header, &body) {
+                    return Ok(Loaded::Broken(rel, d));
+                }
                 (Some(header), body)
             }
             Err(d) => return Ok(Loaded::Broken(rel, d)),

@@ -26,6 +26,7 @@
 //! each key is made of.
 
 pub(crate) mod accept;
+pub mod capture;
 pub mod check;
 pub mod claims;
 pub mod clean;

@@ -42,6 +42,8 @@ enum Command {
     Claims(cmd::claims::Args),
     /// Remove the build directory and kansoku's bookkeeping (.kansoku/).
     Clean(cmd::clean::Args),
+    /// Run a command and keep its output as evidence, with how it ran (or import a log with --file).
+    Capture(cmd::capture::Args),
     /// Print a shell completion script (e.g. `kansoku completions bash > /etc/bash_completion.d/kansoku`).
     Completions(cmd::completions::Args),
     /// Print this message or the help of the given command.
@@ -69,6 +71,7 @@ fn main() -> ExitCode {
         Command::New(args) => cmd::in_site(root, |r| cmd::new::run(r, args)),
         Command::Claims(args) => cmd::in_site(root, |r| cmd::claims::run(r, args)),
         Command::Clean(args) => cmd::in_site(root, |r| cmd::clean::run(r, args)),
+        Command::Capture(args) => cmd::in_site(root, |r| cmd::capture::run(r, args)),
         Command::Completions(args) => cmd::completions::run::<Cli>(args),
         Command::Help(args) => cmd::help::run::<Cli>(args),
     }

@@ -3,6 +3,7 @@
 //! exit code; only `main` exits.
 
 pub(crate) mod build;
+pub(crate) mod capture;
 pub(crate) mod check;
 pub(crate) mod claims;
 pub(crate) mod clean;

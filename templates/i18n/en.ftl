@@ -214,3 +214,24 @@ observed-here = Observed on this one:
 observed-elsewhere = Not observed here:
 sof-scope = Scope
 sof-scope-each = Each row
+
+## Captured evidence (issue 27)
+
+evidence-kind-capture = Capture
+evidence-kind-capture-meaning = a command's output, written by kansoku capture with how it ran; check verifies its hash
+evidence-kind-import = Imported log
+evidence-kind-import-meaning = an existing log copied as it was, with where it came from; check verifies its hash
+evidence-command = Command
+evidence-cwd = Working directory
+evidence-time = Ran (UTC)
+evidence-exit = Exit status
+evidence-stream = Stream
+evidence-stream-stdout = standard output
+evidence-stream-stderr = standard error
+evidence-other-stream = the other stream is in
+evidence-fact = Host
+evidence-env = Environment
+evidence-original = Original file
+evidence-mtime = modified
+evidence-note = Note
+evidence-sha256 = SHA-256 of the body

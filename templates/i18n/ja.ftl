@@ -208,3 +208,24 @@ observed-here = この対象で観測した問い:
 observed-elsewhere = ここでは観測していない問い:
 sof-scope = 範囲
 sof-scope-each = 各行の対象
+
+## Captured evidence (issue 27)
+
+evidence-kind-capture = キャプチャ
+evidence-kind-capture-meaning = kansoku capture がコマンドの出力を実行時の情報とともに記録したもの。check がハッシュを検証する
+evidence-kind-import = 取り込んだログ
+evidence-kind-import-meaning = 既存のログを出どころとともにそのまま写したもの。check がハッシュを検証する
+evidence-command = コマンド
+evidence-cwd = 作業ディレクトリ
+evidence-time = 実行時刻(UTC)
+evidence-exit = 終了ステータス
+evidence-stream = ストリーム
+evidence-stream-stdout = 標準出力
+evidence-stream-stderr = 標準エラー出力
+evidence-other-stream = もう一方のストリーム:
+evidence-fact = ホスト
+evidence-env = 環境変数
+evidence-original = 元のファイル
+evidence-mtime = 更新
+evidence-note = メモ
+evidence-sha256 = 本文の SHA-256

@@ -88,6 +88,8 @@ cases! {
         [("E021", "error", "content/page.md", 5, 8)];
     e022_duplicate_entity_key: "e022-duplicate-key", Check,
         [("E022", "error", "content/twin.md", 6, 7)];
+    e019_a_captured_body_changed: "e019-capture-changed", Check,
+        [("E019", "error", "evidence/logs/run.txt", 1, 1)];
     e023_two_claims_in_one_cell: "e023-two-claims-one-cell", Check,
         [("E023", "error", "content/page.md", 14, 6)];
     e024_unknown_answer: "e024-unknown-answer", Check,

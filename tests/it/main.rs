@@ -15,6 +15,7 @@ mod build;
 mod build_cache;
 mod build_dir;
 mod build_dir_prop;
+mod capture;
 mod check;
 mod cli;
 mod common;

@@ -1,0 +1,479 @@
+//! `kansoku capture`: evidence recorded with its provenance.
+//!
+//! A capture runs a command (no shell unless asked) and writes what it
+//! printed under the evidence directory, behind a header that says what a
+//! reader needs to trust it: the command and its arguments, where and
+//! when it ran, how it ended, the host facts the site asks for, the
+//! environment variables named, and a SHA-256 of the body, which `check`
+//! verifies (E019). An import does the same for a log that already exists.
+//!
+//! stdout and stderr are kept apart, each byte for byte in a file of its
+//! own (`NAME.txt` and `NAME.stderr.txt`): no marker is mixed into what
+//! the command printed, so every line a claim cites is the command's own.
+//! What is lost is the order between the two streams; the header says so.
+//!
+//! Files are written atomically (a temporary file renamed into place), and
+//! an existing file is never overwritten without `replace`.
+
+use crate::config::Config;
+use crate::error::{Error, Result};
+use crate::evidence::{body_sha256, Provenance};
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
+
+/// What to capture.
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    /// The command and its arguments.
+    pub command: Vec<String>,
+    /// Run it through `sh -c` (the command is then one string).
+    pub shell: bool,
+    /// Where to write it, under the evidence directory.
+    pub dest: Option<String>,
+    /// A note kept in the header.
+    pub note: Option<String>,
+    /// Environment variables to record (by name).
+    pub env: Vec<String>,
+    /// Overwrite an existing file.
+    pub replace: bool,
+}
+
+/// What to import.
+#[derive(Debug, Clone, Default)]
+pub struct Import {
+    /// The log.
+    pub file: PathBuf,
+    /// Where it came from, in words.
+    pub source: String,
+    /// Where to write it, under the evidence directory.
+    pub dest: Option<String>,
+    /// A note kept in the header.
+    pub note: Option<String>,
+    /// Overwrite an existing file.
+    pub replace: bool,
+}
+
+/// What a capture or import wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Written {
+    /// The files written, as paths from the site root.
+    pub paths: Vec<String>,
+    /// How the command ended (`0`, `1`, `signal 9`); empty for an import.
+    pub exit: String,
+}
+
+/// Runs `req.command` and writes its output as evidence of the site at
+/// `root`. A command that fails still is a capture (its exit status is
+/// recorded); one that cannot be started is an error.
+pub fn capture(root: &Path, req: &Request) -> Result<Written> {
+    let config = Config::load(root)?;
+    let Some(program) = req.command.first() else {
+        return Err(Error::Usage(
+            "capture needs a command after `--`: `kansoku capture -- uname -a`".to_owned(),
+        ));
+    };
+    let env = named_env(&req.env)?;
+    let evidence = root.join(&config.evidence_dir);
+    let stem = match &req.dest {
+        Some(d) => checked_dest(d)?,
+        None => format!("captures/{}-{}.txt", file_stem(program), stamp_now()),
+    };
+    let (out_rel, err_rel) = stream_names(&stem);
+    for rel in [&out_rel, &err_rel] {
+        refuse_existing(&evidence, rel, req.replace, &config)?;
+    }
+    let cwd = std::env::current_dir().map_err(|e| Error::io(Path::new("."), e))?;
+    let mut cmd = if req.shell {
+        let mut c = std::process::Command::new("sh");
+        c.arg("-c").arg(req.command.join(" "));
+        c
+    } else {
+        let mut c = std::process::Command::new(program);
+        c.args(&req.command[1..]);
+        c
+    };
+    cmd.stdin(std::process::Stdio::null());
+    let started = now();
+    let output = cmd.output().map_err(|e| {
+        Error::Usage(format!(
+            "could not run `{program}`: {e}; check that it is installed and on PATH{}",
+            if req.shell {
+                ""
+            } else {
+                " (pass --shell to run a shell command line)"
+            }
+        ))
+    })?;
+    let ended = now();
+    let exit = match (output.status.code(), signal_of(&output.status)) {
+        (Some(c), _) => c.to_string(),
+        (None, Some(s)) => format!("signal {s}"),
+        (None, None) => "unknown".to_owned(),
+    };
+    let text = |bytes: Vec<u8>, what: &str| {
+        String::from_utf8(bytes).map_err(|_| {
+            Error::Usage(format!(
+                "`{program}` printed bytes on {what} that are not UTF-8 text; evidence is text: capture a command that prints text (e.g. pipe it through `xxd` with --shell)"
+            ))
+        })
+    };
+    let stdout = text(output.stdout, "stdout")?;
+    let stderr = text(output.stderr, "stderr")?;
+    let facts = host_facts(&config);
+    let command = if req.shell {
+        vec!["sh".to_owned(), "-c".to_owned(), req.command.join(" ")]
+    } else {
+        req.command.clone()
+    };
+    let mut written = Vec::new();
+    for (rel, body, stream, other) in [
+        (&out_rel, &stdout, "stdout", &err_rel),
+        (&err_rel, &stderr, "stderr", &out_rel),
+    ] {
+        // An empty stderr is not written: most commands print nothing
+        // there, and its absence says so.
+        if stream == "stderr" && body.is_empty() {
+            continue;
+        }
+        let provenance = Provenance {
+            command: command.clone(),
+            cwd: Some(cwd.display().to_string()),
+            started: Some(started.clone()),
+            ended: Some(ended.clone()),
+            exit: Some(exit.clone()),
+            stream: Some(stream.to_owned()),
+            other_stream: (!stderr.is_empty()).then(|| other.clone()),
+            facts: facts.clone(),
+            env: env.clone(),
+            note: req.note.clone(),
+            body_sha256: Some(body_sha256(&normalised(body))),
+            ..Provenance::default()
+        };
+        let header = header("capture", None, &provenance)?;
+        write_atomically(&evidence, rel, &format!("{header}{body}"), req.replace)?;
+        written.push(format!("{}/{rel}", config.evidence_dir.display()));
+    }
+    Ok(Written {
+        paths: written,
+        exit,
+    })
+}
+
+/// Copies the log `req.file` into the evidence of the site at `root`,
+/// with where it came from, its original name, modification time and hash.
+pub fn import(root: &Path, req: &Import) -> Result<Written> {
+    let config = Config::load(root)?;
+    let evidence = root.join(&config.evidence_dir);
+    let name = req
+        .file
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let rel = match &req.dest {
+        Some(d) => checked_dest(d)?,
+        None => format!("imports/{name}"),
+    };
+    refuse_existing(&evidence, &rel, req.replace, &config)?;
+    let bytes = std::fs::read(&req.file).map_err(|e| Error::io(&req.file, e))?;
+    let body = String::from_utf8(bytes).map_err(|_| {
+        Error::Usage(format!(
+            "{}: not UTF-8 text; evidence is text",
+            req.file.display()
+        ))
+    })?;
+    let mtime = std::fs::metadata(&req.file)
+        .and_then(|m| m.modified())
+        .ok()
+        .map(rfc3339);
+    let provenance = Provenance {
+        original: Some(name),
+        mtime,
+        note: req.note.clone(),
+        body_sha256: Some(body_sha256(&normalised(&body))),
+        ..Provenance::default()
+    };
+    let header = header("import", Some(&req.source), &provenance)?;
+    write_atomically(&evidence, &rel, &format!("{header}{body}"), req.replace)?;
+    Ok(Written {
+        paths: vec![format!("{}/{rel}", config.evidence_dir.display())],
+        exit: String::new(),
+    })
+}
+
+/// The body as kansoku reads it back (`source::decode_owned`): lines end
+/// with `\n`; the hash is of what a claim cites.
+fn normalised(body: &str) -> String {
+    body.replace("\r\n", "\n").replace('\r', "\n")
+}
+
+/// The `+++` header: the kind, the source, then the provenance, with a
+/// comment saying how the streams are kept.
+fn header(kind: &str, source: Option<&str>, p: &Provenance) -> Result<String> {
+    #[derive(serde::Serialize)]
+    struct Head<'a> {
+        kind: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        source: Option<&'a str>,
+        #[serde(flatten)]
+        provenance: &'a Provenance,
+    }
+    let toml = toml::to_string(&Head {
+        kind,
+        source,
+        provenance: p,
+    })
+    .map_err(|e| Error::Usage(format!("the capture's header could not be written: {e}")))?;
+    let why = if kind == "capture" {
+        "# Written by kansoku capture. stdout and stderr are kept apart, each byte\n\
+         # for byte in its own file, so no marker is mixed into what the command\n\
+         # printed; the order between the two streams is not kept.\n"
+    } else {
+        "# Written by kansoku capture --file: an existing log, copied as it was.\n"
+    };
+    Ok(format!("+++\n{why}{toml}+++\n"))
+}
+
+/// `NAME.txt` and `NAME.stderr.txt` for a destination `NAME.txt`.
+fn stream_names(dest: &str) -> (String, String) {
+    match dest.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() && !ext.contains('/') => {
+            (dest.to_owned(), format!("{stem}.stderr.{ext}"))
+        }
+        _ => (dest.to_owned(), format!("{dest}.stderr")),
+    }
+}
+
+/// A destination under the evidence directory: relative, without `..`.
+fn checked_dest(dest: &str) -> Result<String> {
+    let p = Path::new(dest);
+    let inside = p
+        .components()
+        .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+    if dest.is_empty() || !inside {
+        return Err(Error::Usage(format!(
+            "--as {dest}: give a path inside the evidence directory, such as `captures/ldd-ls.txt` (no `..`, not absolute)"
+        )));
+    }
+    Ok(dest.trim_start_matches("./").to_owned())
+}
+
+fn refuse_existing(evidence: &Path, rel: &str, replace: bool, config: &Config) -> Result<()> {
+    if !replace && evidence.join(rel).symlink_metadata().is_ok() {
+        return Err(Error::Usage(format!(
+            "{}/{rel} exists; a capture never overwrites one: pass --replace to capture it again, or --as to name another file",
+            config.evidence_dir.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Writes `text` to `evidence/rel` through a temporary file in the same
+/// directory: a reader sees the old file or the new one, never half of
+/// one. Without `replace` the rename refuses an existing file even if
+/// one appeared since the check.
+fn write_atomically(evidence: &Path, rel: &str, text: &str, replace: bool) -> Result<()> {
+    use std::io::Write;
+    let dest = evidence.join(rel);
+    let dir = dest.parent().unwrap_or(evidence);
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".kansoku-capture-")
+        .tempfile_in(dir)
+        .map_err(|e| Error::io(dir, e))?;
+    tmp.write_all(text.as_bytes())
+        .and_then(|()| tmp.as_file().sync_all())
+        .map_err(|e| Error::io(tmp.path(), e))?;
+    let persisted = if replace {
+        tmp.persist(&dest).map(|_| ())
+    } else {
+        tmp.persist_noclobber(&dest).map(|_| ())
+    };
+    persisted.map_err(|e| Error::io(&dest, e.error))
+}
+
+/// The values of the named variables. A name or value that looks like a
+/// secret is refused: evidence is published.
+fn named_env(names: &[String]) -> Result<BTreeMap<String, String>> {
+    let mut out = BTreeMap::new();
+    for name in names {
+        if secret_name(name) {
+            return Err(Error::Usage(format!(
+                "--env {name}: the name looks like a secret's, and evidence is published; record only variables that say how the command ran"
+            )));
+        }
+        let value = std::env::var(name).unwrap_or_default();
+        if let Some(why) = secret_value(&value) {
+            return Err(Error::Usage(format!(
+                "--env {name}: its value looks like a secret ({why}), and evidence is published; unset it or leave it out"
+            )));
+        }
+        out.insert(name.clone(), value);
+    }
+    Ok(out)
+}
+
+fn secret_name(name: &str) -> bool {
+    let n = name.to_ascii_uppercase();
+    [
+        "TOKEN",
+        "SECRET",
+        "PASSWORD",
+        "PASSWD",
+        "API_KEY",
+        "APIKEY",
+        "PRIVATE",
+        "CREDENTIAL",
+        "AUTH",
+        "SESSION",
+        "COOKIE",
+    ]
+    .iter()
+    .any(|s| n.contains(s))
+}
+
+/// Why `value` looks like a secret: a known token prefix, a key block, or
+/// a long run of random-looking characters.
+fn secret_value(value: &str) -> Option<&'static str> {
+    let v = value.trim();
+    let prefixes = [
+        ("ghp_", "a GitHub token"),
+        ("gho_", "a GitHub token"),
+        ("github_pat_", "a GitHub token"),
+        ("glpat-", "a GitLab token"),
+        ("xoxb-", "a Slack token"),
+        ("xoxp-", "a Slack token"),
+        ("sk-", "an API key"),
+        ("AKIA", "an AWS access key"),
+        ("-----BEGIN", "a key block"),
+    ];
+    if let Some((_, why)) = prefixes.iter().find(|(p, _)| v.starts_with(p)) {
+        return Some(why);
+    }
+    // A token: 32 or more characters of letters and digits (and the few
+    // signs base64 and hex use), mixing letters and digits, no spaces.
+    let long = v.len() >= 32
+        && v.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '=' | '_' | '-'))
+        && v.chars().any(|c| c.is_ascii_digit())
+        && v.chars().any(|c| c.is_ascii_alphabetic())
+        && !v.contains('/');
+    long.then_some("a long random-looking string")
+}
+
+/// Each `[capture] facts` command's first line of output, run without a
+/// shell; a fact that cannot be read says why instead.
+fn host_facts(config: &Config) -> BTreeMap<String, String> {
+    config
+        .capture_facts
+        .iter()
+        .map(|(name, command)| {
+            let mut words = command.split_whitespace();
+            let value = match words.next() {
+                None => "unavailable: no command".to_owned(),
+                Some(program) => match std::process::Command::new(program)
+                    .args(words)
+                    .stdin(std::process::Stdio::null())
+                    .output()
+                {
+                    Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout)
+                        .lines()
+                        .next()
+                        .unwrap_or("")
+                        .trim()
+                        .to_owned(),
+                    Ok(o) => format!("unavailable: `{command}` exited with {}", o.status),
+                    Err(e) => format!("unavailable: `{command}`: {e}"),
+                },
+            };
+            (name.clone(), value)
+        })
+        .collect()
+}
+
+fn file_stem(program: &str) -> String {
+    let base = Path::new(program)
+        .file_name()
+        .map_or_else(|| program.to_owned(), |n| n.to_string_lossy().into_owned());
+    base.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect()
+}
+
+fn now() -> String {
+    rfc3339(std::time::SystemTime::now())
+}
+
+/// `2026-11-25T16:30:00Z`: UTC, to the second.
+fn rfc3339(t: std::time::SystemTime) -> String {
+    let t = time::OffsetDateTime::from(t);
+    let t = t.replace_nanosecond(0).unwrap_or(t);
+    t.format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_else(|_| t.unix_timestamp().to_string())
+}
+
+/// `20261125T163000Z`, for a default file name.
+fn stamp_now() -> String {
+    now().replace(['-', ':'], "")
+}
+
+#[cfg(unix)]
+fn signal_of(status: &std::process::ExitStatus) -> Option<i32> {
+    use std::os::unix::process::ExitStatusExt;
+    status.signal()
+}
+
+#[cfg(not(unix))]
+fn signal_of(_: &std::process::ExitStatus) -> Option<i32> {
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_are_recognised_by_name_and_value() {
+        assert!(secret_name("GITHUB_TOKEN"));
+        assert!(secret_name("db_password"));
+        assert!(!secret_name("HSA_OVERRIDE_GFX_VERSION"));
+        assert_eq!(secret_value("ghp_abcdefghijklmnop"), Some("a GitHub token"));
+        assert_eq!(
+            secret_value("AKIAABCDEFGHIJKLMNOP"),
+            Some("an AWS access key")
+        );
+        assert_eq!(
+            secret_value("Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdo"),
+            Some("a long random-looking string")
+        );
+        assert_eq!(secret_value("11.0.0"), None);
+        assert_eq!(
+            secret_value("/usr/local/lib/ollama/rocm:/opt/rocm/lib"),
+            None
+        );
+        assert_eq!(secret_value("C.UTF-8"), None);
+    }
+
+    #[test]
+    fn the_streams_get_two_names_and_paths_stay_inside() {
+        assert_eq!(
+            stream_names("captures/ldd.txt"),
+            (
+                "captures/ldd.txt".to_owned(),
+                "captures/ldd.stderr.txt".to_owned()
+            )
+        );
+        assert_eq!(
+            stream_names("maps"),
+            ("maps".to_owned(), "maps.stderr".to_owned())
+        );
+        assert!(checked_dest("../x.txt").is_err());
+        assert!(checked_dest("/etc/x").is_err());
+        assert_eq!(checked_dest("./a/b.txt").expect("inside"), "a/b.txt");
+    }
+}

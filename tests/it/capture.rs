@@ -1,0 +1,265 @@
+//! `kansoku capture` (issue 27): evidence written with its provenance, a
+//! hash `check` verifies, no transcript warning for what was captured,
+//! secrets refused, nothing overwritten unasked.
+
+use crate::common;
+use common::SiteTest;
+use kansoku::capture::{self, Import, Request};
+use std::process::Command;
+
+fn site() -> SiteTest {
+    SiteTest::from_fixture("check/clean")
+}
+
+fn request(command: &[&str]) -> Request {
+    Request {
+        command: command.iter().map(|s| (*s).to_owned()).collect(),
+        dest: Some("runs/out.txt".to_owned()),
+        ..Request::default()
+    }
+}
+
+fn sha256(text: &str) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The header of a written evidence file, parsed, and its body.
+fn read(t: &SiteTest, rel: &str) -> (toml::Table, String) {
+    let text = std::fs::read_to_string(t.root().join(rel)).expect("written");
+    let rest = text.strip_prefix("+++\n").expect("a header");
+    let (head, body) = rest.split_once("+++\n").expect("a closed header");
+    (head.parse().expect("the header is TOML"), body.to_owned())
+}
+
+/// A confirmed claim citing `path` lines `lines`, quoting `quote`.
+fn cite(t: &mut SiteTest, path: &str, lines: &str, quote: &str) {
+    let page = std::fs::read_to_string(t.root().join("content/page.md")).expect("page");
+    let claim = format!(
+        "[[claims]]\nid = \"captured\"\nclass = \"confirmed\"\nja = \"取った。\"\nen = \"Captured.\"\nevidence = [{{ path = \"{path}\", lines = \"{lines}\", quote = \"{quote}\" }}]\n\n[[claims]]\n"
+    );
+    t.write("content/page.md", &page.replacen("[[claims]]\n", &claim, 1));
+}
+
+#[test]
+fn a_capture_records_how_the_command_ran_and_the_hash_of_its_output() {
+    let t = site();
+    let written =
+        capture::capture(t.root(), &request(&["printf", "one\\ntwo\\n"])).expect("captured");
+    assert_eq!(written.paths, ["evidence/runs/out.txt"]);
+    assert_eq!(written.exit, "0");
+    let (head, body) = read(&t, "evidence/runs/out.txt");
+    assert_eq!(body, "one\ntwo\n");
+    assert_eq!(head["kind"].as_str(), Some("capture"));
+    assert_eq!(
+        head["command"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|v| v.as_str()).collect::<Vec<_>>()),
+        Some(vec!["printf", "one\\ntwo\\n"])
+    );
+    assert_eq!(head["exit"].as_str(), Some("0"));
+    assert_eq!(head["stream"].as_str(), Some("stdout"));
+    assert_eq!(
+        head["body-sha256"].as_str(),
+        Some(sha256("one\ntwo\n").as_str())
+    );
+    for key in ["cwd", "started", "ended"] {
+        assert!(head.contains_key(key), "{key} recorded: {head}");
+    }
+    assert!(
+        head["started"].as_str().is_some_and(|s| s.ends_with('Z')),
+        "UTC"
+    );
+    // No stderr, no stderr file.
+    assert!(!t.root().join("evidence/runs/out.stderr.txt").exists());
+}
+
+#[test]
+fn stderr_is_kept_apart_and_a_failing_command_is_still_a_capture() {
+    let t = site();
+    let req = Request {
+        shell: true,
+        ..request(&["echo out; echo err >&2; exit 3"])
+    };
+    let written = capture::capture(t.root(), &req).expect("captured");
+    assert_eq!(written.exit, "3");
+    assert_eq!(
+        written.paths,
+        ["evidence/runs/out.txt", "evidence/runs/out.stderr.txt"]
+    );
+    let (head, body) = read(&t, "evidence/runs/out.stderr.txt");
+    assert_eq!(body, "err\n");
+    assert_eq!(head["stream"].as_str(), Some("stderr"));
+    assert_eq!(head["other-stream"].as_str(), Some("runs/out.txt"));
+    assert_eq!(head["exit"].as_str(), Some("3"));
+    let (_, out) = read(&t, "evidence/runs/out.txt");
+    assert_eq!(out, "out\n", "no marker mixed into the output");
+}
+
+#[test]
+fn a_claim_citing_captured_lines_checks_clean_without_the_transcript_warning() {
+    let mut t = site();
+    capture::capture(t.root(), &request(&["printf", "alpha\\nbeta\\n"])).expect("captured");
+    cite(&mut t, "runs/out.txt", "2", "beta");
+    let report = t.check();
+    let human = kansoku::check::format(&report, kansoku::check::Format::Human);
+    assert_eq!(report.errors(), 0, "{human}");
+    assert!(
+        !report.diagnostics.iter().any(|d| d.code == "W002"),
+        "captured evidence is not a transcript: {human}"
+    );
+}
+
+#[test]
+fn a_byte_changed_in_a_captured_body_is_an_error_naming_the_file() {
+    let mut t = site();
+    capture::capture(t.root(), &request(&["printf", "alpha\\nbeta\\n"])).expect("captured");
+    cite(&mut t, "runs/out.txt", "2", "beta");
+    t.edit("evidence/runs/out.txt", "alpha\n", "alphA\n");
+    let report = t.check();
+    let human = kansoku::check::format(&report, kansoku::check::Format::Human);
+    let expected = format!(
+        "evidence/runs/out.txt:1:1: error[E019]: evidence/runs/out.txt changed since it was captured: its body's SHA-256 is {}, its header says {}\n  = hint: a capture is not edited: capture it again (`kansoku capture --replace`), or restore it from version control",
+        sha256("alphA\nbeta\n"),
+        sha256("alpha\nbeta\n")
+    );
+    assert!(human.contains(&expected), "{human}");
+    // Restoring the byte restores the capture.
+    t.edit("evidence/runs/out.txt", "alphA\n", "alpha\n");
+    assert_eq!(t.check().errors(), 0);
+}
+
+#[test]
+fn a_capture_without_its_hash_cannot_be_verified() {
+    let mut t = site();
+    t.write(
+        "evidence/runs/hand.txt",
+        "+++\nkind = \"capture\"\ncommand = [\"true\"]\n+++\nline\n",
+    );
+    cite(&mut t, "runs/hand.txt", "1", "line");
+    let human = kansoku::check::format(&t.check(), kansoku::check::Format::Human);
+    assert!(
+        human.contains("error[E019]: evidence/runs/hand.txt is a capture without its `body-sha256`: it cannot be verified"),
+        "{human}"
+    );
+}
+
+#[test]
+fn an_existing_capture_is_never_overwritten_unasked() {
+    let t = site();
+    capture::capture(t.root(), &request(&["printf", "first\\n"])).expect("captured");
+    let err = capture::capture(t.root(), &request(&["printf", "second\\n"]))
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        err.contains(
+            "evidence/runs/out.txt exists; a capture never overwrites one: pass --replace"
+        ),
+        "{err}"
+    );
+    assert_eq!(read(&t, "evidence/runs/out.txt").1, "first\n");
+    let again = Request {
+        replace: true,
+        ..request(&["printf", "second\\n"])
+    };
+    capture::capture(t.root(), &again).expect("replaced");
+    assert_eq!(read(&t, "evidence/runs/out.txt").1, "second\n");
+    // No temporary file left beside it.
+    let names: Vec<String> = std::fs::read_dir(t.root().join("evidence/runs"))
+        .expect("dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["out.txt"]);
+}
+
+#[test]
+fn a_secret_looking_environment_variable_is_refused() {
+    let t = site();
+    let run = |env: (&str, &str), name: &str| {
+        Command::new(env!("CARGO_BIN_EXE_kansoku"))
+            .args(["capture", "--root"])
+            .arg(t.root())
+            .args(["--as", "runs/env.txt", "--env", name, "--", "true"])
+            .env(env.0, env.1)
+            .output()
+            .expect("runs")
+    };
+    let by_value = run(("BUILD_LABEL", "ghp_0123456789abcdefghij"), "BUILD_LABEL");
+    assert_eq!(by_value.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&by_value.stderr)
+            .contains("--env BUILD_LABEL: its value looks like a secret (a GitHub token), and evidence is published"),
+        "{}",
+        String::from_utf8_lossy(&by_value.stderr)
+    );
+    let by_name = run(("GITHUB_TOKEN", "x"), "GITHUB_TOKEN");
+    assert_eq!(by_name.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&by_name.stderr)
+        .contains("--env GITHUB_TOKEN: the name looks like a secret's"));
+    assert!(
+        !t.root().join("evidence/runs/env.txt").exists(),
+        "nothing written"
+    );
+    // A plain variable is recorded.
+    let ok = run(("BUILD_LABEL", "nightly"), "BUILD_LABEL");
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    let (head, _) = read(&t, "evidence/runs/env.txt");
+    assert_eq!(head["env"]["BUILD_LABEL"].as_str(), Some("nightly"));
+}
+
+#[test]
+fn an_import_records_where_the_log_came_from() {
+    let mut t = site();
+    let log = t.root().join("dmesg.log");
+    std::fs::write(&log, "[0.0] booted\n[1.0] amdgpu: ready\n").expect("log");
+    let written = capture::import(
+        t.root(),
+        &Import {
+            file: log,
+            source: "dmesg on the test host".to_owned(),
+            dest: Some("logs/dmesg.log".to_owned()),
+            ..Import::default()
+        },
+    )
+    .expect("imported");
+    assert_eq!(written.paths, ["evidence/logs/dmesg.log"]);
+    let (head, body) = read(&t, "evidence/logs/dmesg.log");
+    assert_eq!(body, "[0.0] booted\n[1.0] amdgpu: ready\n");
+    assert_eq!(head["kind"].as_str(), Some("import"));
+    assert_eq!(head["source"].as_str(), Some("dmesg on the test host"));
+    assert_eq!(head["original"].as_str(), Some("dmesg.log"));
+    assert!(head.contains_key("mtime"));
+    assert_eq!(head["body-sha256"].as_str(), Some(sha256(&body).as_str()));
+    cite(&mut t, "logs/dmesg.log", "2", "amdgpu");
+    let report = t.check();
+    assert_eq!(report.errors(), 0);
+    assert!(!report.diagnostics.iter().any(|d| d.code == "W002"));
+}
+
+#[test]
+fn the_evidence_page_shows_the_provenance_in_both_languages() {
+    let mut t = site();
+    capture::capture(t.root(), &request(&["printf", "alpha\\nbeta\\n"])).expect("captured");
+    cite(&mut t, "runs/out.txt", "2", "beta");
+    t.build();
+    for (lang, words) in [
+        ("en", ["Command", "Exit status", "SHA-256 of the body"]),
+        ("ja", ["コマンド", "終了ステータス", "本文の SHA-256"]),
+    ] {
+        let page = t.read(&format!("{lang}/evidence/runs/out.txt/index.html"));
+        for w in words {
+            assert!(page.contains(w), "{lang}: {w}");
+        }
+        assert!(
+            page.contains("<code>printf one\\ntwo\\n</code>")
+                || page.contains("<code>printf alpha\\nbeta\\n</code>")
+        );
+    }
+}
