@@ -36,6 +36,8 @@ pub struct Request {
     pub env: Vec<String>,
     /// Overwrite an existing file.
     pub replace: bool,
+    /// Run it in this directory instead of the current one.
+    pub cwd: Option<PathBuf>,
 }
 
 /// What to import.
@@ -82,7 +84,10 @@ pub fn capture(root: &Path, req: &Request) -> Result<Written> {
     for rel in [&out_rel, &err_rel] {
         refuse_existing(&evidence, rel, req.replace, &config)?;
     }
-    let cwd = std::env::current_dir().map_err(|e| Error::io(Path::new("."), e))?;
+    let cwd = match &req.cwd {
+        Some(d) => d.clone(),
+        None => std::env::current_dir().map_err(|e| Error::io(Path::new("."), e))?,
+    };
     let mut cmd = if req.shell {
         let mut c = std::process::Command::new("sh");
         c.arg("-c").arg(req.command.join(" "));
@@ -92,7 +97,7 @@ pub fn capture(root: &Path, req: &Request) -> Result<Written> {
         c.args(&req.command[1..]);
         c
     };
-    cmd.stdin(std::process::Stdio::null());
+    cmd.stdin(std::process::Stdio::null()).current_dir(&cwd);
     let started = now();
     let output = cmd.output().map_err(|e| {
         Error::Usage(format!(
@@ -198,6 +203,310 @@ pub fn import(root: &Path, req: &Import) -> Result<Written> {
         paths: vec![format!("{}/{rel}", config.evidence_dir.display())],
         exit: String::new(),
     })
+}
+
+/// What re-running a capture did to one claim citing it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ClaimOutcome {
+    /// The claim.
+    pub id: String,
+    /// `unchanged`, `moved` (fixable: `check --fix`), `changed` (the
+    /// claim is suspect), or `unreviewed` (no lock entry to compare with).
+    pub outcome: &'static str,
+    /// What `check` said of it against the new observation.
+    pub finding: Option<String>,
+}
+
+/// What re-running one capture did.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Recaptured {
+    /// The capture, as a path from the site root.
+    pub file: String,
+    /// `recaptured`, `written`, or `skipped` (it cannot be re-run here).
+    pub status: &'static str,
+    /// Why it was skipped, or how the command ended.
+    pub detail: String,
+    /// Each claim citing the file (or its other stream).
+    pub claims: Vec<ClaimOutcome>,
+}
+
+/// Re-runs the captures `files` (paths under the evidence directory; all
+/// of them when empty) of the site at `root` and reports, per claim citing
+/// them, what the new observation did to its cited lines, through the
+/// review lock: `check` runs on a copy of the site holding the new
+/// output. Unless `dry_run`, the new output then replaces the old.
+/// A capture that cannot be re-run here (its command missing, its working
+/// directory gone, host facts that differ) is skipped and left as it was.
+pub fn recapture(root: &Path, files: &[String], dry_run: bool) -> Result<Vec<Recaptured>> {
+    let config = Config::load(root)?;
+    let (index, _) = crate::evidence::load_evidence(root, &config.evidence_dir)?;
+    let dir = config.evidence_dir.display().to_string();
+    for f in files {
+        let f = f.trim_start_matches(&format!("{dir}/")).to_owned();
+        match index.files.get(&f).map(|e| e.kind()) {
+            Some(Some(crate::evidence::EvidenceKind::Capture)) => {}
+            Some(_) => {
+                return Err(Error::Usage(format!(
+                    "{dir}/{f} is not a capture (its header's kind is not \"capture\"); recapture re-runs what `kansoku capture` wrote"
+                )))
+            }
+            None => return Err(Error::Usage(format!("{dir}/{f}: no such evidence file"))),
+        }
+    }
+    let wanted = |path: &str| {
+        files.is_empty()
+            || files
+                .iter()
+                .any(|f| f.trim_start_matches(&format!("{dir}/")) == path)
+    };
+    // One run per command: a stdout file and its stderr sibling are one
+    // capture.
+    let mut runs: Vec<(String, Provenance)> = Vec::new();
+    for (path, file) in &index.files {
+        let Some(h) = &file.header else { continue };
+        if h.kind != Some(crate::evidence::EvidenceKind::Capture) || !wanted(path) {
+            continue;
+        }
+        let p = &h.provenance;
+        let sibling_run = p.stream.as_deref() == Some("stderr")
+            && p.other_stream
+                .as_ref()
+                .is_some_and(|o| index.files.contains_key(o));
+        if sibling_run && runs.iter().any(|(r, _)| Some(r) == p.other_stream.as_ref()) {
+            continue;
+        }
+        let stdout_path = if sibling_run {
+            p.other_stream.clone().unwrap_or_else(|| path.clone())
+        } else {
+            path.clone()
+        };
+        if !runs.iter().any(|(r, _)| *r == stdout_path) {
+            let prov = index
+                .files
+                .get(&stdout_path)
+                .and_then(|f| f.header.as_ref())
+                .map_or_else(|| p.clone(), |h| h.provenance.clone());
+            runs.push((stdout_path, prov));
+        }
+    }
+    let citing = citing_claims(root)?;
+    let current_facts = host_facts(&config);
+    let copy = tempfile::tempdir().map_err(|e| Error::io(Path::new("."), e))?;
+    let tmp = copy.path().join("site");
+    copy_site(root, &tmp, &config)?;
+    let mut out = Vec::new();
+    let mut rerun = Vec::new();
+    for (path, p) in runs {
+        let shown = format!("{dir}/{path}");
+        let skip = |why: String| Recaptured {
+            file: shown.clone(),
+            status: "skipped",
+            detail: why,
+            claims: Vec::new(),
+        };
+        if let Some(why) = elsewhere(&p, &current_facts) {
+            out.push(skip(why));
+            continue;
+        }
+        let req = Request {
+            command: p.command.clone(),
+            dest: Some(path.clone()),
+            note: p.note.clone(),
+            env: p.env.keys().cloned().collect(),
+            replace: true,
+            cwd: p.cwd.as_ref().map(PathBuf::from),
+            shell: false,
+        };
+        match capture(&tmp, &req) {
+            Ok(w) => {
+                rerun.push((shown.clone(), path.clone(), w.paths.clone()));
+                out.push(Recaptured {
+                    file: shown,
+                    status: if dry_run { "recaptured" } else { "written" },
+                    detail: format!("exit {}", w.exit),
+                    claims: Vec::new(),
+                });
+            }
+            Err(e) => out.push(skip(format!("cannot be re-run here: {e}"))),
+        }
+    }
+    // What the review lock says of the claims against the new output.
+    let report = crate::check::check(&tmp)?;
+    for r in out.iter_mut().filter(|r| r.status != "skipped") {
+        let Some((_, _, written)) = rerun.iter().find(|(s, _, _)| *s == r.file) else {
+            continue;
+        };
+        let rels: Vec<String> = written
+            .iter()
+            .map(|w| w.trim_start_matches(&format!("{dir}/")).to_owned())
+            .collect();
+        let mut ids: Vec<&String> = citing
+            .iter()
+            .filter(|(_, paths)| paths.iter().any(|p| rels.contains(p)))
+            .map(|(id, _)| id)
+            .collect();
+        ids.dedup();
+        for id in ids {
+            let named = format!("`{id}`");
+            let said = |code: &str| {
+                report
+                    .diagnostics
+                    .iter()
+                    .find(|d| d.code == code && d.message.contains(&named))
+                    .map(|d| d.message.clone())
+            };
+            let (outcome, finding) = if let Some(m) = said("E081") {
+                ("changed", Some(m))
+            } else if let Some(m) = said("E082") {
+                ("moved", Some(m))
+            } else if let Some(m) = said("W080") {
+                ("unreviewed", Some(m))
+            } else if let Some(m) = ["E013", "E014"].iter().find_map(|c| said(c)) {
+                ("changed", Some(m))
+            } else {
+                ("unchanged", None)
+            };
+            r.claims.push(ClaimOutcome {
+                id: id.clone(),
+                outcome,
+                finding,
+            });
+        }
+        if !dry_run {
+            for rel in &rels {
+                let text = std::fs::read_to_string(tmp.join(&config.evidence_dir).join(rel))
+                    .map_err(|e| Error::io(tmp.join(rel), e))?;
+                write_atomically(&root.join(&config.evidence_dir), rel, &text, true)?;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `recapture`'s outcomes as `human`, `json` or `github` output. What
+/// came from the site or the command is shown escaped: a log line must
+/// not recolour the terminal or start a fake annotation.
+pub fn report(done: &[Recaptured], format: &str) -> String {
+    let esc = |s: &str| crate::terminal::escape(s, &[]).into_owned();
+    let mut out = String::new();
+    match format {
+        "json" => {
+            out.push_str(&serde_json::to_string_pretty(done).expect("outcomes serialise"));
+            out.push('\n');
+        }
+        "github" => {
+            for r in done {
+                for c in r.claims.iter().filter(|c| c.outcome != "unchanged") {
+                    let level = if c.outcome == "changed" {
+                        "error"
+                    } else {
+                        "warning"
+                    };
+                    let finding = c
+                        .finding
+                        .as_deref()
+                        .map(|f| format!(": {}", esc(f)))
+                        .unwrap_or_default();
+                    out.push_str(&format!(
+                        "::{level} file={}::claim {} {} after recapture{finding}\n",
+                        esc(&r.file),
+                        esc(&c.id),
+                        c.outcome
+                    ));
+                }
+                if r.status == "skipped" {
+                    out.push_str(&format!(
+                        "::notice file={}::{}\n",
+                        esc(&r.file),
+                        esc(&r.detail)
+                    ));
+                }
+            }
+        }
+        _ => {
+            for r in done {
+                out.push_str(&format!(
+                    "{}: {} ({})\n",
+                    esc(&r.file),
+                    r.status,
+                    esc(&r.detail)
+                ));
+                for c in &r.claims {
+                    match &c.finding {
+                        Some(f) => {
+                            out.push_str(&format!("  {}: {} — {}\n", esc(&c.id), c.outcome, esc(f)))
+                        }
+                        None => out.push_str(&format!("  {}: {}\n", esc(&c.id), c.outcome)),
+                    }
+                }
+            }
+            if done.is_empty() {
+                out.push_str("no capture to re-run\n");
+            }
+        }
+    }
+    out
+}
+
+/// Why a capture made under `p` cannot be re-run here: a host fact that
+/// differs, or a working directory that is gone.
+fn elsewhere(p: &Provenance, current: &BTreeMap<String, String>) -> Option<String> {
+    for (name, was) in &p.facts {
+        if let Some(now) = current.get(name).filter(|now| *now != was) {
+            return Some(format!(
+                "recorded on another host: its {name} was `{was}`, here it is `{now}`"
+            ));
+        }
+    }
+    if let Some(cwd) = &p.cwd {
+        if !Path::new(cwd).is_dir() {
+            return Some(format!(
+                "cannot be re-run here: its working directory {cwd} does not exist"
+            ));
+        }
+    }
+    if p.command.is_empty() {
+        return Some("its header names no command".to_owned());
+    }
+    None
+}
+
+/// Each claim's id and the evidence paths it cites, from the content as
+/// written: the site may have errors (a capture written over a cited
+/// line makes one), and recapture still says which claims it touched.
+fn citing_claims(root: &Path) -> Result<Vec<(String, Vec<String>)>> {
+    let (content, _) = crate::content::load_content(root)?;
+    Ok(content
+        .pages
+        .iter()
+        .flat_map(|p| &p.claims)
+        .map(|c| {
+            (
+                c.id.clone(),
+                c.evidence.iter().map(|l| l.path.clone()).collect(),
+            )
+        })
+        .collect())
+}
+
+/// What `check` reads of a site: book.toml, the lock, the content, the
+/// evidence and the theme.
+fn copy_site(root: &Path, to: &Path, config: &Config) -> Result<()> {
+    std::fs::create_dir_all(to).map_err(|e| Error::io(to, e))?;
+    for name in [crate::config::CONFIG_FILE, "kansoku.lock"] {
+        let from = root.join(name);
+        if from.is_file() {
+            std::fs::copy(&from, to.join(name)).map_err(|e| Error::io(&from, e))?;
+        }
+    }
+    let evidence = config.evidence_dir.to_string_lossy().into_owned();
+    for dir in ["content", evidence.as_str(), "templates", "static"] {
+        let from = root.join(dir);
+        if from.is_dir() {
+            crate::fsutil::copy_tree(&from, &to.join(dir))?;
+        }
+    }
+    Ok(())
 }
 
 /// The body as kansoku reads it back (`source::decode_owned`): lines end

@@ -53,6 +53,36 @@ pub(crate) fn write_atomic_with(
     Ok(())
 }
 
+/// Copies the regular files under `from` to the same places under `to`,
+/// making directories as needed. Symbolic links are not followed: a link
+/// is copied as the file it names only when that is a regular file inside
+/// `from`, so a copy never reaches outside the tree it copies.
+pub(crate) fn copy_tree(from: &Path, to: &Path) -> crate::error::Result<()> {
+    use crate::error::Error;
+    let canon = from.canonicalize().map_err(|e| Error::io(from, e))?;
+    for entry in walkdir::WalkDir::new(from).follow_links(false) {
+        let entry = entry.map_err(|e| {
+            let p = e.path().unwrap_or(from).to_owned();
+            Error::io(&p, e.into())
+        })?;
+        let rel = entry.path().strip_prefix(from).unwrap_or(entry.path());
+        let dest = to.join(rel);
+        let ft = entry.file_type();
+        if ft.is_dir() {
+            std::fs::create_dir_all(&dest).map_err(|e| Error::io(&dest, e))?;
+        } else if ft.is_file()
+            || (ft.is_symlink()
+                && entry
+                    .path()
+                    .canonicalize()
+                    .is_ok_and(|t| t.starts_with(&canon) && t.is_file()))
+        {
+            std::fs::copy(entry.path(), &dest).map_err(|e| Error::io(entry.path(), e))?;
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -44,6 +44,8 @@ enum Command {
     Clean(cmd::clean::Args),
     /// Run a command and keep its output as evidence, with how it ran (or import a log with --file).
     Capture(cmd::capture::Args),
+    /// Re-run stored captures and report what the new output did to each claim citing them.
+    Recapture(cmd::capture::RecaptureArgs),
     /// Print a shell completion script (e.g. `kansoku completions bash > /etc/bash_completion.d/kansoku`).
     Completions(cmd::completions::Args),
     /// Print this message or the help of the given command.
@@ -72,6 +74,7 @@ fn main() -> ExitCode {
         Command::Claims(args) => cmd::in_site(root, |r| cmd::claims::run(r, args)),
         Command::Clean(args) => cmd::in_site(root, |r| cmd::clean::run(r, args)),
         Command::Capture(args) => cmd::in_site(root, |r| cmd::capture::run(r, args)),
+        Command::Recapture(args) => cmd::in_site(root, |r| cmd::capture::recapture(r, args)),
         Command::Completions(args) => cmd::completions::run::<Cli>(args),
         Command::Help(args) => cmd::help::run::<Cli>(args),
     }

@@ -55,6 +55,7 @@ pub(crate) fn run(root: &Path, args: Args) -> ExitCode {
                 note: args.note,
                 env: args.env,
                 replace: args.replace,
+                cwd: None,
             },
         ),
     };
@@ -69,5 +70,56 @@ pub(crate) fn run(root: &Path, args: Args) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => super::fail(root, e),
+    }
+}
+
+/// Options of `kansoku recapture`.
+#[derive(clap::Args)]
+pub(crate) struct RecaptureArgs {
+    /// The captures to re-run, as paths under the evidence directory.
+    #[arg(
+        value_name = "FILE",
+        required_unless_present = "all",
+        conflicts_with = "all"
+    )]
+    files: Vec<String>,
+    /// Re-run every capture of the site.
+    #[arg(long)]
+    all: bool,
+    /// Report what the new observation would do, and write nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Format {
+    Human,
+    Json,
+    Github,
+}
+
+pub(crate) fn recapture(root: &Path, args: RecaptureArgs) -> ExitCode {
+    let files = if args.all { Vec::new() } else { args.files };
+    let done = match kansoku::capture::recapture(root, &files, args.dry_run) {
+        Ok(d) => d,
+        Err(e) => return super::fail(root, e),
+    };
+    let format = match args.format {
+        Format::Human => "human",
+        Format::Json => "json",
+        Format::Github => "github",
+    };
+    print!("{}", kansoku::capture::report(&done, format));
+    let troubled = done
+        .iter()
+        .flat_map(|r| &r.claims)
+        .any(|c| matches!(c.outcome, "changed" | "moved"));
+    if troubled {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
     }
 }

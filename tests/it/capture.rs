@@ -263,3 +263,153 @@ fn the_evidence_page_shows_the_provenance_in_both_languages() {
         );
     }
 }
+
+// ---------- recapture ----------
+
+fn review_all(root: &std::path::Path) {
+    let site = kansoku::site::load_unreviewed(root, kansoku::validate::Mode::Build)
+        .expect("loads")
+        .0;
+    kansoku::review::review(
+        root,
+        &site,
+        &kansoku::review::Selection {
+            all: true,
+            ..kansoku::review::Selection::default()
+        },
+    )
+    .expect("review --all");
+}
+
+/// A site with a reviewed claim citing line 2 (`y`) of a capture of
+/// `cat data.txt`, run in the site's root.
+fn captured_data() -> SiteTest {
+    let mut t = site();
+    std::fs::write(t.root().join("data.txt"), "x\ny\n").expect("data");
+    let req = Request {
+        cwd: Some(t.root().to_owned()),
+        ..request(&["cat", "data.txt"])
+    };
+    capture::capture(t.root(), &req).expect("captured");
+    cite(&mut t, "runs/out.txt", "2", "y");
+    review_all(t.root());
+    assert_eq!(t.check().errors(), 0);
+    t
+}
+
+fn outcomes(done: &[capture::Recaptured]) -> Vec<(String, &'static str)> {
+    done.iter()
+        .flat_map(|r| r.claims.iter().map(|c| (c.id.clone(), c.outcome)))
+        .collect()
+}
+
+#[test]
+fn recapture_of_the_same_output_leaves_every_claim_unchanged() {
+    let t = captured_data();
+    let before = std::fs::read(t.root().join("evidence/runs/out.txt")).expect("capture");
+    let done = capture::recapture(t.root(), &[], true).expect("recaptured");
+    assert_eq!(done.len(), 1);
+    assert_eq!(done[0].status, "recaptured");
+    assert_eq!(outcomes(&done), [("captured".to_owned(), "unchanged")]);
+    assert_eq!(
+        std::fs::read(t.root().join("evidence/runs/out.txt")).expect("capture"),
+        before,
+        "--dry-run writes nothing"
+    );
+}
+
+#[test]
+fn recapture_after_lines_were_inserted_above_says_moved() {
+    let t = captured_data();
+    std::fs::write(t.root().join("data.txt"), "new\nx\ny\n").expect("data");
+    let done =
+        capture::recapture(t.root(), &["runs/out.txt".to_owned()], true).expect("recaptured");
+    assert_eq!(outcomes(&done), [("captured".to_owned(), "moved")]);
+    assert_eq!(
+        done[0].claims[0].finding.as_deref(),
+        Some("the text cited by claim `captured` moved: `evidence/runs/out.txt#L2` is now `evidence/runs/out.txt#L3`")
+    );
+    // Written, the site then says the same, and `check --fix` can fix it.
+    let done = capture::recapture(t.root(), &[], false).expect("written");
+    assert_eq!(done[0].status, "written");
+    let codes: Vec<String> = t
+        .check()
+        .diagnostics
+        .iter()
+        .map(|d| d.code.to_string())
+        .collect();
+    assert!(codes.contains(&"E082".to_owned()), "{codes:?}");
+}
+
+#[test]
+fn recapture_after_the_output_changed_names_the_claim_suspect() {
+    let t = captured_data();
+    std::fs::write(t.root().join("data.txt"), "x\nz\n").expect("data");
+    let done = capture::recapture(t.root(), &[], true).expect("recaptured");
+    assert_eq!(outcomes(&done), [("captured".to_owned(), "changed")]);
+    assert_eq!(
+        done[0].claims[0].finding.as_deref(),
+        Some("claim `captured` is suspect: `evidence/runs/out.txt#L2` changed after the claim was reviewed")
+    );
+    let human = capture::report(&done, "human");
+    assert_eq!(
+        human,
+        "evidence/runs/out.txt: recaptured (exit 0)\n  captured: changed — claim `captured` is suspect: `evidence/runs/out.txt#L2` changed after the claim was reviewed\n"
+    );
+    assert_eq!(
+        capture::report(&done, "github"),
+        "::error file=evidence/runs/out.txt::claim captured changed after recapture: claim `captured` is suspect: `evidence/runs/out.txt#L2` changed after the claim was reviewed\n"
+    );
+}
+
+#[test]
+fn a_capture_that_cannot_be_rerun_here_says_so_and_changes_nothing() {
+    let t = captured_data();
+    let path = t.root().join("evidence/runs/out.txt");
+    let before = std::fs::read_to_string(&path).expect("capture");
+    // Its working directory is gone.
+    let moved = before.replace(
+        &format!("cwd = \"{}\"", t.root().display()),
+        "cwd = \"/nonexistent/kansoku-test\"",
+    );
+    std::fs::write(&path, &moved).expect("edit the header");
+    let done = capture::recapture(t.root(), &[], false).expect("ran");
+    assert_eq!(done[0].status, "skipped");
+    assert_eq!(
+        done[0].detail,
+        "cannot be re-run here: its working directory /nonexistent/kansoku-test does not exist"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&path).expect("capture"),
+        moved,
+        "unchanged"
+    );
+    // Its command is missing here.
+    let missing = before.replace(
+        "command = [\"cat\", \"data.txt\"]",
+        "command = [\"kansoku-no-such-tool\"]",
+    );
+    std::fs::write(&path, &missing).expect("edit the header");
+    let done = capture::recapture(t.root(), &[], false).expect("ran");
+    assert_eq!(done[0].status, "skipped");
+    assert!(
+        done[0]
+            .detail
+            .starts_with("cannot be re-run here: could not run `kansoku-no-such-tool`"),
+        "{}",
+        done[0].detail
+    );
+    assert_eq!(std::fs::read_to_string(&path).expect("capture"), missing);
+}
+
+#[test]
+fn recapture_refuses_what_is_not_a_capture() {
+    let t = captured_data();
+    let err = capture::recapture(t.root(), &["logs/a.log".to_owned()], true)
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        err.contains("evidence/logs/a.log is not a capture"),
+        "{err}"
+    );
+}
