@@ -38,6 +38,9 @@ pub struct Request {
     pub replace: bool,
     /// Run it in this directory instead of the current one.
     pub cwd: Option<PathBuf>,
+    /// The working directory to record instead of `cwd` (a recapture,
+    /// run on a copy of the site, records the capture's own).
+    pub record_cwd: Option<String>,
 }
 
 /// What to import.
@@ -142,7 +145,11 @@ pub fn capture(root: &Path, req: &Request) -> Result<Written> {
         }
         let provenance = Provenance {
             command: command.clone(),
-            cwd: Some(cwd.display().to_string()),
+            cwd: Some(
+                req.record_cwd
+                    .clone()
+                    .unwrap_or_else(|| recorded_cwd(root, &cwd)),
+            ),
             started: Some(started.clone()),
             ended: Some(ended.clone()),
             exit: Some(exit.clone()),
@@ -304,7 +311,7 @@ pub fn recapture(root: &Path, files: &[String], dry_run: bool) -> Result<Vec<Rec
             detail: why,
             claims: Vec::new(),
         };
-        if let Some(why) = elsewhere(&p, &current_facts) {
+        if let Some(why) = elsewhere(root, &p, &current_facts) {
             out.push(skip(why));
             continue;
         }
@@ -314,7 +321,8 @@ pub fn recapture(root: &Path, files: &[String], dry_run: bool) -> Result<Vec<Rec
             note: p.note.clone(),
             env: p.env.keys().cloned().collect(),
             replace: true,
-            cwd: p.cwd.as_ref().map(PathBuf::from),
+            cwd: p.cwd.as_deref().map(|c| resolved_cwd(root, c)),
+            record_cwd: p.cwd.clone(),
             shell: false,
         };
         match capture(&tmp, &req) {
@@ -448,9 +456,32 @@ pub fn report(done: &[Recaptured], format: &str) -> String {
     out
 }
 
+/// The working directory as the header records it: relative to the site
+/// root when inside it (`.`, `data`), so that a capture made in a checkout
+/// re-runs in another checkout, and no path of the capturing machine is
+/// published; absolute otherwise.
+fn recorded_cwd(root: &Path, cwd: &Path) -> String {
+    let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_owned());
+    match canon(cwd).strip_prefix(canon(root)) {
+        Ok(rel) if rel.as_os_str().is_empty() => ".".to_owned(),
+        Ok(rel) => rel.display().to_string(),
+        Err(_) => cwd.display().to_string(),
+    }
+}
+
+/// Where a recorded working directory is: relative ones from the site root.
+fn resolved_cwd(root: &Path, cwd: &str) -> PathBuf {
+    let p = Path::new(cwd);
+    if p.is_absolute() {
+        p.to_owned()
+    } else {
+        root.join(p)
+    }
+}
+
 /// Why a capture made under `p` cannot be re-run here: a host fact that
 /// differs, or a working directory that is gone.
-fn elsewhere(p: &Provenance, current: &BTreeMap<String, String>) -> Option<String> {
+fn elsewhere(root: &Path, p: &Provenance, current: &BTreeMap<String, String>) -> Option<String> {
     for (name, was) in &p.facts {
         if let Some(now) = current.get(name).filter(|now| *now != was) {
             return Some(format!(
@@ -459,7 +490,7 @@ fn elsewhere(p: &Provenance, current: &BTreeMap<String, String>) -> Option<Strin
         }
     }
     if let Some(cwd) = &p.cwd {
-        if !Path::new(cwd).is_dir() {
+        if !resolved_cwd(root, cwd).is_dir() {
             return Some(format!(
                 "cannot be re-run here: its working directory {cwd} does not exist"
             ));

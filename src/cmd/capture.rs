@@ -56,6 +56,7 @@ pub(crate) fn run(root: &Path, args: Args) -> ExitCode {
                 env: args.env,
                 replace: args.replace,
                 cwd: None,
+                record_cwd: None,
             },
         ),
     };

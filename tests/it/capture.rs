@@ -367,11 +367,11 @@ fn a_capture_that_cannot_be_rerun_here_says_so_and_changes_nothing() {
     let t = captured_data();
     let path = t.root().join("evidence/runs/out.txt");
     let before = std::fs::read_to_string(&path).expect("capture");
+    // Run in the site's root, it recorded that relative to the root, so
+    // that it re-runs in another checkout (and no machine path is kept).
+    assert!(before.contains("cwd = \".\"\n"), "{before}");
     // Its working directory is gone.
-    let moved = before.replace(
-        &format!("cwd = \"{}\"", t.root().display()),
-        "cwd = \"/nonexistent/kansoku-test\"",
-    );
+    let moved = before.replace("cwd = \".\"", "cwd = \"/nonexistent/kansoku-test\"");
     std::fs::write(&path, &moved).expect("edit the header");
     let done = capture::recapture(t.root(), &[], false).expect("ran");
     assert_eq!(done[0].status, "skipped");
@@ -412,4 +412,27 @@ fn recapture_refuses_what_is_not_a_capture() {
         err.contains("evidence/logs/a.log is not a capture"),
         "{err}"
     );
+}
+
+#[test]
+fn the_examples_site_is_all_captures_and_checks_clean() {
+    let root = common::repo_root().join("examples/shared-libs");
+    let report = kansoku::check::check(&root).expect("checks");
+    let human = kansoku::check::format(&report, kansoku::check::Format::Human);
+    assert_eq!((report.errors(), report.warnings()), (0, 0), "{human}");
+    let files = std::fs::read_dir(root.join("evidence/captures"))
+        .expect("captures")
+        .count();
+    assert!(files >= 3);
+    for entry in std::fs::read_dir(root.join("evidence/captures")).expect("captures") {
+        let text = std::fs::read_to_string(entry.expect("entry").path()).expect("text");
+        assert!(
+            text.contains("\nkind = \"capture\"\n"),
+            "every evidence file is a capture"
+        );
+        assert!(
+            text.contains("\ncwd = \".\"\n"),
+            "recorded relative to the site, so it re-runs anywhere"
+        );
+    }
 }
