@@ -100,6 +100,14 @@ pub struct LinkRecord<'a> {
     pub quote: Option<Cow<'a, str>>,
     /// The cited lines' address, in each language tree.
     pub url: Bi<String>,
+    /// The evidence file's kind when it was captured or imported
+    /// (`capture`, `import`), with its provenance.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<Cow<'a, str>>,
+    /// How the file came to be: command, times, exit status, host facts,
+    /// hash (`kansoku capture`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<Cow<'a, crate::evidence::Provenance>>,
 }
 
 impl ClaimsFile<'_> {
@@ -263,6 +271,12 @@ mod tests {
                 lines: Some([2, 3]),
                 quote: Some("\"q\"\n".into()),
                 url: Bi::default(),
+                kind: Some("capture".into()),
+                provenance: Some(Cow::Owned(crate::evidence::Provenance {
+                    command: vec!["uname".to_owned(), "-r".to_owned()],
+                    exit: Some("0".to_owned()),
+                    ..crate::evidence::Provenance::default()
+                })),
             }],
             from: vec!["b".into()],
             about: Some("x".into()),

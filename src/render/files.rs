@@ -312,11 +312,37 @@ fn claim_records<'a>(cx: &Ctx<'_>, page: &'a crate::content::Page) -> Vec<ClaimR
             evidence: c
                 .evidence
                 .iter()
-                .map(|l| LinkRecord {
-                    path: Cow::Borrowed(&l.path),
-                    lines: l.lines.map(|(a, b)| [a, b]),
-                    quote: l.quote.as_deref().map(Cow::Borrowed),
-                    url: bi(&|lang| format!("{}{}", cx.evidence_href(lang, &l.path), l.fragment())),
+                .map(|l| {
+                    // A capture's or an import's provenance travels with
+                    // every link to it; a transcript's header says no more
+                    // than its evidence page does.
+                    let captured = cx
+                        .site
+                        .evidence
+                        .files
+                        .get(&l.path)
+                        .and_then(|f| f.header.as_ref())
+                        .filter(|h| {
+                            matches!(
+                                h.kind,
+                                Some(
+                                    crate::evidence::EvidenceKind::Capture
+                                        | crate::evidence::EvidenceKind::Import
+                                )
+                            )
+                        });
+                    LinkRecord {
+                        path: Cow::Borrowed(&l.path),
+                        lines: l.lines.map(|(a, b)| [a, b]),
+                        quote: l.quote.as_deref().map(Cow::Borrowed),
+                        url: bi(&|lang| {
+                            format!("{}{}", cx.evidence_href(lang, &l.path), l.fragment())
+                        }),
+                        kind: captured
+                            .and_then(|h| h.kind)
+                            .map(|k| Cow::Borrowed(k.name())),
+                        provenance: captured.map(|h| Cow::Owned(h.provenance.clone())),
+                    }
                 })
                 .collect(),
             from: c

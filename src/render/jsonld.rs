@@ -4,8 +4,9 @@
 //! Each claim is a schema.org `Claim` and a W3C PROV `Entity`: its texts
 //! are language-tagged values, its evidence class and state are schema.org
 //! properties (`additionalProperty`, `creativeWorkStatus`), the evidence
-//! lines and premises it rests on are `prov:wasDerivedFrom`, and a
-//! successor is `dcterms:isReplacedBy`. Only terms of those published
+//! lines and premises it rests on are `prov:wasDerivedFrom` (captured
+//! lines `prov:wasGeneratedBy` the run of their command, a `prov:Activity`
+//! with its start and end times), and a successor is `dcterms:isReplacedBy`. Only terms of those published
 //! vocabularies are used, so a standard JSON-LD processor expands it
 //! without a private context.
 //!
@@ -132,11 +133,61 @@ enum Source<'a> {
         name: &'a str,
         #[serde(rename = "prov:value", skip_serializing_if = "Option::is_none")]
         quote: Option<&'a str>,
+        /// A capture: the run of its command that produced it.
+        #[serde(
+            rename = "prov:wasGeneratedBy",
+            skip_serializing_if = "Option::is_none"
+        )]
+        generated_by: Option<Activity<'a>>,
     },
     Claim {
         #[serde(rename = "@id")]
         id: &'a str,
     },
+}
+
+/// The run of a command that produced a capture: a PROV `Activity` named
+/// by its command line, with its start and end times and how it ended.
+#[derive(Serialize)]
+struct Activity<'a> {
+    #[serde(rename = "@type")]
+    kind: &'static str,
+    /// The command line.
+    name: String,
+    /// `exit 0`, `exit signal 9`.
+    description: String,
+    #[serde(rename = "prov:startedAtTime", skip_serializing_if = "Option::is_none")]
+    started: Option<DateTime<'a>>,
+    #[serde(rename = "prov:endedAtTime", skip_serializing_if = "Option::is_none")]
+    ended: Option<DateTime<'a>>,
+}
+
+/// An `xsd:dateTime` literal.
+#[derive(Serialize)]
+struct DateTime<'a> {
+    #[serde(rename = "@type")]
+    kind: &'static str,
+    #[serde(rename = "@value")]
+    value: &'a str,
+}
+
+fn activity(p: &crate::evidence::Provenance) -> Option<Activity<'_>> {
+    if p.command.is_empty() {
+        return None;
+    }
+    fn time(t: &Option<String>) -> Option<DateTime<'_>> {
+        t.as_deref().map(|value| DateTime {
+            kind: "http://www.w3.org/2001/XMLSchema#dateTime",
+            value,
+        })
+    }
+    Some(Activity {
+        kind: "prov:Activity",
+        name: p.command.join(" "),
+        description: format!("exit {}", p.exit.as_deref().unwrap_or("unknown")),
+        started: time(&p.started),
+        ended: time(&p.ended),
+    })
 }
 
 fn tagged(bi: &Bi<String>) -> [Tagged<'_>; 2] {
@@ -158,6 +209,7 @@ fn node<'a>(c: &'a ClaimRecord<'a>, urls: &HashMap<&'a str, &'a str>) -> Node<'a
         kind: "prov:Entity",
         name: &l.path,
         quote: l.quote.as_deref(),
+        generated_by: l.provenance.as_deref().and_then(activity),
     });
     // A premise or successor that is not a claim of the site has no node
     // to link to (`check` reports it).

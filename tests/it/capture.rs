@@ -436,3 +436,62 @@ fn the_examples_site_is_all_captures_and_checks_clean() {
         );
     }
 }
+
+#[test]
+fn claims_json_and_json_ld_carry_a_captures_provenance() {
+    let mut t = site();
+    capture::capture(t.root(), &request(&["printf", "alpha\\nbeta\\n"])).expect("captured");
+    cite(&mut t, "runs/out.txt", "2", "beta");
+    t.build();
+    let json: serde_json::Value =
+        serde_json::from_str(&t.read("claims.json")).expect("claims.json");
+    let link = json["claims"]
+        .as_array()
+        .expect("claims")
+        .iter()
+        .find(|c| c["id"] == "captured")
+        .expect("the claim")["evidence"][0]
+        .clone();
+    assert_eq!(link["kind"], "capture");
+    assert_eq!(
+        link["provenance"]["command"],
+        serde_json::json!(["printf", "alpha\\nbeta\\n"])
+    );
+    assert_eq!(link["provenance"]["exit"], "0");
+    assert!(link["provenance"]["started"]
+        .as_str()
+        .is_some_and(|s| s.ends_with('Z')));
+    // The transcript-backed claim's link carries no provenance.
+    let plain = json["claims"]
+        .as_array()
+        .expect("claims")
+        .iter()
+        .find(|c| c["id"] == "page-claim")
+        .expect("a transcript claim")["evidence"][0]
+        .clone();
+    assert!(
+        plain.get("provenance").is_none() && plain.get("kind").is_none(),
+        "{plain}"
+    );
+    assert_eq!(
+        crate::review::schema_errors(&t.read("claims.json")),
+        Vec::<(String, String, String)>::new(),
+        "claims.json keeps to its schema"
+    );
+    let ld: serde_json::Value =
+        serde_json::from_str(&t.read("claims.jsonld")).expect("claims.jsonld");
+    let node = ld["@graph"]
+        .as_array()
+        .expect("graph")
+        .iter()
+        .find(|n| n["identifier"] == "captured")
+        .expect("the node");
+    let activity = &node["wasDerivedFrom"][0]["prov:wasGeneratedBy"];
+    assert_eq!(activity["@type"], "prov:Activity");
+    assert_eq!(activity["name"], "printf alpha\\nbeta\\n");
+    assert_eq!(activity["description"], "exit 0");
+    assert_eq!(
+        activity["prov:startedAtTime"]["@type"],
+        "http://www.w3.org/2001/XMLSchema#dateTime"
+    );
+}

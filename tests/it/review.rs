@@ -558,7 +558,7 @@ fn diff_since_a_git_revision() {
 /// `schemas/claims.schema.json`, checked by a full JSON Schema (draft
 /// 2020-12) implementation, so that no keyword of the schema goes
 /// unchecked: `(instance path, keyword, message)`, none if it follows it.
-fn schema_errors(claims_json: &str) -> Vec<(String, String, String)> {
+pub(crate) fn schema_errors(claims_json: &str) -> Vec<(String, String, String)> {
     let schema: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(repo_root().join("schemas/claims.schema.json")).expect("schema"),
     )
