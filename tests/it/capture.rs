@@ -266,21 +266,6 @@ fn the_evidence_page_shows_the_provenance_in_both_languages() {
 
 // ---------- recapture ----------
 
-fn review_all(root: &std::path::Path) {
-    let site = kansoku::site::load_unreviewed(root, kansoku::validate::Mode::Build)
-        .expect("loads")
-        .0;
-    kansoku::review::review(
-        root,
-        &site,
-        &kansoku::review::Selection {
-            all: true,
-            ..kansoku::review::Selection::default()
-        },
-    )
-    .expect("review --all");
-}
-
 /// A site with a reviewed claim citing line 2 (`y`) of a capture of
 /// `cat data.txt`, run in the site's root.
 fn captured_data() -> SiteTest {
@@ -292,7 +277,7 @@ fn captured_data() -> SiteTest {
     };
     capture::capture(t.root(), &req).expect("captured");
     cite(&mut t, "runs/out.txt", "2", "y");
-    review_all(t.root());
+    crate::review::review_all(t.root());
     assert_eq!(t.check().errors(), 0);
     t
 }

@@ -33,7 +33,7 @@ fn unreviewed(root: &Path) -> kansoku::validate::Site {
         .0
 }
 
-fn review_all(root: &Path) {
+pub(crate) fn review_all(root: &Path) {
     review::review(
         root,
         &unreviewed(root),
