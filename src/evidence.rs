@@ -323,6 +323,14 @@ fn unsafe_name(abs: &Path, dir_name: &str, entry: &walkdir::DirEntry) -> Option<
     Some(Loaded::Broken(rel, d))
 }
 
+/// The bytes a gzip file holds (every member, as `gzip -d` gives them).
+fn gunzip(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    flate2::read::MultiGzDecoder::new(bytes).read_to_end(&mut out)?;
+    Ok(out)
+}
+
 /// SHA-256 of `body`, in hex: a capture's `body-sha256`.
 pub(crate) fn body_sha256(body: &str) -> String {
     use sha2::Digest;
@@ -382,6 +390,24 @@ fn load_file(
     }
     let shown = format!("{dir_name}/{rel}");
     let bytes = std::fs::read(entry.path()).map_err(|e| Error::io(entry.path(), e))?;
+    // A compressed log is read as the text it holds (and published as it
+    // is): `path.log.gz#L7` cites line 7 of the log.
+    let bytes = if rel.ends_with(".gz") {
+        match gunzip(&bytes) {
+            Ok(b) => b,
+            Err(e) => {
+                let d = Diagnostic::error(
+                    "E001",
+                    crate::error::Location::file(shown.clone()),
+                    format!("not a readable gzip file: {e}"),
+                )
+                .with_hint("compress the log with `gzip`, or drop the `.gz` from its name if it is plain text");
+                return Ok(Loaded::Broken(rel, d));
+            }
+        }
+    } else {
+        bytes
+    };
     let text = match decode_owned(&shown, bytes) {
         Ok(t) => t,
         Err(d) => return Ok(Loaded::Broken(rel, d)),

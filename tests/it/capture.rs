@@ -480,3 +480,43 @@ fn claims_json_and_json_ld_carry_a_captures_provenance() {
         "http://www.w3.org/2001/XMLSchema#dateTime"
     );
 }
+
+#[test]
+fn a_gzip_log_is_cited_by_its_lines_and_published_as_it_is() {
+    use std::io::Write;
+    let mut t = site();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(b"boot\namdgpu: ready\n").expect("gzip");
+    let bytes = gz.finish().expect("gzip");
+    t.write_bytes("evidence/logs/dmesg.log.gz", &bytes);
+    cite(&mut t, "logs/dmesg.log.gz", "2", "amdgpu: ready");
+    let report = t.check();
+    assert_eq!(
+        report.errors(),
+        0,
+        "{}",
+        kansoku::check::format(&report, kansoku::check::Format::Human)
+    );
+    t.build();
+    let page = t.read("en/evidence/logs/dmesg.log.gz/index.html");
+    assert!(page.contains("amdgpu: ready"), "its lines are shown");
+    assert_eq!(
+        std::fs::read(t.out_path("evidence/logs/dmesg.log.gz")).expect("raw copy"),
+        bytes,
+        "published as it is"
+    );
+    // A quote the log does not hold is caught inside the compressed file too.
+    t.edit(
+        "content/page.md",
+        "quote = \"amdgpu: ready\"",
+        "quote = \"amdgpu: failed\"",
+    );
+    assert!(t.check().diagnostics.iter().any(|d| d.code == "E014"));
+    // A file named .gz that is not gzip says so.
+    t.write("evidence/logs/dmesg.log.gz", "plain text\n");
+    let human = kansoku::check::format(&t.check(), kansoku::check::Format::Human);
+    assert!(
+        human.contains("error[E001]: not a readable gzip file"),
+        "{human}"
+    );
+}
