@@ -615,6 +615,25 @@ fn write_atomically(evidence: &Path, rel: &str, text: &str, replace: bool) -> Re
     use std::io::Write;
     let dest = evidence.join(rel);
     let dir = dest.parent().unwrap_or(evidence);
+    // A directory on the way may be a symbolic link: what is written must
+    // land inside the evidence directory, not wherever a link points.
+    let inside = |d: &Path| -> bool {
+        let canon = |p: &Path| p.canonicalize().ok();
+        match (canon(evidence), canon(d)) {
+            (Some(root), Some(d)) => d.starts_with(root),
+            _ => false,
+        }
+    };
+    let mut existing = dir;
+    while !existing.exists() {
+        existing = existing.parent().unwrap_or(evidence);
+    }
+    if !inside(existing) {
+        return Err(Error::Usage(format!(
+            "{}: a directory on the way leads out of the evidence directory (a symbolic link); capture into a real directory under it",
+            dest.display()
+        )));
+    }
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let mut tmp = tempfile::Builder::new()
         .prefix(".kansoku-capture-")

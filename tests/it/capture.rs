@@ -520,3 +520,23 @@ fn a_gzip_log_is_cited_by_its_lines_and_published_as_it_is() {
         "{human}"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_capture_never_writes_through_a_link_out_of_the_evidence_directory() {
+    let t = site();
+    let outside = tempfile::tempdir().expect("outside");
+    std::os::unix::fs::symlink(outside.path(), t.root().join("evidence/runs")).expect("a link out");
+    let err = capture::capture(t.root(), &request(&["printf", "x\\n"]))
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        err.contains("a directory on the way leads out of the evidence directory"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_dir(outside.path()).expect("dir").count(),
+        0,
+        "nothing written outside"
+    );
+}
