@@ -282,6 +282,13 @@ pub(crate) struct Answer {
 }
 
 impl Aspect {
+    /// Its question in `lang`, or, when it declares none, its name.
+    pub(crate) fn asks(&self, name: &str, lang: Lang) -> String {
+        self.question
+            .as_ref()
+            .map_or_else(|| name.to_owned(), |q| q.get(lang).clone())
+    }
+
     /// The answer named `key`.
     pub(crate) fn answer(&self, key: &str) -> Option<&Answer> {
         self.answers.iter().find(|a| a.key == key)

@@ -96,10 +96,7 @@ impl Ctx<'_> {
             .filter(|(_, a)| a.scope.as_ref().is_some_and(|(k, _)| k == key))
             .filter_map(|(name, a)| {
                 Some(PageLink {
-                    label: a
-                        .question
-                        .as_ref()
-                        .map_or_else(|| name.clone(), |q| q.get(lang).clone()),
+                    label: a.asks(name, lang),
                     href: self.view_of(tree, name)?,
                 })
             })
@@ -692,11 +689,7 @@ pub(super) fn answers_html(
     tree: &str,
 ) -> Result<String, Diagnostic> {
     let config = &cx.site.config;
-    let question = |name: &str, a: &crate::config::Aspect| {
-        a.question
-            .as_ref()
-            .map_or_else(|| name.to_owned(), |q| q.get(lang).clone())
-    };
+    let question = |name: &str, a: &crate::config::Aspect| a.asks(name, lang);
     // The summary of findings: per aspect, its claims grouped by answer
     // and class, in the vocabulary's order, then from best known down.
     let mut findings = Vec::new();
@@ -750,7 +743,10 @@ pub(super) fn answers_html(
     }
     // The scope of the page's own view: its columns' aspects (and an
     // observer card's state), grouped by where they were observed.
-    let mut scopes: Vec<(String, ScopeNote)> = Vec::new();
+    // Keyed by (scope entity, setup): columns observed on the same entity
+    // the same way share a note.
+    type Where<'s> = (Option<&'s str>, Option<&'s str>);
+    let mut scopes: Vec<(Where<'_>, ScopeNote)> = Vec::new();
     let mut shown: Vec<(String, String)> = page
         .columns
         .iter()
@@ -768,10 +764,9 @@ pub(super) fn answers_html(
         if aspect.scope.is_none() && aspect.setup.is_none() {
             continue;
         }
-        let key = format!(
-            "{:?}{:?}",
-            aspect.scope.as_ref().map(|s| &s.0),
-            aspect.setup.as_ref().map(|s| s.get(lang))
+        let key = (
+            aspect.scope.as_ref().map(|s| s.0.as_str()),
+            aspect.setup.as_ref().map(|s| s.get(lang).as_str()),
         );
         match scopes.iter_mut().find(|(k, _)| *k == key) {
             Some((_, note)) => note.what.push(label),
