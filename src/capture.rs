@@ -490,6 +490,16 @@ fn elsewhere(root: &Path, p: &Provenance, current: &BTreeMap<String, String>) ->
         }
     }
     if let Some(cwd) = &p.cwd {
+        // A capture records a directory inside the site relative to it and
+        // never with `..`: a header that climbs out was not written so.
+        let climbs = Path::new(cwd)
+            .components()
+            .any(|c| c == Component::ParentDir);
+        if climbs {
+            return Some(format!(
+                "cannot be re-run here: its working directory {cwd} climbs out of the site with `..`, which kansoku capture never records"
+            ));
+        }
         if !resolved_cwd(root, cwd).is_dir() {
             return Some(format!(
                 "cannot be re-run here: its working directory {cwd} does not exist"

@@ -369,6 +369,16 @@ fn a_capture_that_cannot_be_rerun_here_says_so_and_changes_nothing() {
         moved,
         "unchanged"
     );
+    // A forged header whose working directory climbs out of the site.
+    let climbing = before.replace("cwd = \".\"", "cwd = \"../..\"");
+    std::fs::write(&path, &climbing).expect("edit the header");
+    let done = capture::recapture(t.root(), &[], false).expect("ran");
+    assert_eq!(done[0].status, "skipped");
+    assert_eq!(
+        done[0].detail,
+        "cannot be re-run here: its working directory ../.. climbs out of the site with `..`, which kansoku capture never records"
+    );
+    assert_eq!(std::fs::read_to_string(&path).expect("capture"), climbing);
     // Its command is missing here.
     let missing = before.replace(
         "command = [\"cat\", \"data.txt\"]",
