@@ -93,6 +93,9 @@ struct RawBuild {
 struct RawOutput {
     #[serde(default)]
     html: RawHtml,
+    markdown: Option<bool>,
+    llms: Option<bool>,
+    ro_crate: Option<bool>,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -355,11 +358,25 @@ pub struct Config {
     pub(crate) paginate_by: usize,
     /// Whether builds write the search index (`[search] enabled`).
     pub(crate) search: bool,
+    /// The outputs for machine and offline readers (`[output]`).
+    pub(crate) outputs: Outputs,
     /// What this configuration is a function of, hashed: the root,
     /// `book.toml`'s bytes and the overrides applied since
     /// (`site::run::Overrides`). The memo keys what reads the
     /// configuration on this.
     pub(crate) key: u64,
+}
+
+/// `[output]`: which outputs for machine and offline readers a build
+/// writes; each is on unless switched off, since each costs little.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Outputs {
+    /// `markdown`: an `index.md` twin beside every page's `index.html`.
+    pub(crate) markdown: bool,
+    /// `llms`: `llms.txt` and `llms-full.txt`.
+    pub(crate) llms: bool,
+    /// `ro-crate`: `ro-crate-metadata.json`.
+    pub(crate) ro_crate: bool,
 }
 
 /// Entries per page of a section's listing when book.toml does not say:
@@ -590,6 +607,11 @@ impl Config {
             raw_html: raw.markdown.raw_html.unwrap_or_default(),
             paginate_by,
             search: raw.search.enabled.unwrap_or(true),
+            outputs: Outputs {
+                markdown: raw.output.markdown.unwrap_or(true),
+                llms: raw.output.llms.unwrap_or(true),
+                ro_crate: raw.output.ro_crate.unwrap_or(true),
+            },
             key: 0,
         })
     }
@@ -842,6 +864,27 @@ mod tests {
         let e = parse("[output.html]\npaginate-by = -1\n").expect_err("negative");
         assert_eq!(e[0].location.to_string(), "book.toml:2:15");
         assert_eq!(e[0].message, "`paginate-by` cannot be negative");
+    }
+
+    #[test]
+    fn outputs_are_on_unless_switched_off() {
+        let all = Outputs {
+            markdown: true,
+            llms: true,
+            ro_crate: true,
+        };
+        assert_eq!(parse("").expect("valid").outputs, all);
+        let c = parse("[output]\nmarkdown = false\nro-crate = false\n").expect("valid");
+        assert_eq!(
+            c.outputs,
+            Outputs {
+                markdown: false,
+                ro_crate: false,
+                ..all
+            }
+        );
+        let e = parse("[output]\nmarkdown = \"yes\"\n").expect_err("not a boolean");
+        assert_eq!(e[0].location.to_string(), "book.toml:2:12");
     }
 
     #[test]
