@@ -4,10 +4,14 @@
 //! after the optional `+++` header. This module answers "does this file and
 //! range exist"; it does not know which claims cite what.
 
+mod body;
+
+use body::{Body, Streamed, LINE_CAP, STREAM_AT};
+
 use crate::content::front_matter;
 use crate::content::{rel_path, walk};
 use crate::error::{Diagnostic, Error, Result};
-use crate::source::{decode_owned, LineIndex, Source};
+use crate::source::{decode_owned, Source};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -154,36 +158,59 @@ pub struct EvidenceFile {
     pub(crate) disk_path: PathBuf,
     /// Its header, if it has one.
     pub(crate) header: Option<Header>,
-    /// Text after the header; shared, so that the dev server's memo of
-    /// what it read last holds the same text as the site.
-    body: std::sync::Arc<str>,
-    /// Hash of `body` (`hash::content_hash`), made once when read:
-    /// the memo keys of every run hash the bodies, 30 MB at scale.
+    /// Text after the header: in memory, or read from disk when large.
+    body: Body,
+    /// Hash of the body (`hash::content_hash`), made once when read: the
+    /// memo keys of every run hash the bodies, 30 MB at scale.
     body_hash: u64,
-    index: std::sync::Arc<LineIndex>,
-    line_count: usize,
 }
 
 impl EvidenceFile {
     /// Number of lines after the header.
     pub(crate) fn line_count(&self) -> usize {
-        self.line_count
+        self.body.lines()
     }
 
-    /// Line `n` (1-based) after the header.
-    pub(crate) fn line(&self, n: usize) -> &str {
-        self.index.line(&self.body, n)
+    /// Calls `f` with each of lines `a..=b` (1-based, clamped to the
+    /// file). A line of a large log is given up to [`LINE_CAP`] bytes.
+    pub(crate) fn for_each_line(
+        &self,
+        a: usize,
+        b: usize,
+        f: impl FnMut(usize, &str),
+    ) -> std::io::Result<()> {
+        self.body.for_each_line(a, b, f)
     }
 
-    /// Lines `a..=b` as one slice of the body (joined by the newlines
-    /// between them). Lines count from 1; an empty range (`a` past `b` or
-    /// past the end, or `a` = 0) is empty.
-    pub(crate) fn line_range(&self, a: usize, b: usize) -> &str {
-        let b = b.min(self.line_count);
-        if a == 0 || a > b {
-            return "";
-        }
-        self.index.lines(&self.body, a, b)
+    /// Whether lines `a..=b`, joined by `\n`, contain `needle`.
+    pub(crate) fn contains(&self, a: usize, b: usize, needle: &str) -> std::io::Result<bool> {
+        self.body.contains(a, b, needle)
+    }
+
+    /// The line on which `needle` first starts, anywhere in the file.
+    pub(crate) fn find(&self, needle: &str) -> std::io::Result<Option<usize>> {
+        self.body.find(needle)
+    }
+
+    /// Calls `f` with every window of `len` lines (see `Body::windows`).
+    pub(crate) fn windows(
+        &self,
+        len: usize,
+        f: impl FnMut(usize, &mut dyn Iterator<Item = &str>),
+    ) -> std::io::Result<()> {
+        self.body.windows(len, f)
+    }
+
+    /// FNV-1a of lines `a..=b`, each without trailing whitespace, joined
+    /// by `\n`: what `kansoku.lock` records.
+    pub(crate) fn lines_hash(&self, a: usize, b: usize) -> std::io::Result<u64> {
+        self.body.lines_hash(a, b)
+    }
+
+    /// Whether the body is read from disk when needed (a large log): its
+    /// raw copy is copied, not read, and its page shows the cited lines.
+    pub(crate) fn is_streamed(&self) -> bool {
+        self.body.is_streamed()
     }
 
     /// The hash of the whole text after the header (`hash::content_hash`).
@@ -281,6 +308,25 @@ pub(crate) fn load_evidence_with(
             }
         }
     }
+    // Here, not where the file is read: a file the dev server kept from
+    // its last build is told about again.
+    for file in index.files.values() {
+        if let Some((line, n)) = file.body.long_line() {
+            let mib = LINE_CAP >> 20;
+            diags.push(
+                Diagnostic::warning(
+                    "W005",
+                    crate::error::Location {
+                        path: format!("{dir_name}/{}", file.path),
+                        line,
+                        col: 1,
+                    },
+                    format!("line {n} after the header is longer than {mib} MiB: kansoku reads only its first {mib} MiB"),
+                )
+                .with_hint("a claim can quote, and the evidence page shows, only the start of this line; break the log into lines (`fold -w 4096`) to cite the rest"),
+            );
+        }
+    }
     Ok((index, diags))
 }
 
@@ -323,16 +369,45 @@ fn unsafe_name(abs: &Path, dir_name: &str, entry: &walkdir::DirEntry) -> Option<
     Some(Loaded::Broken(rel, d))
 }
 
-/// The bytes a gzip file holds (every member, as `gzip -d` gives them).
-fn gunzip(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    let mut out = Vec::new();
-    flate2::read::MultiGzDecoder::new(bytes).read_to_end(&mut out)?;
-    Ok(out)
+/// What a file is read as: its bytes, or (when large) the file itself.
+enum Opened {
+    Bytes(Vec<u8>),
+    File(std::fs::File),
+}
+
+/// The text a gzip file holds (every member, as `gzip -d` gives them),
+/// held when it is small; past [`STREAM_AT`], written to a temporary file
+/// (deleted when closed) that is then read like a large log.
+fn gunzip(path: &Path) -> std::io::Result<Opened> {
+    use std::io::{Read, Write};
+    let file = std::fs::File::open(path)?;
+    let mut gz = flate2::read::MultiGzDecoder::new(std::io::BufReader::new(file));
+    let mut held = Vec::new();
+    (&mut gz).take(STREAM_AT + 1).read_to_end(&mut held)?;
+    if held.len() as u64 <= STREAM_AT {
+        return Ok(Opened::Bytes(held));
+    }
+    let mut spool = tempfile::tempfile()?;
+    spool.write_all(&held)?;
+    drop(held);
+    std::io::copy(&mut gz, &mut spool)?;
+    Ok(Opened::File(spool))
+}
+
+/// The `body-sha256` of the body in `file` as `check` reads it (from the
+/// file's position on, line ends `\r\n` as `\n`), read in pieces; `None`
+/// when it is not UTF-8. What `kansoku capture` writes in a header.
+pub(crate) fn text_sha256(file: std::fs::File) -> std::io::Result<Option<String>> {
+    use std::io::Seek;
+    let mut file = file;
+    let start = file.stream_position()?;
+    Ok(Streamed::scan(file, start, 0, true)?
+        .ok()
+        .and_then(|s| s.sha256))
 }
 
 /// SHA-256 of `body`, in hex: a capture's `body-sha256`.
-pub(crate) fn body_sha256(body: &str) -> String {
+fn body_sha256(body: &str) -> String {
     use sha2::Digest;
     let digest = sha2::Sha256::digest(body.as_bytes());
     digest.iter().map(|b| format!("{b:02x}")).collect()
@@ -340,8 +415,9 @@ pub(crate) fn body_sha256(body: &str) -> String {
 
 /// E019 for a captured or imported file whose body is not the one its
 /// header's hash was made of, or that has no hash to verify: what a
-/// reader trusts a capture for is that nobody edited it since.
-fn tampered(shown: &str, header: &Header, body: &str) -> Option<Diagnostic> {
+/// reader trusts a capture for is that nobody edited it since. `got` is
+/// the body's SHA-256, made only when there is one to compare.
+fn tampered(shown: &str, header: &Header, got: impl FnOnce() -> String) -> Option<Diagnostic> {
     let kind = header.kind?;
     let captured = matches!(kind, EvidenceKind::Capture | EvidenceKind::Import);
     let at = crate::error::Location::file(shown.to_owned());
@@ -356,7 +432,7 @@ fn tampered(shown: &str, header: &Header, body: &str) -> Option<Diagnostic> {
         ),
         None => None,
         Some(want) => {
-            let got = body_sha256(body);
+            let got = got();
             (got != want.to_ascii_lowercase()).then(|| {
                 Diagnostic::error(
                     "E019",
@@ -368,6 +444,35 @@ fn tampered(shown: &str, header: &Header, body: &str) -> Option<Diagnostic> {
                 )
             })
         }
+    }
+}
+
+/// A header as read, into what the site keeps.
+fn header_of(h: RawHeader) -> Header {
+    Header {
+        kind: h.kind,
+        source: h.source,
+        captured: h.captured.map(|c| match c {
+            DateOrText::Date(d) => d.to_string(),
+            DateOrText::Text(t) => t,
+        }),
+        host: h.host,
+        phase: h.phase,
+        provenance: Provenance {
+            command: h.command,
+            cwd: h.cwd,
+            started: h.started,
+            ended: h.ended,
+            exit: h.exit,
+            stream: h.stream,
+            other_stream: h.other_stream,
+            facts: h.facts,
+            env: h.env,
+            original: h.original,
+            mtime: h.mtime,
+            note: h.note,
+            body_sha256: h.body_sha256,
+        },
     }
 }
 
@@ -389,12 +494,12 @@ fn load_file(
         }
     }
     let shown = format!("{dir_name}/{rel}");
-    let bytes = std::fs::read(entry.path()).map_err(|e| Error::io(entry.path(), e))?;
+    let path = entry.path();
     // A compressed log is read as the text it holds (and published as it
     // is): `path.log.gz#L7` cites line 7 of the log.
-    let bytes = if rel.ends_with(".gz") {
-        match gunzip(&bytes) {
-            Ok(b) => b,
+    let opened = if rel.ends_with(".gz") {
+        match gunzip(path) {
+            Ok(opened) => opened,
             Err(e) => {
                 let d = Diagnostic::error(
                     "E001",
@@ -406,7 +511,18 @@ fn load_file(
             }
         }
     } else {
-        bytes
+        let size = std::fs::metadata(path)
+            .map_err(|e| Error::io(path, e))?
+            .len();
+        if size > STREAM_AT {
+            Opened::File(std::fs::File::open(path).map_err(|e| Error::io(path, e))?)
+        } else {
+            Opened::Bytes(std::fs::read(path).map_err(|e| Error::io(path, e))?)
+        }
+    };
+    let bytes = match opened {
+        Opened::Bytes(bytes) => bytes,
+        Opened::File(file) => return streamed(rel, shown, path, file),
     };
     let text = match decode_owned(&shown, bytes) {
         Ok(t) => t,
@@ -417,35 +533,11 @@ fn load_file(
         Ok(None) => (None, src.text),
         Ok(Some(split)) => match front_matter::parse::<RawHeader>(&src, split) {
             Ok(h) => {
-                let header = Header {
-                    kind: h.kind,
-                    source: h.source,
-                    captured: h.captured.map(|c| match c {
-                        DateOrText::Date(d) => d.to_string(),
-                        DateOrText::Text(t) => t,
-                    }),
-                    host: h.host,
-                    phase: h.phase,
-                    provenance: Provenance {
-                        command: h.command,
-                        cwd: h.cwd,
-                        started: h.started,
-                        ended: h.ended,
-                        exit: h.exit,
-                        stream: h.stream,
-                        other_stream: h.other_stream,
-                        facts: h.facts,
-                        env: h.env,
-                        original: h.original,
-                        mtime: h.mtime,
-                        note: h.note,
-                        body_sha256: h.body_sha256,
-                    },
-                };
+                let header = header_of(h);
                 let mut body = src.text;
                 // In place: evidence logs are the largest files of a site.
                 body.drain(..split.body_start);
-                if let Some(d) = tampered(&src.rel, &header, &body) {
+                if let Some(d) = tampered(&src.rel, &header, || body_sha256(&body)) {
                     return Ok(Loaded::Broken(rel, d));
                 }
                 (Some(header), body)
@@ -454,23 +546,94 @@ fn load_file(
         },
         Err(d) => return Ok(Loaded::Broken(rel, d)),
     };
-    let line_count = if body.is_empty() {
-        0
-    } else {
-        body.strip_suffix('\n')
-            .unwrap_or(&body)
-            .matches('\n')
-            .count()
-            + 1
-    };
-    let index = LineIndex::new(&body).into();
     Ok(Loaded::File(Box::new(EvidenceFile {
         path: rel,
-        disk_path: entry.path().to_path_buf(),
+        disk_path: path.to_path_buf(),
         header,
         body_hash: crate::hash::content_hash(body.as_bytes()),
-        body: body.into(),
-        index,
-        line_count,
+        body: Body::held(body),
+    })))
+}
+
+/// The most of a large log read to find its header.
+const HEAD_MAX: usize = 1 << 20;
+
+/// A large log (or what a large `.gz` holds, in `file`): its header read
+/// from the start, its body scanned and left on disk.
+fn streamed(rel: String, shown: String, path: &Path, mut file: std::fs::File) -> Result<Loaded> {
+    use std::io::Read;
+    let io = |e| Error::io(path, e);
+    let mut head = Vec::with_capacity(HEAD_MAX);
+    (&mut file)
+        .take(HEAD_MAX as u64)
+        .read_to_end(&mut head)
+        .map_err(io)?;
+    // Up to the last whole line: a cut character is not a mistake.
+    let whole = memchr::memrchr(b'\n', &head).map_or(head.len(), |i| i + 1);
+    head.truncate(whole);
+    let bom = if head.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
+    let text = match crate::source::decode(&shown, &head) {
+        Ok(t) => t,
+        Err(d) => return Ok(Loaded::Broken(rel, d)),
+    };
+    let src = Source::new(shown, text);
+    let (header, head_lines) = match front_matter::split(&src, false) {
+        Ok(None) => (None, 0),
+        Ok(Some(split)) => match front_matter::parse::<RawHeader>(&src, split) {
+            Ok(h) => (
+                Some(header_of(h)),
+                src.text[..split.body_start].matches('\n').count(),
+            ),
+            Err(d) => return Ok(Loaded::Broken(rel, d)),
+        },
+        Err(d) => return Ok(Loaded::Broken(rel, d)),
+    };
+    // The body starts after the header's last line end in the bytes as
+    // they are (the text above had its `\r\n` read as `\n`).
+    let start = match head_lines {
+        0 => bom,
+        n => memchr::memchr_iter(b'\n', &head)
+            .nth(n - 1)
+            .map_or(head.len(), |i| i + 1),
+    };
+    let want_sha = header
+        .as_ref()
+        .is_some_and(|h| h.provenance.body_sha256.is_some());
+    let scanned = match Streamed::scan(file, start as u64, head_lines, want_sha).map_err(io)? {
+        Ok(scanned) => scanned,
+        Err(bad) => {
+            let d = Diagnostic::error(
+                "E001",
+                crate::error::Location {
+                    path: src.rel.clone(),
+                    line: head_lines + bad.line,
+                    col: bad.col,
+                },
+                format!(
+                    "invalid UTF-8 at byte {}",
+                    (start - bom) as u64 + bad.offset
+                ),
+            )
+            .with_hint("save the file as UTF-8");
+            return Ok(Loaded::Broken(rel, d));
+        }
+    };
+    if let Some(h) = &header {
+        let sha = scanned.sha256.clone().unwrap_or_default();
+        if let Some(d) = tampered(&src.rel, h, || sha) {
+            return Ok(Loaded::Broken(rel, d));
+        }
+    }
+    let body = Body::Streamed(std::sync::Arc::new(scanned.body));
+    Ok(Loaded::File(Box::new(EvidenceFile {
+        path: rel,
+        disk_path: path.to_path_buf(),
+        header,
+        body_hash: scanned.body_hash,
+        body,
     })))
 }

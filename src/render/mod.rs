@@ -16,6 +16,7 @@ pub(crate) mod templates;
 pub(crate) use crate::theme;
 pub(crate) mod views;
 
+pub(crate) use files::raw_evidence_path;
 pub(crate) use pages::Prepared;
 
 use crate::error::{Diagnostic, Result};

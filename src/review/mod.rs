@@ -24,15 +24,26 @@ use std::path::Path;
 /// The hash of cited lines: each line without its trailing whitespace,
 /// joined by `\n`, so re-saving a log with other line ends or trailing
 /// blanks does not make every claim on it suspect.
+#[cfg(test)]
 pub(crate) fn hash_lines<'a>(lines: impl Iterator<Item = &'a str>) -> String {
-    let mut text = String::new();
+    written(lines_fnv(lines))
+}
+
+/// FNV-1a of `lines` as [`hash_lines`] joins them, fed line by line.
+fn lines_fnv<'a>(lines: impl Iterator<Item = &'a str>) -> u64 {
+    let mut h = crate::hash::Fnv1a::default();
     for (i, l) in lines.enumerate() {
         if i > 0 {
-            text.push('\n');
+            h.update(b"\n");
         }
-        text.push_str(l.trim_end());
+        h.update(l.trim_end().as_bytes());
     }
-    format!("fnv1a64:{:016x}", crate::hash::fnv1a(text.as_bytes()))
+    h.0
+}
+
+/// A lines hash as the lock writes it.
+fn written(hash: u64) -> String {
+    format!("fnv1a64:{hash:016x}")
 }
 
 /// A link's cited range in `file`, resolved (whole file without lines).
@@ -40,19 +51,30 @@ pub(crate) fn range_of(link: &crate::content::EvidenceLink, file: &EvidenceFile)
     link.lines.unwrap_or((1, file.line_count()))
 }
 
+/// [`hash_lines`] of lines `a..=b` of `file`, read in pieces from a large
+/// log. A log that can no longer be read (removed during the run) gives
+/// a value no lock holds, so its claims are reported as changed.
 pub(crate) fn hash_range(file: &EvidenceFile, (a, b): (usize, usize)) -> String {
-    hash_lines((a..=b.min(file.line_count())).map(|n| file.line(n)))
+    match file.lines_hash(a, b) {
+        Ok(h) => written(h),
+        Err(e) => format!("unreadable: {e}"),
+    }
 }
 
 /// Where the reviewed text now is: the window of `len` lines with `hash`
-/// nearest to the old start, if any.
+/// nearest to the old start (the first of equals), if any.
 fn find_moved(file: &EvidenceFile, len: usize, hash: &str, old_start: usize) -> Option<usize> {
-    if len == 0 || len > file.line_count() {
-        return None;
-    }
-    (1..=file.line_count() + 1 - len)
-        .filter(|&s| hash_range(file, (s, s + len - 1)) == hash)
-        .min_by_key(|&s| s.abs_diff(old_start))
+    let want = u64::from_str_radix(hash.strip_prefix("fnv1a64:")?, 16).ok()?;
+    let mut best: Option<usize> = None;
+    file.windows(len, |s, lines| {
+        if lines_fnv(lines) == want
+            && best.is_none_or(|b| s.abs_diff(old_start) < b.abs_diff(old_start))
+        {
+            best = Some(s);
+        }
+    })
+    .ok()?;
+    best
 }
 
 pub(crate) fn pair_text(chunk: &crate::content::Chunk) -> String {

@@ -124,12 +124,18 @@ impl Tree {
         let sink = Changed {
             manifest: &self.manifest,
             changed: Mutex::new(Vec::new()),
+            copies: Mutex::new(Vec::new()),
         };
         let (ran, sink) = run(&self.root, &plan, &mut self.caches, |_, _| Ok(sink))?;
-        let changed = sink.map_or_else(Vec::new, |s| {
-            s.changed
-                .into_inner()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        let (changed, copies) = sink.map_or_else(Default::default, |s| {
+            (
+                s.changed
+                    .into_inner()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner),
+                s.copies
+                    .into_inner()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner),
+            )
         });
         let t = std::time::Instant::now();
         // Units without a key list their files only in `ran.unkeyed`, so
@@ -148,7 +154,7 @@ impl Tree {
                     .collect()
             }
         };
-        let (written, removed) = self.write(changed, &gone).inspect_err(|_| {
+        let (written, removed) = self.write(changed, copies, &gone).inspect_err(|_| {
             // The memo would name files the served tree may lack.
             memo::forget_units(&mut self.caches);
         })?;
@@ -177,14 +183,25 @@ impl Tree {
     fn write(
         &mut self,
         changed: Vec<(OutputFile, u64)>,
+        copies: Vec<(String, PathBuf, u64)>,
         gone: &[String],
     ) -> Result<(usize, usize), Error> {
         write_all(&self.out, changed.iter().map(|(f, _)| f))?;
-        self.served
-            .insert(changed.iter().map(|(f, _)| f.path.as_str()));
-        let written = changed.len();
+        for (path, from, _) in &copies {
+            copy_replace(&self.out, path, from)?;
+        }
+        self.served.insert(
+            changed
+                .iter()
+                .map(|(f, _)| f.path.as_str())
+                .chain(copies.iter().map(|(p, _, _)| p.as_str())),
+        );
+        let written = changed.len() + copies.len();
         for (f, h) in changed {
             self.manifest.insert(f.path, h);
+        }
+        for (path, _, h) in copies {
+            self.manifest.insert(path, h);
         }
         let mut removed = 0;
         for path in gone {
@@ -225,6 +242,8 @@ impl Tree {
 struct Changed<'a> {
     manifest: &'a HashMap<String, u64>,
     changed: Mutex<Vec<(OutputFile, u64)>>,
+    /// Large evidence logs to copy (never read whole): path, source, hash.
+    copies: Mutex<Vec<(String, PathBuf, u64)>>,
 }
 
 impl Output for Changed<'_> {
@@ -245,6 +264,13 @@ impl Output for Changed<'_> {
         Err(Error::Usage(format!(
             "{path} is read by the indexing thread"
         )))
+    }
+
+    fn copy(&self, path: &str, from: &Path, _: u64, hash: u64) -> Result<(), Error> {
+        if self.manifest.get(path) != Some(&hash) {
+            crate::sync::lock(&self.copies).push((path.to_owned(), from.to_path_buf(), hash));
+        }
+        Ok(())
     }
 }
 
@@ -370,6 +396,20 @@ fn write_all<'a>(dir: &Path, files: impl Iterator<Item = &'a OutputFile>) -> Res
     files
         .par_iter()
         .try_for_each(|f| write_replace(dir, &f.path, &f.bytes))
+}
+
+/// Replaces `dir/rel` with a copy of `from`, made in pieces beside it and
+/// renamed over it.
+fn copy_replace(dir: &Path, rel: &str, from: &Path) -> Result<(), Error> {
+    let path = dir.join(rel);
+    let io = |e| Error::io(&path, e);
+    let parent = path.parent().unwrap_or(dir);
+    std::fs::create_dir_all(parent).map_err(io)?;
+    let mut temp = tempfile::NamedTempFile::new_in(parent).map_err(io)?;
+    let mut source = std::fs::File::open(from).map_err(|e| Error::io(from, e))?;
+    std::io::copy(&mut source, temp.as_file_mut()).map_err(io)?;
+    temp.persist(&path).map_err(|e| io(e.error))?;
+    Ok(())
 }
 
 /// Replaces `dir/rel` with `bytes` by writing a sibling and renaming it.

@@ -864,6 +864,19 @@ pub(crate) fn render(
                 files.push((f.path.clone(), h));
                 out.write(f, h)?;
             }
+            if let Unit::Evidence(path) = unit {
+                if let Some(file) = site.evidence.files.get(path).filter(|f| f.is_streamed()) {
+                    // A large log's raw copy, in pieces (its page is made
+                    // from the lines it shows).
+                    let from = &file.disk_path;
+                    let io = |e| Error::io(from, e);
+                    let size = std::fs::metadata(from).map_err(io)?.len();
+                    let hash = crate::hash::file_hash(from).map_err(io)?;
+                    let raw = crate::render::raw_evidence_path(path);
+                    out.copy(&raw, from, size, hash)?;
+                    files.push((raw, hash));
+                }
+            }
             let (input, shown) = match unit {
                 Unit::Page(_) => {
                     let mut shown: Vec<u64> = shown.iter().map(|id| hash_of(id.as_str())).collect();

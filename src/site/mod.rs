@@ -594,4 +594,8 @@ impl run::Output for Staged {
     fn read(&self, path: &str) -> Result<Vec<u8>> {
         self.0.read(path)
     }
+
+    fn copy(&self, path: &str, from: &std::path::Path, size: u64, hash: u64) -> Result<()> {
+        self.0.copy(path, from, size, hash)
+    }
 }

@@ -130,6 +130,15 @@ pub(crate) trait Output: Sync {
     fn reuse(&self, files: &[(String, u64)]) -> Result<bool>;
     /// The bytes of a file written or taken in this run, for search.
     fn read(&self, path: &str) -> Result<Vec<u8>>;
+    /// Receives a copy of the file at `from` (a large evidence log), of
+    /// `size` bytes with `hash`. An output that can copy in pieces does;
+    /// this one reads it whole.
+    fn copy(&self, path: &str, from: &Path, size: u64, hash: u64) -> Result<()> {
+        let _ = size;
+        let bytes = std::fs::read(from).map_err(|e| Error::io(from, e))?;
+        let path = path.to_owned();
+        self.write(OutputFile { path, bytes }, hash)
+    }
 }
 
 /// An output for runs that render nothing.
@@ -137,6 +146,9 @@ pub(crate) struct Nothing;
 
 impl Output for Nothing {
     fn write(&self, _: OutputFile, _: u64) -> Result<()> {
+        Ok(())
+    }
+    fn copy(&self, _: &str, _: &Path, _: u64, _: u64) -> Result<()> {
         Ok(())
     }
     fn reuse(&self, _: &[(String, u64)]) -> Result<bool> {

@@ -516,7 +516,25 @@ impl<'a> Checker<'a> {
                 continue;
             }
             if let Some(quote) = &link.quote {
-                if !file.line_range(a, b).contains(quote.as_str()) {
+                let read = |e: std::io::Error| {
+                    src.error(
+                        "E043",
+                        part(&src.text, &link.span, "path"),
+                        format!(
+                            "cannot read evidence file `{}/{}`: {e}",
+                            evidence.dir_name, link.path
+                        ),
+                    )
+                    .with_hint("the file changed or went away while it was read: run again")
+                };
+                let here = match file.contains(a, b, quote.as_str()) {
+                    Ok(here) => here,
+                    Err(e) => {
+                        diags.push(read(e));
+                        continue;
+                    }
+                };
+                if !here {
                     let where_ = match link.lines {
                         Some(_) if a == b => format!("line {a} of "),
                         Some(_) => format!("lines {a}-{b} of "),
@@ -525,8 +543,13 @@ impl<'a> Checker<'a> {
                     // Where the quote is now, if anywhere in the file: the
                     // commonest cause is lines inserted above the range.
                     let height = quote.lines().count().max(1);
-                    let found = (1..=file.line_count().saturating_sub(height - 1))
-                        .find(|&l| file.line_range(l, l + height - 1).contains(quote.as_str()));
+                    let found = match file.find(quote.as_str()) {
+                        Ok(found) => found,
+                        Err(e) => {
+                            diags.push(read(e));
+                            continue;
+                        }
+                    };
                     let hint = match (found, link.lines) {
                         (Some(l), Some(_)) if height == 1 && a == b => format!(
                             "the quote is on line {l} of this file now: write `{}#L{l}`",

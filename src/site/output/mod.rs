@@ -394,6 +394,19 @@ impl Staging {
         result
     }
 
+    /// [`Staging::write`] for a copy of the file at `from` (`size` bytes,
+    /// [`crate::hash::content_hash`] `hash`), made in pieces.
+    pub(crate) fn copy(&self, path: &str, from: &Path, size: u64, hash: u64) -> Result<()> {
+        let result = match guard::write_op() {
+            None => Err(Error::Usage("the build was interrupted".into())),
+            Some(_op) => self.store_copy(path, from, size, hash),
+        };
+        if result.is_err() {
+            self.failed.store(true, Ordering::Relaxed);
+        }
+        result
+    }
+
     /// Takes the file at `path` into the staging tree without its bytes,
     /// if a record says it holds `hash` and it is still that file: the
     /// spare's (nothing to do) or the build directory's (hard-linked, as
@@ -551,7 +564,7 @@ impl Staging {
             let path = self.target.join(p);
             let same = tree::real_parents(&self.target, p)
                 && fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() == f.size)
-                && fs::read(&path).is_ok_and(|b| crate::hash::content_hash(&b) == f.hash);
+                && crate::hash::file_hash(&path).is_ok_and(|h| h == f.hash);
             if same {
                 adopted = true;
             } else {

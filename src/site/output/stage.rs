@@ -45,6 +45,8 @@ enum Put<'a> {
     Bytes(&'a [u8]),
     /// A hard link to this file.
     Link(&'a Path),
+    /// A copy of this file, made in pieces (a large evidence log).
+    Copy(&'a Path),
 }
 
 /// What stood in the way of a file in a staging tree made from the spare.
@@ -95,6 +97,14 @@ fn put_new(at: &Path, what: Put<'_>) -> io::Result<()> {
             file.write_all(bytes)
         }
         Put::Link(from) => fs::hard_link(from, at),
+        Put::Copy(from) => {
+            let mut source = fs::File::open(from)?;
+            let mut file = fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(at)?;
+            io::copy(&mut source, &mut file).map(|_| ())
+        }
     }
 }
 
@@ -148,10 +158,23 @@ impl Staging {
     }
 
     pub(super) fn store(&self, path: &str, bytes: &[u8]) -> Result<()> {
+        self.store_from(
+            path,
+            bytes.len() as u64,
+            content_hash(bytes),
+            Put::Bytes(bytes),
+        )
+    }
+
+    /// [`Staging::store`] for a file copied from `from`, whose size and
+    /// hash (`content_hash`) the caller knows: never read whole.
+    pub(super) fn store_copy(&self, path: &str, from: &Path, size: u64, hash: u64) -> Result<()> {
+        self.store_from(path, size, hash, Put::Copy(from))
+    }
+
+    fn store_from(&self, path: &str, size: u64, hash: u64, what: Put<'_>) -> Result<()> {
         check_path(path)?;
         self.claim(path)?;
-        let size = bytes.len() as u64;
-        let hash = content_hash(bytes);
         if let Some(kept) = self.in_spare(path, Some(size), hash) {
             self.settle(path, kept);
             return Ok(());
@@ -161,7 +184,7 @@ impl Staging {
                 return Ok(());
             }
         }
-        let id = self.put(path, Put::Bytes(bytes))?;
+        let id = self.put(path, what)?;
         self.settle(
             path,
             Placed {
