@@ -108,17 +108,21 @@ pub(super) fn evidence_page(
     let site = cx.site;
     let mut out = Vec::with_capacity(3);
     {
-        let bytes = std::fs::read(&file.disk_path).map_err(|e| {
+        let unreadable = |e: std::io::Error| {
             Diagnostic::error(
                 "E043",
                 crate::error::Location::file(format!("{}/{}", site.evidence.dir_name, file.path)),
                 format!("cannot read evidence file: {e}"),
             )
-        })?;
-        out.push(OutputFile {
-            path: raw_evidence_path(&file.path),
-            bytes,
-        });
+        };
+        // A large log is copied by the build as it writes (never read
+        // whole here): `site::memo`.
+        if !file.is_streamed() {
+            out.push(OutputFile {
+                path: raw_evidence_path(&file.path),
+                bytes: std::fs::read(&file.disk_path).map_err(unreadable)?,
+            });
+        }
         let citing = site
             .index
             .cited_by
@@ -126,16 +130,17 @@ pub(super) fn evidence_page(
             .map(Vec::as_slice)
             .unwrap_or(&[]);
         let mut ranges = BTreeSet::new();
+        // Every cited line or range, with the claim citing it.
+        let mut cited: Vec<(usize, usize, &str)> = Vec::new();
         for &at in citing {
-            for l in site
-                .claim(at)
-                .evidence
-                .iter()
-                .filter(|l| l.path == file.path)
-            {
+            let claim = site.claim(at);
+            for l in claim.evidence.iter().filter(|l| l.path == file.path) {
                 if let Some((a, b)) = l.lines {
-                    if a != b && b <= file.line_count() {
-                        ranges.insert((a, b));
+                    if b <= file.line_count() {
+                        cited.push((a, b, claim.id.as_str()));
+                        if a != b {
+                            ranges.insert((a, b));
+                        }
                     }
                 }
             }
@@ -157,16 +162,65 @@ pub(super) fn evidence_page(
                 )
             })
             .collect();
-        let lines: Vec<LineView> = (1..=file.line_count())
-            .map(|n| LineView {
-                n,
-                html: escape(file.line(n)),
-                ranges: ranges
-                    .range((n, 0)..(n + 1, 0))
-                    .map(|(a, b)| format!("L{a}-L{b}"))
-                    .collect(),
+        let long = file.is_streamed() || file.line_count() > LONG_LOG;
+        let runs = if long {
+            runs(file.line_count(), &cited)
+        } else {
+            vec![(1, file.line_count(), Vec::new())]
+        };
+        let mut lines: Vec<LineView> = Vec::new();
+        // Each line's place among the list's children (a left-out run is
+        // one child too): what the range highlighting counts.
+        let mut place = std::collections::HashMap::new();
+        let mut shown_to = 0;
+        for (first, last, _) in &runs {
+            let gap_before = (*first > shown_to + 1).then_some((shown_to + 1, *first - 1));
+            let mut gap = gap_before;
+            file.for_each_line(*first, *last, |n, text| {
+                place.insert(n, lines.len() + 1 + usize::from(gap_before.is_some()));
+                let html = if long && text.len() > SHOW_CAP {
+                    let mut cut = SHOW_CAP;
+                    while !text.is_char_boundary(cut) {
+                        cut -= 1;
+                    }
+                    format!("{}…", shown(&text[..cut]))
+                } else {
+                    shown(text)
+                };
+                lines.push(LineView {
+                    n,
+                    html,
+                    ranges: ranges
+                        .range((n, 0)..(n + 1, 0))
+                        .map(|(a, b)| format!("L{a}-L{b}"))
+                        .collect(),
+                    gap_before: gap.take(),
+                });
             })
-            .collect();
+            .map_err(unreadable)?;
+            shown_to = *last;
+        }
+        let window = long.then(|| WindowView {
+            lines: file.line_count(),
+            size: human_size(std::fs::metadata(&file.disk_path).map_or(0, |m| m.len())),
+            context: CONTEXT,
+            runs: runs
+                .iter()
+                .map(|(first, last, claims)| RunView {
+                    first: *first,
+                    last: *last,
+                    claims: claims.clone(),
+                })
+                .collect(),
+            gap_after: (shown_to < file.line_count()).then_some((shown_to + 1, file.line_count())),
+        });
+        let at = |n: usize| {
+            if long {
+                place.get(&n).copied().unwrap_or(n)
+            } else {
+                n
+            }
+        };
         for lang in Lang::ALL {
             let mut seen = BTreeSet::new();
             let cited_by = citing
@@ -203,10 +257,11 @@ pub(super) fn evidence_page(
                     .iter()
                     .map(|&(a, b)| RangeView {
                         id: format!("L{a}-L{b}"),
-                        start: a,
-                        end: b,
+                        start: at(a),
+                        end: at(b),
                     })
                     .collect(),
+                window: window.clone(),
                 cited_by,
                 accepted: accepted
                     .iter()
@@ -230,6 +285,93 @@ pub(super) fn evidence_page(
         }
     }
     Ok(out)
+}
+
+/// Logs longer than this many lines show their cited lines with context,
+/// not every line: a page of a million lines helps no reader and costs
+/// every build.
+const LONG_LOG: usize = 1_000;
+/// Lines shown before and after each cited line of a long log.
+const CONTEXT: usize = 3;
+/// Lines shown at each end of a long cited range of a long log.
+const RANGE_ENDS: usize = 100;
+/// Lines shown from the start of a long log, for what kind of log it is.
+const OPENING: usize = 10;
+/// Bytes of one line shown on a long log's page; the raw file has it whole.
+const SHOW_CAP: usize = 4_096;
+
+/// The runs of lines a long log's page shows (first, last, claims citing
+/// lines in it): its opening lines and each cited line or range with
+/// [`CONTEXT`], a long range by its two ends; overlapping or touching runs
+/// merged.
+fn runs(count: usize, cited: &[(usize, usize, &str)]) -> Vec<(usize, usize, Vec<String>)> {
+    if count == 0 {
+        return Vec::new();
+    }
+    let around = |a: usize, b: usize| (a.saturating_sub(CONTEXT).max(1), (b + CONTEXT).min(count));
+    let mut spans = vec![(1, OPENING.min(count))];
+    for &(a, b, _) in cited {
+        if b + 1 - a > 2 * RANGE_ENDS {
+            spans.push(around(a, a + RANGE_ENDS - 1));
+            spans.push(around(b + 1 - RANGE_ENDS, b));
+        } else {
+            spans.push(around(a, b));
+        }
+    }
+    spans.sort_unstable();
+    let mut merged: Vec<(usize, usize)> = Vec::new();
+    for (a, b) in spans {
+        match merged.last_mut() {
+            Some(last) if a <= last.1 + 1 => last.1 = last.1.max(b),
+            _ => merged.push((a, b)),
+        }
+    }
+    merged
+        .into_iter()
+        .map(|(first, last)| {
+            let mut claims: Vec<String> = cited
+                .iter()
+                .filter(|&&(a, b, _)| a <= last && b >= first)
+                .map(|&(_, _, id)| id.to_owned())
+                .collect();
+            claims.sort_unstable();
+            claims.dedup();
+            (first, last, claims)
+        })
+        .collect()
+}
+
+/// A log line as HTML: escaped, with control characters (a NUL, an
+/// escape sequence's ESC) shown as their Unicode pictures (␀, ␛), which
+/// HTML can carry and a reader can see.
+fn shown(text: &str) -> String {
+    let html = escape(text);
+    if !html.bytes().any(|b| (b < 0x20 && b != b'\t') || b == 0x7f) {
+        return html;
+    }
+    html.chars()
+        .map(|c| match c {
+            '\t' => c,
+            c if (c as u32) < 0x20 => char::from_u32(0x2400 + c as u32).unwrap_or(c),
+            '\u{7f}' => '\u{2421}',
+            c => c,
+        })
+        .collect()
+}
+
+/// A file size as a reader reads it.
+fn human_size(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit < UNITS.len() - 1 {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
 }
 
 /// The list of evidence files, in each language.

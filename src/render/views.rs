@@ -251,6 +251,8 @@ pub(crate) struct LineView {
     pub(crate) html: String,
     /// Ids of the cited ranges starting on this line (`L7-L12`).
     pub(crate) ranges: Vec<String>,
+    /// For a long log, lines left out before this one: `(first, last)`.
+    pub(crate) gap_before: Option<(usize, usize)>,
 }
 
 /// A cited range.
@@ -296,11 +298,38 @@ pub(crate) struct EvidenceView<'a> {
     pub(crate) lines: Vec<LineView>,
     /// Cited ranges.
     pub(crate) ranges: Vec<RangeView>,
+    /// For a long log: what the page shows of it, and what it leaves out
+    /// after the last line shown.
+    pub(crate) window: Option<WindowView>,
     /// Citing claims.
     pub(crate) cited_by: Vec<CitedBy>,
     /// `[[check.accept]]` entries whose scope reaches this file: disclosed
     /// to readers with their reason.
     pub(crate) accepted: Vec<AcceptedView<'a>>,
+}
+
+/// What the page of a long log shows: the cited lines with context.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct WindowView {
+    /// Lines in the log.
+    pub(crate) lines: usize,
+    /// The raw file's size, as a reader reads it (`1.2 GB`).
+    pub(crate) size: String,
+    /// Lines shown around each cited line.
+    pub(crate) context: usize,
+    /// The runs of lines shown, as an index to jump to.
+    pub(crate) runs: Vec<RunView>,
+    /// Lines left out after the last one shown.
+    pub(crate) gap_after: Option<(usize, usize)>,
+}
+
+/// One run of lines shown on a long log's page.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct RunView {
+    pub(crate) first: usize,
+    pub(crate) last: usize,
+    /// The claims citing lines in it.
+    pub(crate) claims: Vec<String>,
 }
 
 /// An acceptance as readers see it on an evidence page.
