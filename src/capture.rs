@@ -17,7 +17,7 @@
 
 use crate::config::Config;
 use crate::error::{Error, Result};
-use crate::evidence::{body_sha256, Provenance};
+use crate::evidence::Provenance;
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
 
@@ -100,9 +100,19 @@ pub fn capture(root: &Path, req: &Request) -> Result<Written> {
         c.args(&req.command[1..]);
         c
     };
-    cmd.stdin(std::process::Stdio::null()).current_dir(&cwd);
+    // Each stream to a file of its own, never to memory: a command may
+    // print gigabytes (a trace), and the files are what the capture is.
+    let spool = |what: &str| {
+        tempfile::tempfile().map_err(|e| Error::Usage(format!("no temporary file for {what}: {e}")))
+    };
+    let (mut out_file, mut err_file) = (spool("stdout")?, spool("stderr")?);
+    let clone = |f: &std::fs::File| f.try_clone().map_err(|e| Error::Usage(format!("{e}")));
+    cmd.stdin(std::process::Stdio::null())
+        .stdout(clone(&out_file)?)
+        .stderr(clone(&err_file)?)
+        .current_dir(&cwd);
     let started = now();
-    let output = cmd.output().map_err(|e| {
+    let status = cmd.status().map_err(|e| {
         Error::Usage(format!(
             "could not run `{program}`: {e}; check that it is installed and on PATH{}",
             if req.shell {
@@ -113,20 +123,19 @@ pub fn capture(root: &Path, req: &Request) -> Result<Written> {
         ))
     })?;
     let ended = now();
-    let exit = match (output.status.code(), signal_of(&output.status)) {
+    let exit = match (status.code(), signal_of(&status)) {
         (Some(c), _) => c.to_string(),
         (None, Some(s)) => format!("signal {s}"),
         (None, None) => "unknown".to_owned(),
     };
-    let text = |bytes: Vec<u8>, what: &str| {
-        String::from_utf8(bytes).map_err(|_| {
-            Error::Usage(format!(
-                "`{program}` printed bytes on {what} that are not UTF-8 text; evidence is text: capture a command that prints text (e.g. pipe it through `xxd` with --shell)"
-            ))
-        })
+    let not_text = |what: &str| {
+        Error::Usage(format!(
+            "`{program}` printed bytes on {what} that are not UTF-8 text; evidence is text: capture a command that prints text (e.g. pipe it through `xxd` with --shell)"
+        ))
     };
-    let stdout = text(output.stdout, "stdout")?;
-    let stderr = text(output.stderr, "stderr")?;
+    let out_sha = text_sha256(&mut out_file)?.ok_or_else(|| not_text("stdout"))?;
+    let err_sha = text_sha256(&mut err_file)?.ok_or_else(|| not_text("stderr"))?;
+    let err_empty = err_file.metadata().map_or(true, |m| m.len() == 0);
     let facts = host_facts(&config);
     let command = if req.shell {
         vec!["sh".to_owned(), "-c".to_owned(), req.command.join(" ")]
@@ -134,13 +143,13 @@ pub fn capture(root: &Path, req: &Request) -> Result<Written> {
         req.command.clone()
     };
     let mut written = Vec::new();
-    for (rel, body, stream, other) in [
-        (&out_rel, &stdout, "stdout", &err_rel),
-        (&err_rel, &stderr, "stderr", &out_rel),
+    for (rel, body, sha, stream, other) in [
+        (&out_rel, &mut out_file, out_sha, "stdout", &err_rel),
+        (&err_rel, &mut err_file, err_sha, "stderr", &out_rel),
     ] {
         // An empty stderr is not written: most commands print nothing
         // there, and its absence says so.
-        if stream == "stderr" && body.is_empty() {
+        if stream == "stderr" && err_empty {
             continue;
         }
         let provenance = Provenance {
@@ -154,15 +163,15 @@ pub fn capture(root: &Path, req: &Request) -> Result<Written> {
             ended: Some(ended.clone()),
             exit: Some(exit.clone()),
             stream: Some(stream.to_owned()),
-            other_stream: (!stderr.is_empty()).then(|| other.clone()),
+            other_stream: (!err_empty).then(|| other.clone()),
             facts: facts.clone(),
             env: env.clone(),
             note: req.note.clone(),
-            body_sha256: Some(body_sha256(&normalised(body))),
+            body_sha256: Some(sha),
             ..Provenance::default()
         };
         let header = header("capture", None, &provenance)?;
-        write_atomically(&evidence, rel, &format!("{header}{body}"), req.replace)?;
+        write_atomically(&evidence, rel, &header, Some(body), req.replace)?;
         written.push(format!("{}/{rel}", config.evidence_dir.display()));
     }
     Ok(Written {
@@ -186,8 +195,8 @@ pub fn import(root: &Path, req: &Import) -> Result<Written> {
         None => format!("imports/{name}"),
     };
     refuse_existing(&evidence, &rel, req.replace, &config)?;
-    let bytes = std::fs::read(&req.file).map_err(|e| Error::io(&req.file, e))?;
-    let body = String::from_utf8(bytes).map_err(|_| {
+    let mut body = std::fs::File::open(&req.file).map_err(|e| Error::io(&req.file, e))?;
+    let sha = text_sha256(&mut body)?.ok_or_else(|| {
         Error::Usage(format!(
             "{}: not UTF-8 text; evidence is text",
             req.file.display()
@@ -201,11 +210,11 @@ pub fn import(root: &Path, req: &Import) -> Result<Written> {
         original: Some(name),
         mtime,
         note: req.note.clone(),
-        body_sha256: Some(body_sha256(&normalised(&body))),
+        body_sha256: Some(sha),
         ..Provenance::default()
     };
     let header = header("import", Some(&req.source), &provenance)?;
-    write_atomically(&evidence, &rel, &format!("{header}{body}"), req.replace)?;
+    write_atomically(&evidence, &rel, &header, Some(&mut body), req.replace)?;
     Ok(Written {
         paths: vec![format!("{}/{rel}", config.evidence_dir.display())],
         exit: String::new(),
@@ -382,9 +391,15 @@ pub fn recapture(root: &Path, files: &[String], dry_run: bool) -> Result<Vec<Rec
         }
         if !dry_run {
             for rel in &rels {
-                let text = std::fs::read_to_string(tmp.join(&config.evidence_dir).join(rel))
-                    .map_err(|e| Error::io(tmp.join(rel), e))?;
-                write_atomically(&root.join(&config.evidence_dir), rel, &text, true)?;
+                let from = tmp.join(&config.evidence_dir).join(rel);
+                let mut file = std::fs::File::open(&from).map_err(|e| Error::io(&from, e))?;
+                write_atomically(
+                    &root.join(&config.evidence_dir),
+                    rel,
+                    "",
+                    Some(&mut file),
+                    true,
+                )?;
             }
         }
     }
@@ -552,8 +567,17 @@ fn copy_site(root: &Path, to: &Path, config: &Config) -> Result<()> {
 
 /// The body as kansoku reads it back (`source::decode_owned`): lines end
 /// with `\n`; the hash is of what a claim cites.
-fn normalised(body: &str) -> String {
-    body.replace("\r\n", "\n").replace('\r', "\n")
+/// The SHA-256 `check` verifies of a body read from `file` (from its
+/// start, in pieces: line ends `\r\n` read as `\n`, as evidence is
+/// read), or `None` when it is not UTF-8. Leaves `file` at its start.
+fn text_sha256(file: &mut std::fs::File) -> Result<Option<String>> {
+    use std::io::{Seek, SeekFrom};
+    let io = |e| Error::Usage(format!("could not read the captured output: {e}"));
+    file.seek(SeekFrom::Start(0)).map_err(io)?;
+    let copy = file.try_clone().map_err(io)?;
+    let sha = crate::evidence::text_sha256(copy).map_err(io)?;
+    file.seek(SeekFrom::Start(0)).map_err(io)?;
+    Ok(sha)
 }
 
 /// The `+++` header: the kind, the source, then the provenance, with a
@@ -621,7 +645,13 @@ fn refuse_existing(evidence: &Path, rel: &str, replace: bool, config: &Config) -
 /// directory: a reader sees the old file or the new one, never half of
 /// one. Without `replace` the rename refuses an existing file even if
 /// one appeared since the check.
-fn write_atomically(evidence: &Path, rel: &str, text: &str, replace: bool) -> Result<()> {
+fn write_atomically(
+    evidence: &Path,
+    rel: &str,
+    head: &str,
+    body: Option<&mut std::fs::File>,
+    replace: bool,
+) -> Result<()> {
     use std::io::Write;
     let dest = evidence.join(rel);
     let dir = dest.parent().unwrap_or(evidence);
@@ -649,7 +679,13 @@ fn write_atomically(evidence: &Path, rel: &str, text: &str, replace: bool) -> Re
         .prefix(".kansoku-capture-")
         .tempfile_in(dir)
         .map_err(|e| Error::io(dir, e))?;
-    tmp.write_all(text.as_bytes())
+    tmp.write_all(head.as_bytes())
+        .and_then(|()| match body {
+            // In pieces: a body may be larger than memory.
+            Some(body) => std::io::copy(body, tmp.as_file_mut()).map(|_| ()),
+            None => Ok(()),
+        })
+        .and_then(|()| readable(tmp.as_file()))
         .and_then(|()| tmp.as_file().sync_all())
         .map_err(|e| Error::io(tmp.path(), e))?;
     let persisted = if replace {
@@ -658,6 +694,19 @@ fn write_atomically(evidence: &Path, rel: &str, text: &str, replace: bool) -> Re
         tmp.persist_noclobber(&dest).map(|_| ())
     };
     persisted.map_err(|e| Error::io(&dest, e.error))
+}
+
+/// Evidence is published: a capture gets the permissions of any file the
+/// user writes (a temporary file is made readable by its owner alone).
+#[cfg(unix)]
+fn readable(file: &std::fs::File) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    file.set_permissions(std::fs::Permissions::from_mode(0o644))
+}
+
+#[cfg(not(unix))]
+fn readable(_: &std::fs::File) -> std::io::Result<()> {
+    Ok(())
 }
 
 /// The values of the named variables. A name or value that looks like a

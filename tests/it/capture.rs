@@ -550,3 +550,42 @@ fn a_capture_never_writes_through_a_link_out_of_the_evidence_directory() {
         "nothing written outside"
     );
 }
+
+/// A progress bar redraws its line with a lone `\r`: the capture's hash is
+/// the one `check` computes of what it reads, so such output is not
+/// "changed since it was captured" (it was, before: the capture hashed
+/// every `\r` as a line end, `check` only `\r\n`).
+#[test]
+fn a_capture_of_output_with_carriage_returns_checks_clean() {
+    let mut t = site();
+    capture::capture(
+        t.root(),
+        &request(&["printf", "10%%\\r100%%\\r\\ndone\\r\\n"]),
+    )
+    .expect("captured");
+    let (_, body) = read(&t, "evidence/runs/out.txt");
+    assert_eq!(body, "10%\r100%\r\ndone\r\n", "kept byte for byte");
+    cite(&mut t, "runs/out.txt", "2", "done");
+    let report = t.check();
+    assert_eq!(
+        report.errors(),
+        0,
+        "{}",
+        kansoku::check::format(&report, kansoku::check::Format::Human)
+    );
+}
+
+/// A capture is a file to publish and commit like any other the user
+/// writes, not a private temporary file (mode 0600 before).
+#[cfg(unix)]
+#[test]
+fn a_capture_is_readable_by_everyone_like_any_written_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = site();
+    capture::capture(t.root(), &request(&["printf", "x\\n"])).expect("captured");
+    let mode = std::fs::metadata(t.root().join("evidence/runs/out.txt"))
+        .expect("written")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o644);
+}
