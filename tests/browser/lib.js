@@ -23,13 +23,13 @@ const TYPES = {
   ".log": "text/plain; charset=utf-8",
 };
 
-/** Serves `publicDir` like a plain static host: dir/ → dir/index.html, 404.html otherwise. */
-export async function serve() {
+/** Serves `root` (the built `publicDir` unless given) like a plain static host: dir/ → dir/index.html, 404.html otherwise. */
+export async function serve(root = publicDir) {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, "http://127.0.0.1");
     let rel = decodeURIComponent(url.pathname);
-    let file = path.join(publicDir, rel);
-    if (!file.startsWith(publicDir)) {
+    let file = path.join(root, rel);
+    if (!file.startsWith(root)) {
       res.writeHead(403).end();
       return;
     }
@@ -41,7 +41,7 @@ export async function serve() {
       }
       if (err) {
         res.writeHead(404, { "content-type": TYPES[".html"] });
-        fs.createReadStream(path.join(publicDir, "404.html")).pipe(res);
+        fs.createReadStream(path.join(root, "404.html")).pipe(res);
         return;
       }
       const type = TYPES[path.extname(file)] ?? "application/octet-stream";

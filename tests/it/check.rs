@@ -219,6 +219,10 @@ cases! {
 /// Codes the engine defines that no fixture can reach, with the reason.
 const UNREACHABLE: &[(&str, &str)] = &[
     (
+        "W005",
+        "needs a log over 8 MiB with a line over 1 MiB, too large to commit as a fixture: tests/it/large_logs.rs writes one and asserts the message",
+    ),
+    (
         "E045",
         "names the build directory's resolved path, which differs from machine to machine, and build stops on it as a usage error: tests/it/build_dir.rs asserts both on a temporary site",
     ),

@@ -1,0 +1,224 @@
+//! Evidence logs of any size (issue 27): a log larger than kansoku holds
+//! in memory is read in pieces, its page shows the cited lines with
+//! context, and its raw copy is published as it is. Run through the
+//! binary, as a user runs it: what is asserted is the output and the exit
+//! status (the time and peak memory are figures in benches/README.md).
+
+use crate::common::SiteTest;
+use std::io::{Seek, SeekFrom, Write};
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn kansoku(root: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kansoku"))
+        .args(args)
+        .arg("--root")
+        .arg(root)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the kansoku binary runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A confirmed claim on the fixture's page citing `link` (with a quote).
+fn cite(t: &mut SiteTest, path: &str, lines: &str, quote: &str) {
+    let page = std::fs::read_to_string(t.root().join("content/page.md")).expect("page");
+    let claim = format!(
+        "[[claims]]\nid = \"large\"\nclass = \"inferred\"\nja = \"大きいログ。\"\nen = \"A large log.\"\nevidence = [{{ path = \"{path}\", lines = \"{lines}\", quote = \"{quote}\" }}]\n\n[[claims]]\n"
+    );
+    t.write("content/page.md", &page.replacen("[[claims]]\n", &claim, 1));
+}
+
+/// A gibibyte of nothing (a sparse file: one line of NUL bytes, as a log
+/// that was never written), then two lines of text.
+#[test]
+fn a_one_gibibyte_sparse_log_builds_and_its_cited_line_is_shown() {
+    let mut t = SiteTest::from_fixture("check/clean");
+    let path = t.root().join("evidence/logs/sparse.log");
+    let tail = b"\nend of log\namdgpu: ready\n";
+    {
+        let mut f = std::fs::File::create(&path).expect("create");
+        f.set_len(1 << 30).expect("a sparse gibibyte");
+        f.seek(SeekFrom::End(0)).expect("seek");
+        f.write_all(tail).expect("tail");
+    }
+    cite(&mut t, "logs/sparse.log", "3", "amdgpu: ready");
+    let check = kansoku(t.root(), &["check"]);
+    let err = stderr(&check);
+    assert!(check.status.success(), "{err}");
+    assert!(
+        err.contains("evidence/logs/sparse.log:1:1: warning[W005]: line 1 after the header is longer than 1 MiB: kansoku reads only its first 1 MiB"),
+        "{err}"
+    );
+    let build = kansoku(t.root(), &["build", "--quiet"]);
+    assert!(build.status.success(), "{}", stderr(&build));
+    let raw = std::fs::metadata(t.out_path("evidence/logs/sparse.log")).expect("raw copy");
+    assert_eq!(raw.len(), (1 << 30) + tail.len() as u64, "published whole");
+    let page = t.read("en/evidence/logs/sparse.log/index.html");
+    assert!(
+        page.contains(r#"<li class="ev-line" id="L3">"#),
+        "the cited line"
+    );
+    assert!(page.contains("amdgpu: ready"));
+    // The gibibyte line is shown cut, its NUL bytes as a reader can see them.
+    let first = crate::common::element_by_id(&page, "L1").expect("line 1");
+    assert!(first.contains(&"␀".repeat(100)), "NUL shown as ␀");
+    assert!(
+        first.len() < 64 << 10,
+        "line 1 is cut: {} bytes",
+        first.len()
+    );
+    assert!(
+        page.contains("This log has 3 lines (1.0 GiB)"),
+        "the window says what it shows"
+    );
+}
+
+/// About 200 MB of a plausible trace, cited deep inside: the cited lines
+/// and their context are shown, the rest is not, and a quote that moved
+/// is found where it is now.
+#[test]
+fn a_200_megabyte_log_builds_and_a_moved_quote_is_found() {
+    let mut t = SiteTest::from_fixture("check/clean");
+    let path = t.root().join("evidence/logs/trace.log");
+    let lines = 2_000_000;
+    {
+        let f = std::fs::File::create(&path).expect("create");
+        let mut w = std::io::BufWriter::new(f);
+        w.write_all(b"+++\nsource = \"a generated trace (test)\"\n+++\n")
+            .expect("header");
+        for n in 1..=lines {
+            writeln!(
+                w,
+                "2026-11-25T10:{:02}:{:02}.{:06}Z rocblas-trace[4242]: rocblas_gemm_ex call {n:>8} m=4096 n=4096 k=4096",
+                (n / 60_000) % 60,
+                (n / 1_000) % 60,
+                n % 1_000_000
+            )
+            .expect("line");
+        }
+        w.flush().expect("flush");
+    }
+    assert!(std::fs::metadata(&path).expect("size").len() > 190_000_000);
+    cite(
+        &mut t,
+        "logs/trace.log",
+        "1500000-1500002",
+        "call  1500001 m=4096",
+    );
+    let check = kansoku(t.root(), &["check"]);
+    assert!(check.status.success(), "{}", stderr(&check));
+    let build = kansoku(t.root(), &["build", "--quiet"]);
+    assert!(build.status.success(), "{}", stderr(&build));
+    let page = t.read("en/evidence/logs/trace.log/index.html");
+    for n in [1, 10, 1_499_997, 1_500_001, 1_500_005] {
+        assert!(page.contains(&format!(r#"id="L{n}""#)), "line {n} is shown");
+    }
+    for n in [11, 1_499_996, 1_500_006, 2_000_000] {
+        assert!(!page.contains(&format!(r#"id="L{n}""#)), "line {n} is not");
+    }
+    assert!(page.contains(
+        r##"<a href="#L1499997">L1499997–L1500005</a> <span class="ev-runs__claims">large</span>"##
+    ));
+    assert!(
+        page.contains("Lines 11–1499996 are not shown here"),
+        "the gap says what is left out"
+    );
+    assert_eq!(
+        std::fs::metadata(t.out_path("evidence/logs/trace.log"))
+            .expect("raw copy")
+            .len(),
+        std::fs::metadata(&path).expect("size").len()
+    );
+    // Cited two lines too high: the quote is found where it is.
+    t.edit(
+        "content/page.md",
+        "lines = \"1500000-1500002\"",
+        "lines = \"1499998\"",
+    );
+    let check = kansoku(t.root(), &["check"]);
+    let err = stderr(&check);
+    assert!(!check.status.success());
+    assert!(
+        err.contains("error[E014]: quote \"call  1500001 m=4096\" not found in line 1499998 of `evidence/logs/trace.log`"),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "hint: the quote is on line 1500001 of this file now: write `logs/trace.log#L1500001`"
+        ),
+        "{err}"
+    );
+}
+
+/// A gzip log whose text is larger than kansoku holds is read through a
+/// temporary file; the compressed file is published as it is.
+#[test]
+fn a_large_gzip_log_is_checked_shown_and_published_as_it_is() {
+    let mut t = SiteTest::from_fixture("check/clean");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    for n in 1..=400_000 {
+        writeln!(
+            gz,
+            "[{n:>7}] amdgpu 0000:03:00.0: ring gfx_0.0.0 uses VM inv eng {}",
+            n % 17
+        )
+        .expect("gzip");
+    }
+    let bytes = gz.finish().expect("gzip");
+    t.write_bytes("evidence/logs/dmesg.log.gz", &bytes);
+    cite(&mut t, "logs/dmesg.log.gz", "300000", "[ 300000] amdgpu");
+    let check = kansoku(t.root(), &["check"]);
+    assert!(check.status.success(), "{}", stderr(&check));
+    let build = kansoku(t.root(), &["build", "--quiet"]);
+    assert!(build.status.success(), "{}", stderr(&build));
+    let page = t.read("ja/evidence/logs/dmesg.log.gz/index.html");
+    assert!(page.contains(r#"id="L300000""#));
+    assert!(!page.contains(r#"id="L200000""#));
+    assert_eq!(
+        std::fs::read(t.out_path("evidence/logs/dmesg.log.gz")).expect("raw copy"),
+        bytes
+    );
+}
+
+/// A large log's hash is checked like a small one's: a captured log of
+/// 10 MB whose body was edited is an error naming it.
+#[test]
+fn a_large_captured_log_edited_after_capture_is_an_error() {
+    let mut t = SiteTest::from_fixture("check/clean");
+    let body: String = (0..400_000)
+        .map(|n| format!("line {n:>6} of a captured run\n"))
+        .collect();
+    assert!(body.len() as u64 > 8 << 20);
+    let sha = {
+        use sha2::Digest;
+        sha2::Sha256::digest(body.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+    };
+    let file = |body: &str| {
+        format!(
+            "+++\nkind = \"capture\"\ncommand = [\"run\"]\nbody-sha256 = \"{sha}\"\n+++\n{body}"
+        )
+    };
+    t.write("evidence/logs/run.txt", &file(&body));
+    cite(&mut t, "logs/run.txt", "100001", "line 100000 of");
+    let check = kansoku(t.root(), &["check"]);
+    assert!(check.status.success(), "{}", stderr(&check));
+    t.write(
+        "evidence/logs/run.txt",
+        &file(&body.replacen("line 150000 of", "line 150000 in", 1)),
+    );
+    let check = kansoku(t.root(), &["check"]);
+    let err = stderr(&check);
+    assert!(!check.status.success());
+    assert!(
+        err.contains("evidence/logs/run.txt:1:1: error[E019]: evidence/logs/run.txt changed since it was captured"),
+        "{err}"
+    );
+    assert!(err.contains(&format!("its header says {sha}")), "{err}");
+}
