@@ -441,3 +441,29 @@ fn issue_25_with_a_lock_a_prose_edit_renders_one_page() {
     assert!(!stale(&b), "the notices are gone");
     assert_same(root, &mut b);
 }
+
+/// A log too large to hold (issue 27) is copied into the served tree, not
+/// read, and serve gives what a full build gives, before and after it
+/// grows.
+#[test]
+fn issue_27_a_large_log_is_served_as_a_full_build_writes_it() {
+    let dir = basic_copy();
+    let root = dir.path();
+    let log = root.join("evidence/big.log");
+    let text: String = (0..300_000)
+        .map(|n| format!("{n:>7} amdgpu: ring gfx_0.0.0 ready\n"))
+        .collect();
+    assert!(text.len() as u64 > 8 << 20, "large enough to be streamed");
+    std::fs::write(&log, &text).expect("write log");
+    let mut b = Builder::new(root);
+    b.build(&[]).expect("first build");
+    assert_same(root, &mut b);
+    std::fs::write(&log, format!("{text}one more line\n")).expect("grow log");
+    b.build(std::slice::from_ref(&log)).expect("rebuild");
+    assert_same(root, &mut b);
+    assert!(
+        std::fs::read_to_string(b.state.out().join("evidence/big.log"))
+            .expect("served")
+            .ends_with("one more line\n")
+    );
+}
