@@ -35,13 +35,9 @@ fn read(t: &SiteTest, rel: &str) -> (toml::Table, String) {
     (head.parse().expect("the header is TOML"), body.to_owned())
 }
 
-/// A confirmed claim citing `path` lines `lines`, quoting `quote`.
+/// A confirmed claim `captured` citing `path` lines `lines`, quoting `quote`.
 fn cite(t: &mut SiteTest, path: &str, lines: &str, quote: &str) {
-    let page = std::fs::read_to_string(t.root().join("content/page.md")).expect("page");
-    let claim = format!(
-        "[[claims]]\nid = \"captured\"\nclass = \"confirmed\"\nja = \"取った。\"\nen = \"Captured.\"\nevidence = [{{ path = \"{path}\", lines = \"{lines}\", quote = \"{quote}\" }}]\n\n[[claims]]\n"
-    );
-    t.write("content/page.md", &page.replacen("[[claims]]\n", &claim, 1));
+    crate::common::cite_quoted(t, "captured", path, lines, quote);
 }
 
 #[test]

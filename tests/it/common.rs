@@ -570,3 +570,13 @@ pub(crate) fn json_findings(report: &kansoku::check::Report) -> Vec<JsonFinding>
         kansoku::check::Format::Json,
     ))
 }
+
+/// Adds a confirmed claim `id` to the `check/clean` fixture's page, citing
+/// `path` lines `lines` and quoting `quote`.
+pub(crate) fn cite_quoted(t: &mut SiteTest, id: &str, path: &str, lines: &str, quote: &str) {
+    let page = std::fs::read_to_string(t.root().join("content/page.md")).expect("page");
+    let claim = format!(
+        "[[claims]]\nid = \"{id}\"\nclass = \"confirmed\"\nja = \"取った。\"\nen = \"Captured.\"\nevidence = [{{ path = \"{path}\", lines = \"{lines}\", quote = \"{quote}\" }}]\n\n[[claims]]\n"
+    );
+    t.write("content/page.md", &page.replacen("[[claims]]\n", &claim, 1));
+}

@@ -23,13 +23,9 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-/// A confirmed claim on the fixture's page citing `link` (with a quote).
+/// A confirmed claim `large` citing `path` lines `lines`, quoting `quote`.
 fn cite(t: &mut SiteTest, path: &str, lines: &str, quote: &str) {
-    let page = std::fs::read_to_string(t.root().join("content/page.md")).expect("page");
-    let claim = format!(
-        "[[claims]]\nid = \"large\"\nclass = \"inferred\"\nja = \"大きいログ。\"\nen = \"A large log.\"\nevidence = [{{ path = \"{path}\", lines = \"{lines}\", quote = \"{quote}\" }}]\n\n[[claims]]\n"
-    );
-    t.write("content/page.md", &page.replacen("[[claims]]\n", &claim, 1));
+    crate::common::cite_quoted(t, "large", path, lines, quote);
 }
 
 /// A gibibyte of nothing (a sparse file: one line of NUL bytes, as a log
