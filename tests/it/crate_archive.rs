@@ -1,12 +1,17 @@
-//! Issue 28, for machine readers: the RO-Crate a build writes
-//! (`ro-crate-metadata.json`, with `claims.schema.json`).
+//! Issue 28, for machine and offline readers: the RO-Crate a build writes
+//! (`ro-crate-metadata.json`, with `claims.schema.json`) and the one-file
+//! archive of `kansoku build --archive FILE`.
 //!
-//! A JSON-LD processor expands the crate in `tests/browser/rocrate.test.js`;
-//! here is what a build writes, byte for byte.
+//! A JSON-LD processor expands the crate in `tests/browser/rocrate.test.js`
+//! and Chromium opens the archive in `tests/browser/archive.test.js`; here
+//! are what a build writes, byte for byte, and what it refuses.
 
-use crate::common::{repo_built, repo_root, SiteTest, Tree};
+use crate::common::{self, copy_dir, repo_built, repo_root, SiteTest, Tree};
+use kansoku::site::archive::Archive;
+use kansoku::site::{build_with, BuildOptions};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
 
 // ---------------------------------------------------------------- crate
 
@@ -222,4 +227,295 @@ fn issue_28_ro_crate_false_writes_no_crate_and_changes_nothing_else() {
     assert!(expected.0.remove("ro-crate-metadata.json").is_some());
     assert!(expected.0.remove("claims.schema.json").is_some());
     expected.assert_same(&without, "ro-crate = false");
+}
+
+// -------------------------------------------------------------- archive
+
+/// Builds `t` with an archive; the error if the build fails.
+fn build_archive(t: &SiteTest, archive: Archive) -> Result<(), kansoku::Error> {
+    build_with(
+        t.root(),
+        BuildOptions {
+            archive: Some(archive),
+            ..BuildOptions::default()
+        },
+    )
+    .map(drop)
+}
+
+/// Beside the site root, where an archive may go.
+fn beside(t: &SiteTest, name: &str) -> PathBuf {
+    t.root().parent().expect("a temp dir").join(name)
+}
+
+/// Every `id="…"` of a document, and every `href="#…"`.
+fn ids_and_fragments(html: &str) -> (Vec<&str>, Vec<&str>) {
+    let fragments = html
+        .match_indices(" href=\"#")
+        .map(|(i, m)| {
+            let rest = &html[i + m.len()..];
+            &rest[..rest.find('"').expect("closed")]
+        })
+        .collect();
+    (common::ids(html), fragments)
+}
+
+#[test]
+fn issue_28_the_archive_holds_every_page_and_every_link_lands_in_it() {
+    let mut t = SiteTest::from_fixture("basic");
+    let file = beside(&t, "record.html");
+    build_archive(&t, Archive::new(file.clone())).expect("builds");
+    let html = std::fs::read_to_string(&file).expect("written");
+    let mut lines = html.lines();
+    assert_eq!(lines.next(), Some("<!DOCTYPE html>"));
+    assert!(lines
+        .next()
+        .is_some_and(|l| l.starts_with("<!-- kansoku archive:")));
+    assert!(html.contains(
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:;"
+    ));
+    t.build();
+    // A section for every page of each tree: content, listings, views,
+    // the evidence index and every evidence page.
+    let pages: Vec<String> = t
+        .tree()
+        .paths()
+        .into_iter()
+        .filter(|p| {
+            p.ends_with("/index.html")
+                && ["ja/", "en/", "ja-en/"].iter().any(|t| p.starts_with(t))
+                && !p.contains("/pagefind/")
+        })
+        .map(|p| p.trim_end_matches("index.html").to_owned())
+        .collect();
+    assert!(pages.len() >= 10, "{pages:?}");
+    for p in &pages {
+        assert!(
+            html.contains(&format!("\" id=\"{p}\" lang=\"")),
+            "no section for {p}"
+        );
+    }
+    let (ids, fragments) = ids_and_fragments(&html);
+    assert_eq!(common::duplicate_ids(&html), Vec::<String>::new());
+    let ids: BTreeSet<&str> = ids.into_iter().collect();
+    let missing: BTreeSet<&&str> = fragments.iter().filter(|f| !ids.contains(**f)).collect();
+    assert!(missing.is_empty(), "links that land nowhere: {missing:?}");
+    // Claims and evidence lines, in other sections.
+    assert!(fragments
+        .iter()
+        .any(|f| f.starts_with("en/notes/page/claim-")));
+    assert!(fragments
+        .iter()
+        .any(|f| f.starts_with("ja/evidence/logs/run.log/L")));
+    // Nothing is loaded: no script from a file, no stylesheet link, no
+    // image but data: URLs, and no link leads out of the file to a path.
+    for bad in [
+        "<script src",
+        "<link rel=\"stylesheet\"",
+        " src=\"/",
+        " href=\"/",
+        "pagefind",
+    ] {
+        assert!(!html.contains(bad), "{bad} in the archive");
+    }
+}
+
+#[test]
+fn issue_28_an_archive_is_the_same_bytes_cold_cached_and_from_another_checkout() {
+    let t = SiteTest::from_fixture("basic");
+    let first = beside(&t, "a.html");
+    build_archive(&t, Archive::new(first.clone())).expect("builds");
+    // Cached: the units are taken from the first build's tree.
+    let second = beside(&t, "b.html");
+    build_archive(&t, Archive::new(second.clone())).expect("builds");
+    let other = SiteTest::from_fixture("basic");
+    let third = beside(&other, "c.html");
+    build_with(
+        other.root(),
+        BuildOptions {
+            archive: Some(Archive::new(third.clone())),
+            cache: false,
+            ..BuildOptions::default()
+        },
+    )
+    .expect("builds");
+    let read = |p: &Path| std::fs::read(p).expect("written");
+    assert!(read(&first) == read(&second), "cached build, other bytes");
+    assert!(read(&first) == read(&third), "other checkout, other bytes");
+}
+
+#[test]
+fn issue_28_one_language_archive_holds_that_language_only() {
+    let t = SiteTest::from_fixture("basic");
+    let file = beside(&t, "en.html");
+    build_archive(
+        &t,
+        Archive {
+            lang: Some(kansoku::lang::Lang::En),
+            ..Archive::new(file.clone())
+        },
+    )
+    .expect("builds");
+    let html = std::fs::read_to_string(&file).expect("written");
+    assert!(html.contains("<html lang=\"en\">"));
+    assert!(html.contains(" id=\"en/notes/page/\" "));
+    for gone in [" id=\"ja/", " id=\"ja-en/", "href=\"#ja", "hreflang=\"ja\""] {
+        assert!(!html.contains(gone), "{gone} in an English archive");
+    }
+    let (ids, fragments) = ids_and_fragments(&html);
+    let ids: BTreeSet<&str> = ids.into_iter().collect();
+    assert!(fragments.iter().all(|f| ids.contains(f)));
+}
+
+#[test]
+fn issue_28_an_archive_past_its_limit_is_refused_and_nothing_is_written() {
+    let t = SiteTest::from_fixture("basic");
+    let file = beside(&t, "record.html");
+    let e = build_archive(
+        &t,
+        Archive {
+            limit: 10 << 10,
+            ..Archive::new(file.clone())
+        },
+    )
+    .expect_err("past the limit");
+    let msg = e.to_string();
+    let prefix = format!("--archive {}: the archive would be ", file.display());
+    assert!(msg.starts_with(&prefix), "{msg}");
+    assert!(
+        msg.ends_with(" KiB, over its limit of 10.0 KiB; kansoku changed nothing. Hint: put one language in it with --archive-lang ja or --archive-lang en (each about a third of the size)"),
+        "{msg}"
+    );
+    assert!(!file.exists(), "an archive was written");
+    assert!(!t.out().exists(), "the site was written");
+    assert_eq!(common::leftovers_in(t.root()), Vec::<String>::new());
+    let left: Vec<_> = std::fs::read_dir(t.root().parent().expect("temp dir"))
+        .expect("reads")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
+    assert_eq!(
+        left,
+        [std::ffi::OsString::from("site")],
+        "temporary files left"
+    );
+}
+
+#[test]
+fn issue_28_an_archive_never_lands_where_it_would_lose_a_file() {
+    let mut t = SiteTest::from_fixture("basic");
+    t.build();
+    let before = t.tree();
+    let refused = |t: &SiteTest, path: &Path| -> String {
+        build_archive(t, Archive::new(path.to_path_buf()))
+            .expect_err("refused")
+            .to_string()
+    };
+    let inside = t.out().join("record.html");
+    assert_eq!(
+        refused(&t, &inside),
+        format!("--archive {}: it would lie inside the build directory public, which builds replace; kansoku changed nothing. Hint: write the archive beside the build directory, such as record.html", inside.display())
+    );
+    let source = t.root().join("evidence/record.html");
+    assert_eq!(
+        refused(&t, &source),
+        format!("--archive {}: it would lie inside the site's evidence/; kansoku changed nothing. Hint: write the archive outside the site's sources, such as record.html at the site root", source.display())
+    );
+    let mine = beside(&t, "mine.html");
+    std::fs::write(&mine, "<!DOCTYPE html>\n<p>my notes</p>\n").expect("write");
+    assert_eq!(
+        refused(&t, &mine),
+        format!("--archive {}: a file kansoku did not write is there, and kansoku replaces only an archive it wrote; kansoku changed nothing. Hint: move the file away, or name another file", mine.display())
+    );
+    assert_eq!(
+        std::fs::read_to_string(&mine).expect("kept"),
+        "<!DOCTYPE html>\n<p>my notes</p>\n"
+    );
+    let dir = beside(&t, "a-dir");
+    std::fs::create_dir(&dir).expect("mkdir");
+    assert_eq!(
+        refused(&t, &dir),
+        format!("--archive {}: it is a directory; kansoku changed nothing. Hint: name a file, such as record.html", dir.display())
+    );
+    #[cfg(unix)]
+    {
+        let link = beside(&t, "link.html");
+        std::os::unix::fs::symlink(&mine, &link).expect("symlink");
+        assert_eq!(
+            refused(&t, &link),
+            format!("--archive {}: it is a symbolic link, which kansoku does not replace; kansoku changed nothing. Hint: name the file it points to, or remove the link", link.display())
+        );
+    }
+    before.assert_same(&t.tree(), "refused archives");
+    assert_eq!(common::leftovers_in(t.root()), Vec::<String>::new());
+}
+
+#[test]
+fn issue_28_a_later_build_replaces_its_archive_and_a_failed_one_keeps_it() {
+    let mut t = SiteTest::from_fixture("basic");
+    let file = t.root().join("record.html");
+    build_archive(&t, Archive::new(file.clone())).expect("builds");
+    let first = std::fs::read_to_string(&file).expect("written");
+    t.write(
+        "content/notes/second.md",
+        "+++\ntitle = \"Second\"\n+++\nA second page.\n",
+    );
+    build_archive(&t, Archive::new(file.clone())).expect("builds again");
+    let second = std::fs::read_to_string(&file).expect("replaced");
+    assert!(!first.contains("ja/notes/second/") && second.contains(" id=\"ja/notes/second/\" "));
+    // A build that fails leaves the archive as it was.
+    t.write("content/notes/broken.md", "+++\ntitle = \n+++\n");
+    build_archive(&t, Archive::new(file.clone())).expect_err("a content error");
+    assert_eq!(std::fs::read_to_string(&file).expect("kept"), second);
+    let stray: Vec<String> = std::fs::read_dir(t.root())
+        .expect("reads")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("kansoku-tmp"))
+        .collect();
+    assert_eq!(stray, Vec::<String>::new());
+}
+
+#[test]
+fn issue_28_build_archive_on_the_command_line() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let root = tmp.path().join("site");
+    copy_dir(&common::fixture("basic"), &root);
+    let file = tmp.path().join("record.html");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kansoku"))
+        .arg("build")
+        .arg("--root")
+        .arg(&root)
+        .arg("--archive")
+        .arg(&file)
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let size = std::fs::metadata(&file).expect("written").len();
+    assert_eq!(
+        stdout.lines().nth(1),
+        Some(
+            format!(
+                "archive: {} (limit 64.0 MiB) → {}",
+                kansoku::site::archive::size(size),
+                file.display()
+            )
+            .as_str()
+        )
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kansoku"))
+        .args(["build", "--archive-lang", "en", "--root"])
+        .arg(&root)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("the following required arguments were not provided:\n  --archive <FILE>"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
