@@ -73,6 +73,25 @@ const STYLE: &str = ".kx-page{display:none}
 /// How many pages are rewritten between two looks at the size so far.
 const BATCH: usize = 64;
 
+/// A step through `n` sorted pages (see [`document`]) that visits each
+/// once: the first number from a large prime on that shares no factor
+/// with `n`.
+fn stride(n: usize) -> usize {
+    fn gcd(a: usize, b: usize) -> usize {
+        if b == 0 {
+            a
+        } else {
+            gcd(b, a % b)
+        }
+    }
+    if n < 2 {
+        return 1;
+    }
+    (7919..)
+        .find(|&s| gcd(s, n) == 1)
+        .expect("some number is coprime")
+}
+
 /// The archive of `site`, from the pages among `files` that `read` reads.
 pub(super) fn document(
     site: &Site,
@@ -119,28 +138,35 @@ pub(super) fn document(
         read,
         to_index: &to_index,
     };
-    let mut sections: Vec<Section> = Vec::with_capacity(pages.len());
+    // Pages are rewritten in an order that strides through the sorted
+    // list, so that the first batches are a fair sample of the whole (the
+    // evidence pages, largest, sort together) when the size so far says
+    // the archive would pass its limit: the size named is then close.
+    let n = pages.len();
+    let step = stride(n);
+    let order: Vec<usize> = (0..n).map(|k| k * step % n).collect();
+    let mut sections: Vec<Option<Section>> = (0..n).map(|_| None).collect();
     let mut size = 0u64;
-    for (n, batch) in pages.chunks(BATCH).enumerate() {
-        let done: Vec<Section> = batch
+    for (b, batch) in order.chunks(BATCH).enumerate() {
+        let done: Vec<(usize, Section)> = batch
             .par_iter()
-            .map(|p| {
-                let bytes = read(p)?;
+            .map(|&i| {
+                let bytes = read(pages[i])?;
                 let html = String::from_utf8_lossy(&bytes);
-                page::rewrite(p, &html, &links)
+                Ok((i, page::rewrite(pages[i], &html, &links)?))
             })
             .collect::<Result<_>>()?;
-        size += done
-            .iter()
-            .map(|s| (s.body.len() + s.style.len()) as u64)
-            .sum::<u64>();
-        sections.extend(done);
+        for (i, s) in done {
+            size += (s.body.len() + s.style.len()) as u64;
+            sections[i] = Some(s);
+        }
+        let seen = (b * BATCH + batch.len()) as u64;
         if size > archive.limit {
-            let seen = (n * BATCH + batch.len()) as u64;
-            let about = size / seen * pages.len() as u64;
-            return Err(too_large(archive, shown, about, seen < pages.len() as u64));
+            let about = (size as f64 / seen as f64 * n as f64) as u64;
+            return Err(too_large(archive, shown, about, seen < n as u64));
         }
     }
+    let sections: Vec<Section> = sections.into_iter().flatten().collect();
     let static_text = |name: &str| -> Result<String> {
         let path = format!("static/{name}");
         if file_set.contains(path.as_str()) {
@@ -425,4 +451,19 @@ fn start(
     }
     h.push_str("</ul>\n</section>\n</article>\n</div>\n</div>\n</div>\n");
     Ok(h)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stride;
+
+    #[test]
+    fn the_stride_visits_every_page_once() {
+        for n in [0, 1, 2, 64, 7919, 7919 * 2, 10_000, 36_003] {
+            let step = stride(n);
+            let mut seen: Vec<usize> = (0..n).map(|k| k * step % n).collect();
+            seen.sort_unstable();
+            assert!(seen.iter().copied().eq(0..n), "n = {n}");
+        }
+    }
 }
