@@ -39,14 +39,14 @@ pub(crate) const CLAIMS_SCHEMA: &str = include_str!("../../schemas/claims.schema
 pub(super) fn files(site: &Site) -> Result<[OutputFile; 2], Diagnostic> {
     let mut evidence = Vec::with_capacity(site.evidence.files.len());
     for file in site.evidence.files.values() {
-        let bytes = std::fs::read(&file.disk_path).map_err(|e| {
+        let (size, hash) = hash_file(&file.disk_path).map_err(|e| {
             Diagnostic::error(
                 "E043",
                 Location::file(format!("{}/{}", site.evidence.dir_name, file.path)),
                 format!("cannot read evidence file: {e}"),
             )
         })?;
-        evidence.push((file, bytes.len(), sha256(&bytes)));
+        evidence.push((file, size, hash));
     }
     let mut bytes =
         serde_json::to_vec_pretty(&document(site, &evidence)).expect("the crate serialises");
@@ -64,7 +64,16 @@ pub(super) fn files(site: &Site) -> Result<[OutputFile; 2], Diagnostic> {
 }
 
 /// One evidence file with the size and SHA-256 of its published copy.
-type Raw<'a> = (&'a EvidenceFile, usize, String);
+type Raw<'a> = (&'a EvidenceFile, u64, String);
+
+/// The size and SHA-256 of the file at `path`, read in pieces: a log of
+/// any size costs no more memory than a small one.
+fn hash_file(path: &std::path::Path) -> std::io::Result<(u64, String)> {
+    use sha2::Digest;
+    let mut hasher = sha2::Sha256::new();
+    let size = std::io::copy(&mut std::fs::File::open(path)?, &mut hasher)?;
+    Ok((size, hex(&hasher.finalize())))
+}
 
 fn document(site: &Site, evidence: &[Raw<'_>]) -> Value {
     let config = &site.config;
@@ -339,10 +348,11 @@ fn is_iso_date(s: &str) -> bool {
 
 fn sha256(bytes: &[u8]) -> String {
     use sha2::Digest;
-    sha2::Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex(&sha2::Sha256::digest(bytes))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]
