@@ -6,7 +6,8 @@
 //! Which section shows is CSS alone: the one the address's fragment names
 //! or holds (`:target`, `:has(:target)`), the index when it names none.
 
-use super::page::{self, anchor, escape, Section};
+use super::links::{anchor, Links};
+use super::page::{self, escape, Section};
 use super::{size as human, Archive, MARK};
 use crate::error::{Error, Result};
 use crate::lang::Lang;
@@ -130,7 +131,7 @@ pub(super) fn document(
         "en" => to_index[1].clone(),
         _ => to_index[0].clone(),
     };
-    let links = page::Links {
+    let links = Links {
         base: &site.config.base_path,
         origin: site.config.origin.as_deref(),
         pages: &page_set,

@@ -24,6 +24,7 @@
 
 mod css;
 mod index;
+mod links;
 mod page;
 
 use super::place::{self, Place};
