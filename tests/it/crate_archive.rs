@@ -430,6 +430,11 @@ fn issue_28_an_archive_never_lands_where_it_would_lose_a_file() {
         std::fs::read_to_string(&mine).expect("kept"),
         "<!DOCTYPE html>\n<p>my notes</p>\n"
     );
+    let nowhere = beside(&t, "no-such-dir/record.html");
+    assert_eq!(
+        refused(&t, &nowhere),
+        format!("--archive {}: its directory {} does not exist; kansoku changed nothing. Hint: create the directory first, or name a file in one that exists", nowhere.display(), beside(&t, "no-such-dir").display())
+    );
     let dir = beside(&t, "a-dir");
     std::fs::create_dir(&dir).expect("mkdir");
     assert_eq!(

@@ -111,6 +111,12 @@ pub(crate) fn target(
         _ => Path::new("."),
     };
     let dir = place::resolve(parent).map_err(|e| Error::io(parent, e))?;
+    if !dir.is_dir() {
+        return refuse(
+            format!("its directory {} does not exist", parent.display()),
+            "create the directory first, or name a file in one that exists",
+        );
+    }
     let path = dir.join(name);
     let out = place::resolve(&place.out).map_err(|e| Error::io(&place.out, e))?;
     if path.starts_with(&out) {
