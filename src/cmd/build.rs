@@ -30,6 +30,16 @@ pub(crate) struct Args {
     /// (kept in .kansoku/ beside the build directory).
     #[arg(long)]
     no_cache: bool,
+    /// Also write the whole record as one HTML file for reading offline:
+    /// every page, view and evidence log, at most 64 MiB (relative to the
+    /// current directory; never inside the build directory, and never over
+    /// a file that is not an archive kansoku wrote).
+    #[arg(long, value_name = "FILE")]
+    archive: Option<PathBuf>,
+    /// Put only this language's pages in the archive [default: Japanese,
+    /// English and the parallel view].
+    #[arg(long, value_name = "LANG", requires = "archive", value_parser = ["ja", "en"])]
+    archive_lang: Option<String>,
 }
 
 pub(crate) fn run(root: &Path, args: Args) -> ExitCode {
@@ -48,7 +58,17 @@ pub(crate) fn run(root: &Path, args: Args) -> ExitCode {
         });
         hook
     });
+    let archive = args.archive.map(|path| kansoku::site::archive::Archive {
+        lang: match args.archive_lang.as_deref() {
+            Some("ja") => Some(kansoku::lang::Lang::Ja),
+            Some(_) => Some(kansoku::lang::Lang::En),
+            None => None,
+        },
+        ..kansoku::site::archive::Archive::new(path)
+    });
+    let shown = archive.as_ref().map(|a| a.path.clone());
     let options = BuildOptions {
+        archive,
         out: args.out,
         base_url: args.base_url,
         progress,
@@ -79,9 +99,18 @@ pub(crate) fn run(root: &Path, args: Args) -> ExitCode {
                 let accept = kansoku::config::Config::load(root)
                     .map(|c| c.accept)
                     .unwrap_or_default();
-                let shown = kansoku::check::Report::triaged(&accept, report.warnings.clone());
-                eprint!("{}", kansoku::check::brief(&shown.diagnostics, 3));
+                let triaged = kansoku::check::Report::triaged(&accept, report.warnings.clone());
+                eprint!("{}", kansoku::check::brief(&triaged.diagnostics, 3));
                 println!("{}", report.summary());
+                if let Some(path) = &shown {
+                    let size = std::fs::metadata(path).map_or(0, |m| m.len());
+                    println!(
+                        "archive: {} (limit {}) → {}",
+                        kansoku::site::archive::size(size),
+                        kansoku::site::archive::size(kansoku::site::archive::LIMIT),
+                        path.display()
+                    );
+                }
             }
             ExitCode::SUCCESS
         }

@@ -38,6 +38,8 @@ pub(super) fn site_part(cx: &Ctx<'_>, part: SitePart) -> Result<Vec<OutputFile>,
             path: "sitemap.xml".to_owned(),
             bytes: sitemap(cx).into_bytes(),
         }),
+        SitePart::Crate if !cx.site.config.outputs.ro_crate => {}
+        SitePart::Crate => out.extend(super::rocrate::files(cx.site)?),
         // The theme's static files: rendered by the caller, which owns them.
         SitePart::Static => {}
     }
@@ -51,6 +53,7 @@ pub(super) fn site_paths(part: SitePart) -> &'static [&'static str] {
         SitePart::Chooser => &["index.html", "404.html"],
         SitePart::Claims => &["claims.json", "claims.jsonld"],
         SitePart::Sitemap => &["sitemap.xml"],
+        SitePart::Crate => &["ro-crate-metadata.json", "claims.schema.json"],
         SitePart::Static => &[],
     }
 }

@@ -12,6 +12,7 @@ pub(crate) mod i18n;
 mod jsonld;
 pub mod markdown;
 mod pages;
+mod rocrate;
 pub(crate) mod templates;
 pub(crate) use crate::theme;
 pub(crate) mod views;
@@ -305,17 +306,21 @@ pub(crate) enum SitePart {
     Claims,
     /// `sitemap.xml`.
     Sitemap,
+    /// `ro-crate-metadata.json` and `claims.schema.json`
+    /// (`[output] ro-crate`).
+    Crate,
     /// The theme's static files and the highlighting stylesheet.
     Static,
 }
 
 impl SitePart {
     /// Every part, in rendering order.
-    pub(crate) const ALL: [SitePart; 5] = [
+    pub(crate) const ALL: [SitePart; 6] = [
         SitePart::EvidenceIndex,
         SitePart::Chooser,
         SitePart::Claims,
         SitePart::Sitemap,
+        SitePart::Crate,
         SitePart::Static,
     ];
 }

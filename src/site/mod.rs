@@ -8,6 +8,7 @@
 //! stops the build before anything is written. Nothing here knows about
 //! serving.
 
+pub mod archive;
 pub(crate) mod memo;
 pub mod output;
 pub mod place;
@@ -368,6 +369,8 @@ pub struct BuildOptions {
     /// Told how far the build is (`build`'s progress bar); rendering is
     /// then done in batches so that it can be told.
     pub progress: Option<std::sync::Arc<dyn Fn(Progress) + Send + Sync>>,
+    /// Also write the whole record as one HTML file (`build --archive`).
+    pub archive: Option<archive::Archive>,
 }
 
 /// A build's progress, for [`BuildOptions::progress`].
@@ -392,6 +395,7 @@ impl std::fmt::Debug for BuildOptions {
             .field("cache", &self.cache)
             .field("drafts", &self.drafts)
             .field("progress", &self.progress.is_some())
+            .field("archive", &self.archive)
             .finish()
     }
 }
@@ -405,6 +409,7 @@ impl Default for BuildOptions {
             cache: true,
             drafts: false,
             progress: None,
+            archive: None,
         }
     }
 }
@@ -467,6 +472,7 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
         ..run::Plan::build()
     };
     let mut place = None;
+    let mut archive_at = None;
     // Each file goes to the staging tree as soon as it is rendered, so the
     // output is never all in memory. Nothing reaches the build directory
     // unless everything succeeds: an error drops the staging tree.
@@ -475,6 +481,11 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
             Some(out) => place::out_dir(root, &site.config, out)?,
             None => place::build_dir(root, &site.config)?,
         };
+        // Before anything is rendered or written: a refused archive path
+        // changes nothing.
+        if let Some(a) = &options.archive {
+            archive_at = Some(archive::target(root, &site.config, &at, a)?);
+        }
         let staging = output::Staging::begin_at(&at.out, &at.state, site.config.keep.clone())?;
         place::remember_target(&at)?;
         if options.cache {
@@ -501,6 +512,22 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     let (Some(Staged(staging)), Some(place)) = (staged, place) else {
         unreachable!("a build renders, so its output was opened");
     };
+    // The archive is made from the staged tree, before it is put in
+    // place: one past its limit stops the build with nothing written.
+    let archived = match (&options.archive, &archive_at) {
+        (Some(a), Some(at)) => {
+            let t = Instant::now();
+            let renderer = memo::renderer(root, &mut caches)?;
+            let files: Vec<&str> = memo::unit_files(&caches)
+                .chain(ran.unkeyed.iter().map(|(p, _)| p.as_str()))
+                .collect();
+            let read = |p: &str| staging.read(p);
+            let made = archive::make(&ran.site, renderer.i18n(), &files, &read, a, at)?;
+            run::lap("archive", t);
+            Some(made)
+        }
+        _ => None,
+    };
     let t = Instant::now();
     if let Some(tell) = &options.progress {
         tell(Progress::Writing);
@@ -516,6 +543,9 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     let _ = caches
         .search
         .save(&output::search_memo_path(&place.state, &place.out));
+    if let (Some(made), Some(at)) = (archived, &archive_at) {
+        made.persist(at)?;
+    }
     run::lap("write", t);
     let run::Ran {
         site,

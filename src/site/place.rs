@@ -169,7 +169,27 @@ fn refusal(root: &Path, config: &Config, place: &Place, what: &str) -> Result<Op
     if root_r.starts_with(&out_r) {
         return refuse(format!("which holds the site root {}", root_r.display()));
     }
-    let protected = [
+    for (p, shown) in sources(config) {
+        let named = root.join(p);
+        let r = resolve_io(&named)?;
+        if out_r == r {
+            return refuse(format!("which is the site's {shown}"));
+        }
+        if out_r.starts_with(&r) {
+            return refuse(format!("which lies inside the site's {shown}"));
+        }
+        if r.starts_with(&out_r) {
+            return refuse(format!("which holds the site's {shown}"));
+        }
+    }
+    Ok(None)
+}
+
+/// The site's sources and kansoku's records, relative to the root, each
+/// with how messages name it (`content/`, `book.toml`): no output goes
+/// there.
+pub(crate) fn sources(config: &Config) -> [(&Path, String); 8] {
+    [
         Path::new("content"),
         config.evidence_dir.as_path(),
         Path::new("static"),
@@ -178,21 +198,8 @@ fn refusal(root: &Path, config: &Config, place: &Place, what: &str) -> Result<Op
         Path::new(crate::review::LOCK_FILE),
         Path::new(STATE_DIR),
         Path::new(".git"),
-    ];
-    for p in protected {
-        let named = root.join(p);
-        let r = resolve_io(&named)?;
-        if out_r == r {
-            return refuse(format!("which is the site's {}", display(p)));
-        }
-        if out_r.starts_with(&r) {
-            return refuse(format!("which lies inside the site's {}", display(p)));
-        }
-        if r.starts_with(&out_r) {
-            return refuse(format!("which holds the site's {}", display(p)));
-        }
-    }
-    Ok(None)
+    ]
+    .map(|p| (p, display(p)))
 }
 
 fn display(p: &Path) -> String {

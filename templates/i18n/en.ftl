@@ -238,3 +238,14 @@ evidence-original = Original file
 evidence-mtime = modified
 evidence-note = Note
 evidence-sha256 = SHA-256 of the body
+
+## Offline archive: `kansoku build --archive` (issue 28)
+
+archive-title = { $title }, offline
+archive-about = This one file holds the whole record for reading without a network: every page, view and evidence log. Its links lead within the file.
+archive-filter-label = Filter pages, evidence logs and claims
+archive-filter-placeholder = Part of a title, a path or a claim
+archive-pages = Pages
+archive-evidence = Evidence logs
+archive-claims = Claims
+archive-to-index = Index and filter

@@ -232,3 +232,14 @@ evidence-original = 元のファイル
 evidence-mtime = 更新
 evidence-note = メモ
 evidence-sha256 = 本文の SHA-256
+
+## Offline archive: `kansoku build --archive` (issue 28)
+
+archive-title = { $title }(オフライン版)
+archive-about = この 1 ファイルに、ネットワークなしで読めるように記録全体(すべてのページ・ビュー・証拠ログ)を収めています。リンクはファイルの中を移動します。
+archive-filter-label = ページ・証拠ログ・主張を絞り込む
+archive-filter-placeholder = タイトル・パス・主張の一部
+archive-pages = ページ
+archive-evidence = 証拠ログ
+archive-claims = 主張
+archive-to-index = 目次と絞り込み

@@ -20,6 +20,7 @@ mod check;
 mod cli;
 mod common;
 mod content;
+mod crate_archive;
 // The benches' corpus generator, run in-process: no test runs `cargo run`.
 // The example's command line reads parts of it that the tests do not.
 #[allow(dead_code)]

@@ -1,0 +1,221 @@
+// The one-file archive (`kansoku build --archive FILE`), opened in Chromium
+// from a file:// URL with every request that is not the file itself
+// aborted and recorded: the archive must make none. Then every in-file
+// link must land on an element, each address must show its one section
+// (a claim's page around the claim, an evidence page with its cited range
+// highlighted), the filter must narrow the index, and axe-core must find
+// no serious violation in the index or in the sections it opens.
+//
+// .ci/run writes the archive to target/rocm-pages.html (KANSOKU_ARCHIVE
+// names another).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
+import { launch, repo, artifact } from "./lib.js";
+
+const require = createRequire(import.meta.url);
+const AXE = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+const file = path.resolve(process.env.KANSOKU_ARCHIVE ?? path.join(repo, "target", "rocm-pages.html"));
+const url = pathToFileURL(file).href;
+
+let browser;
+before(async () => {
+  assert.ok(fs.existsSync(file), `no archive at ${file}: run \`kansoku build --archive ${file}\` first`);
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** A page on the archive whose every request but the file is aborted and named. */
+async function open(options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  const attempted = [];
+  await context.route("**/*", (route) => {
+    const u = route.request().url();
+    if (u === url || u.startsWith(`${url}#`)) return route.continue();
+    attempted.push(u);
+    return route.abort();
+  });
+  const page = await context.newPage();
+  const problems = [];
+  page.on("request", (r) => {
+    const u = r.url();
+    if (!u.startsWith(url) && !u.startsWith("data:")) problems.push(`request: ${u}`);
+  });
+  page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning") problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  await page.goto(url);
+  page.problems = () => [...attempted.map((u) => `attempted: ${u}`), ...problems.splice(0)];
+  return { context, page };
+}
+
+/** The ids of the sections shown now. */
+const shown = (page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll(".kx-page")].filter((s) => getComputedStyle(s).display !== "none").map((s) => s.id),
+  );
+
+async function go(page, fragment) {
+  await page.evaluate((f) => {
+    location.hash = f;
+  }, fragment);
+  await page.waitForFunction((f) => location.hash === `#${f}`, fragment);
+}
+
+test("the archive opens from file:// and asks for nothing else", async () => {
+  const { context, page } = await open();
+  assert.deepEqual(await shown(page), ["start"], "without a fragment the index shows");
+  for (const f of ["ja/", "en/components/rocblas/", "ja/evidence/phase-c/runner-maps.txt/L3", "ja-en/"]) {
+    await go(page, f);
+  }
+  // Every section laid out once, so that anything it would load, loads.
+  await page.evaluate(async () => {
+    for (const s of document.querySelectorAll(".kx-page")) {
+      s.style.display = "block";
+      s.getBoundingClientRect();
+      s.style.display = "";
+    }
+  });
+  await page.waitForTimeout(300);
+  assert.deepEqual(page.problems(), []);
+  const policy = await page.evaluate(
+    () => document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.content ?? "",
+  );
+  assert.match(policy, /default-src 'none'/);
+  await context.close();
+});
+
+test("every in-file link lands, every id is unique, and no link leads out of the file but to other sites", async () => {
+  const { context, page } = await open();
+  const r = await page.evaluate(() => {
+    const find = (f) => {
+      let el = document.getElementById(f);
+      if (!el) {
+        try {
+          el = document.getElementById(decodeURIComponent(f));
+        } catch {
+          el = null;
+        }
+      }
+      return el;
+    };
+    const links = [...document.querySelectorAll("a[href]")];
+    const inner = links.filter((a) => a.getAttribute("href").startsWith("#"));
+    const missing = [...new Set(inner.map((a) => a.getAttribute("href")).filter((h) => !find(h.slice(1))))];
+    const outward = links
+      .map((a) => a.getAttribute("href"))
+      .filter((h) => !h.startsWith("#") && !/^(https?|mailto):/.test(h));
+    const counts = new Map();
+    for (const el of document.querySelectorAll("[id]")) counts.set(el.id, (counts.get(el.id) ?? 0) + 1);
+    const duplicates = [...counts].filter(([, n]) => n > 1).map(([id]) => id);
+    const loads = [...document.querySelectorAll("[src], link[href], script[src], iframe, object, embed")]
+      .map((el) => el.getAttribute("src") ?? el.getAttribute("href") ?? el.tagName)
+      .filter((s) => !String(s).startsWith("data:"));
+    return { inner: inner.length, missing, outward: [...new Set(outward)], duplicates, loads };
+  });
+  assert.ok(r.inner > 5000, `${r.inner} in-file links`);
+  assert.deepEqual(r.missing, [], "links without their target");
+  assert.deepEqual(r.outward, [], "links that would leave the file for a path");
+  assert.deepEqual(r.duplicates, [], "ids used twice");
+  assert.deepEqual(r.loads, [], "elements that load something");
+  await context.close();
+});
+
+test("an address shows its section: a page, a claim on it, an evidence range highlighted", async () => {
+  const { context, page } = await open();
+  await go(page, "en/components/rocblas/");
+  assert.deepEqual(await shown(page), ["en/components/rocblas/"]);
+  assert.equal(await page.title(), await page.evaluate(() => document.getElementById("en/components/rocblas/").dataset.title));
+  assert.match(await page.title(), /rocBLAS/);
+  // A claim: its page shows, the claim is on screen.
+  const claim = await page.evaluate(() => {
+    const a = document.querySelector('#ja\\/components\\/rocblas\\/ a.claim-link__anchor');
+    return a.getAttribute("href").slice(1);
+  });
+  await go(page, claim);
+  assert.deepEqual(await shown(page), ["ja/components/rocblas/"]);
+  const inView = await page.evaluate((id) => {
+    const r = document.getElementById(id).getBoundingClientRect();
+    return r.top >= 0 && r.top < innerHeight;
+  }, claim);
+  assert.ok(inView, `${claim} is on screen`);
+  // An evidence range: the page's own rule, rewritten, highlights its lines.
+  const range = await page.evaluate(() => document.querySelector("#ja\\/evidence\\/phase-c\\/runner-maps\\.txt\\/ .ev-range").id);
+  await go(page, range);
+  assert.deepEqual(await shown(page), ["ja/evidence/phase-c/runner-maps.txt/"]);
+  const [first, last] = range.split("/").at(-1).slice(1).split("-L").map(Number);
+  const marked = await page.evaluate(
+    () =>
+      [...document.querySelectorAll("#ja\\/evidence\\/phase-c\\/runner-maps\\.txt\\/ .ev-line")]
+        .map((li, i) => [i + 1, getComputedStyle(li).getPropertyValue("--line-bg").trim()])
+        .filter(([, bg]) => bg !== "" && bg !== "transparent" && !bg.startsWith("var(--line"))
+        .map(([n]) => n),
+  );
+  const want = Array.from({ length: last - first + 1 }, (_, i) => first + i);
+  assert.deepEqual(marked, want, `lines ${first}-${last}, and only those, are highlighted`);
+  // The language switch goes to the same page in the other language.
+  await go(page, "ja/components/rocblas/");
+  await page.click('#ja\\/components\\/rocblas\\/ .switcher a[hreflang="en"]');
+  await page.waitForFunction(() => location.hash === "#en/components/rocblas/");
+  assert.deepEqual(await shown(page), ["en/components/rocblas/"]);
+  await page.screenshot({ path: artifact("archive-en-rocblas.png") });
+  assert.deepEqual(page.problems(), []);
+  await context.close();
+});
+
+test("the filter narrows the index of pages, evidence and claims", async () => {
+  const { context, page } = await open();
+  const count = () =>
+    page.evaluate(() => [...document.querySelectorAll(".kx-list > li")].filter((li) => !li.hidden).length);
+  const total = await count();
+  assert.ok(total > 150, `${total} entries`);
+  await page.fill("#kx-filter", "rocblas");
+  const some = await count();
+  assert.ok(some > 0 && some < total, `rocblas: ${some} of ${total}`);
+  const texts = await page.evaluate(() =>
+    [...document.querySelectorAll(".kx-list > li")].filter((li) => !li.hidden).map((li) => li.textContent.toLowerCase()),
+  );
+  assert.ok(texts.every((t) => t.includes("rocblas")), "every entry shown holds the words");
+  assert.equal(await page.textContent("#kx-count"), `${some} / ${total}`);
+  await page.fill("#kx-filter", "ＲＯＣＢＬＡＳ");
+  assert.equal(await count(), some, "full-width letters match as their ASCII forms");
+  await page.fill("#kx-filter", "no such thing here");
+  assert.equal(await count(), 0);
+  await page.fill("#kx-filter", "");
+  assert.equal(await count(), total);
+  await page.screenshot({ path: artifact("archive-index.png") });
+  assert.deepEqual(page.problems(), []);
+  await context.close();
+});
+
+async function axe(page) {
+  // Evaluated, not added as a script: the archive's policy refuses scripts
+  // it does not know.
+  await page.evaluate(AXE);
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ["violations"] });
+    return r.violations.map(
+      (v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`,
+    );
+  });
+}
+
+test("axe-core: no violation in the index and the sections it opens, light and dark", async () => {
+  const failures = [];
+  for (const colorScheme of ["light", "dark"]) {
+    const { context, page } = await open({ colorScheme });
+    for (const f of ["", "ja/", "en/", "ja-en/", "en/components/rocblas/", "ja/generations/", "en/evidence/phase-c/runner-maps.txt/", "ja/evidence/"]) {
+      if (f !== "") await go(page, f);
+      const v = await axe(page);
+      if (v.length) failures.push(`${colorScheme} #${f}\n    ${v.join("\n    ")}`);
+    }
+    await context.close();
+  }
+  assert.deepEqual(failures, []);
+});
