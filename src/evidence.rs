@@ -160,9 +160,12 @@ pub struct EvidenceFile {
     pub(crate) header: Option<Header>,
     /// Text after the header: in memory, or read from disk when large.
     body: Body,
-    /// Hash of the body (`hash::content_hash`), made once when read: the
-    /// memo keys of every run hash the bodies, 30 MB at scale.
-    body_hash: u64,
+    /// `hash::content_hash` of the file as it is on disk (header and all;
+    /// a `.gz` compressed), made once when read: the memo keys of every run
+    /// hash it, and the published raw copy is this file, so an edit that
+    /// leaves the text alone (a header's spacing, another compression)
+    /// still makes it new.
+    file_hash: u64,
 }
 
 impl EvidenceFile {
@@ -213,9 +216,9 @@ impl EvidenceFile {
         self.body.is_streamed()
     }
 
-    /// The hash of the whole text after the header (`hash::content_hash`).
-    pub(crate) fn body_hash(&self) -> u64 {
-        self.body_hash
+    /// The hash of the file's bytes on disk (`hash::content_hash`).
+    pub(crate) fn file_hash(&self) -> u64 {
+        self.file_hash
     }
 
     /// The header's kind, if given.
@@ -524,6 +527,11 @@ fn load_file(
         Opened::Bytes(bytes) => bytes,
         Opened::File(file) => return streamed(rel, shown, path, file),
     };
+    let file_hash = if rel.ends_with(".gz") {
+        crate::hash::file_hash(path).map_err(|e| Error::io(path, e))?
+    } else {
+        crate::hash::content_hash(&bytes)
+    };
     let text = match decode_owned(&shown, bytes) {
         Ok(t) => t,
         Err(d) => return Ok(Loaded::Broken(rel, d)),
@@ -550,7 +558,7 @@ fn load_file(
         path: rel,
         disk_path: path.to_path_buf(),
         header,
-        body_hash: crate::hash::content_hash(body.as_bytes()),
+        file_hash,
         body: Body::held(body),
     })))
 }
@@ -633,7 +641,8 @@ fn streamed(rel: String, shown: String, path: &Path, mut file: std::fs::File) ->
         path: rel,
         disk_path: path.to_path_buf(),
         header,
-        body_hash: scanned.body_hash,
+        // One more read of a large log, which its raw copy then needs not.
+        file_hash: crate::hash::file_hash(path).map_err(io)?,
         body,
     })))
 }

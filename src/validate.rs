@@ -193,7 +193,7 @@ pub(crate) fn site_facts(
     format!("{:?}", content.drafts).hash(&mut h);
     (&evidence.dir_name, &evidence.escaping, &evidence.broken).hash(&mut h);
     for (path, file) in &evidence.files {
-        (path, file.kind().map(|k| k.name()), file.body_hash()).hash(&mut h);
+        (path, file.kind().map(|k| k.name()), file.file_hash()).hash(&mut h);
     }
     h.finish()
 }

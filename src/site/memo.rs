@@ -624,7 +624,7 @@ pub(crate) fn prepare(
     // (the evidence index counts lines); an evidence edit is rare.
     for (path, file) in &site.evidence.files {
         path.hash(&mut h);
-        file.body_hash().hash(&mut h);
+        file.file_hash().hash(&mut h);
     }
     let key = h.finish();
     if let Some((k, p, i)) = &caches.prepared {
@@ -754,7 +754,7 @@ fn unit_input(
                 .flatten()
                 .map(|&at| hash_of(&site.claim(at).id))
                 .collect();
-            let input = hash_of((inputs.shared, file.body_hash(), inputs.views_among(&citing)));
+            let input = hash_of((inputs.shared, file.file_hash(), inputs.views_among(&citing)));
             Some((format!("evidence:{path}"), input))
         }
         Unit::Site(part) => Some((
@@ -871,7 +871,7 @@ pub(crate) fn render(
                     let from = &file.disk_path;
                     let io = |e| Error::io(from, e);
                     let size = std::fs::metadata(from).map_err(io)?.len();
-                    let hash = crate::hash::file_hash(from).map_err(io)?;
+                    let hash = file.file_hash();
                     let raw = crate::render::raw_evidence_path(path);
                     out.copy(&raw, from, size, hash)?;
                     files.push((raw, hash));

@@ -197,3 +197,31 @@ fn a_cached_build_finds_what_a_cold_one_finds_on_an_unchanged_page() {
     );
     assert_eq!(findings(&cached), findings(&cold));
 }
+
+/// The raw copy of an evidence file is the file: an edit that leaves its
+/// text as it was (a header's spacing, a comment in it) still reaches the
+/// published copy in a cached build. The memo keyed the evidence on its
+/// text and parsed header, and kept the old copy.
+#[test]
+fn a_cached_build_publishes_an_evidence_file_edited_outside_its_text() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("site");
+    copy_fixture(&root);
+    kansoku(&root, &["build", "-q"]);
+    let log = walkdir::WalkDir::new(root.join("evidence"))
+        .into_iter()
+        .map(|e| e.expect("walk").into_path())
+        .find(|p| p.is_file() && std::fs::read_to_string(p).is_ok_and(|t| t.starts_with("+++\n")))
+        .expect("a log with a header");
+    let text = std::fs::read_to_string(&log).expect("read");
+    std::fs::write(&log, text.replacen("+++\n", "+++\n# reviewed again\n", 1)).expect("edit");
+    kansoku(&root, &["build", "-q"]);
+    let rel = log.strip_prefix(&root).expect("inside");
+    assert_eq!(
+        std::fs::read(root.join("public").join(rel)).expect("published"),
+        std::fs::read(&log).expect("source"),
+        "the published copy is the file as it is now"
+    );
+    let cold = cold_build(&root, &dir.path().join("cold"));
+    assert_eq!(tree(&root.join("public")), tree(&cold));
+}
