@@ -15,39 +15,58 @@ use serde::Serialize;
 /// Aspects of an observer card, in display order.
 pub(super) const OBSERVER_ASPECTS: [&str; 5] = ["target", "attempt", "result", "tells", "next"];
 
+/// A row of a generated view: an entity with a page of its own.
 #[derive(Serialize)]
-struct EntityRow {
+pub(in crate::render) struct EntityRow {
     key: String,
-    name: String,
-    href: String,
-    role: Option<String>,
-    status: Option<ClaimView>,
+    pub(in crate::render) name: String,
+    pub(in crate::render) href: String,
+    pub(in crate::render) role: Option<String>,
+    pub(in crate::render) status: Option<ClaimView>,
     /// Matrix cells, home `world`, or observer fields, depending on the view.
-    cells: Vec<Option<ClaimView>>,
+    pub(in crate::render) cells: Vec<Option<ClaimView>>,
     /// The questions observed on this entity (it is their aspects'
     /// `scope`), each linked to the view answering them.
-    observed: Vec<PageLink>,
+    pub(in crate::render) observed: Vec<PageLink>,
 }
 
+/// A column of a view: the aspect its cells answer.
 #[derive(Serialize)]
-struct Column {
+pub(in crate::render) struct Column {
     aspect: String,
-    label: String,
+    pub(in crate::render) label: String,
 }
 
+/// The open questions of one page.
 #[derive(Serialize)]
-struct Group {
-    title: String,
-    href: String,
-    claims: Vec<Placed>,
+pub(in crate::render) struct Group {
+    pub(in crate::render) title: String,
+    pub(in crate::render) href: String,
+    pub(in crate::render) claims: Vec<Placed>,
 }
 
 /// A claim listed away from its page, with the row and column it fills
 /// ("gfx942 · fatbin targets"): a matrix cell's text alone says little.
 #[derive(Serialize)]
-struct Placed {
-    claim: ClaimView,
-    context: Option<String>,
+pub(in crate::render) struct Placed {
+    pub(in crate::render) claim: ClaimView,
+    pub(in crate::render) context: Option<String>,
+}
+
+/// A page's generated view as rows, before a format (the page's HTML, its
+/// Markdown twin) draws them.
+pub(in crate::render) enum View {
+    /// The component hub: pivoted on `columns` when the page names some,
+    /// otherwise each row's role and status.
+    Hub(Vec<Column>, Vec<EntityRow>),
+    /// The generation matrix.
+    Matrix(Vec<Column>, Vec<EntityRow>),
+    /// One card per observer; cells follow [`OBSERVER_ASPECTS`].
+    Observers(Vec<EntityRow>),
+    /// The observation worlds: each row's one cell is its `world` claim.
+    Home(Vec<EntityRow>),
+    /// Every unresolved or limited claim, by page.
+    OpenQuestions(Vec<Group>),
 }
 
 impl Ctx<'_> {
@@ -245,29 +264,58 @@ pub(super) fn view_html(
     lang: Lang,
     tree: &str,
 ) -> Result<Option<String>, Diagnostic> {
+    let Some(view) = view(cx, page, lang, tree) else {
+        return Ok(None);
+    };
     let mut t = tera::Context::new();
     t.insert("lang", lang.code());
     t.insert("base", cx.base);
-    let name = match page.layout {
-        Layout::Page => return Ok(None),
-        Layout::Hub => {
-            // With `[view] columns` the hub pivots each component on those
-            // aspects (loaded, dispatched, …), as the matrix does.
-            let rows = pivot_rows(cx, page, lang, tree, "component");
-            t.insert("columns", &columns(page, lang));
+    let name = match view {
+        View::Hub(columns, rows) => {
+            t.insert("columns", &columns);
             t.insert("rows", &rows);
             "views/hub.html"
         }
-        Layout::Matrix => {
-            let columns = columns(page, lang);
-            let rows = pivot_rows(cx, page, lang, tree, "generation");
+        View::Matrix(columns, rows) => {
             t.insert("columns", &columns);
             t.insert("rows", &rows);
             "views/matrix.html"
         }
-        Layout::Observers => {
-            let rows: Vec<EntityRow> = cx
-                .entities("observer")
+        View::Observers(rows) => {
+            t.insert("aspects", &OBSERVER_ASPECTS);
+            t.insert("rows", &rows);
+            t.insert("chain", &status_chain(cx, lang, tree)?);
+            "views/observers.html"
+        }
+        View::Home(rows) => {
+            t.insert("rows", &rows);
+            "views/home.html"
+        }
+        View::OpenQuestions(groups) => {
+            t.insert("groups", &groups);
+            "views/open_questions.html"
+        }
+    };
+    cx.render(name, &t).map(Some)
+}
+
+/// The rows of the page's generated view in `lang`, linking into `tree`;
+/// `None` for layouts without one.
+pub(in crate::render) fn view(cx: &Ctx<'_>, page: &Page, lang: Lang, tree: &str) -> Option<View> {
+    Some(match page.layout {
+        Layout::Page => return None,
+        // With `[view] columns` the hub pivots each component on those
+        // aspects (loaded, dispatched, …), as the matrix does.
+        Layout::Hub => View::Hub(
+            columns(page, lang),
+            pivot_rows(cx, page, lang, tree, "component"),
+        ),
+        Layout::Matrix => View::Matrix(
+            columns(page, lang),
+            pivot_rows(cx, page, lang, tree, "generation"),
+        ),
+        Layout::Observers => View::Observers(
+            cx.entities("observer")
                 .map(|p| {
                     let key = &p
                         .entity
@@ -280,15 +328,10 @@ pub(super) fn view_html(
                         .collect();
                     cx.row(lang, tree, p, cells)
                 })
-                .collect();
-            t.insert("aspects", &OBSERVER_ASPECTS);
-            t.insert("rows", &rows);
-            t.insert("chain", &status_chain(cx, lang, tree)?);
-            "views/observers.html"
-        }
-        Layout::Home => {
-            let rows: Vec<EntityRow> = cx
-                .entities("generation")
+                .collect(),
+        ),
+        Layout::Home => View::Home(
+            cx.entities("generation")
                 .filter_map(|p| {
                     let key = &p
                         .entity
@@ -298,84 +341,81 @@ pub(super) fn view_html(
                     let world = cx.cell(lang, key, "world")?;
                     Some(cx.row(lang, tree, p, vec![Some(world)]))
                 })
-                .collect();
-            t.insert("rows", &rows);
-            "views/home.html"
+                .collect(),
+        ),
+        Layout::OpenQuestions => View::OpenQuestions(open_questions(cx, lang, tree)),
+    })
+}
+
+/// Every unresolved or limited claim, grouped by page in navigation order.
+fn open_questions(cx: &Ctx<'_>, lang: Lang, tree: &str) -> Vec<Group> {
+    let names: std::collections::HashMap<&str, &str> = cx
+        .site
+        .content
+        .pages
+        .iter()
+        .filter_map(|p| p.entity.as_ref())
+        .map(|e| (e.key.as_str(), e.name.get(lang).as_str()))
+        .collect();
+    let mut labels: std::collections::HashMap<&str, String> = cx
+        .site
+        .content
+        .pages
+        .iter()
+        .flat_map(|p| &p.columns)
+        .map(|c| (c.aspect.as_str(), c.label.get(lang).clone()))
+        .collect();
+    for a in OBSERVER_ASPECTS {
+        if let Ok(m) =
+            cx.r.i18n()
+                .message(lang, &format!("view-observer-{a}"), None)
+        {
+            labels.entry(a).or_insert(m);
         }
-        Layout::OpenQuestions => {
-            let names: std::collections::HashMap<&str, &str> = cx
-                .site
-                .content
-                .pages
+    }
+    let context = |c: &crate::content::Claim| -> Option<String> {
+        let row = c
+            .about
+            .as_deref()
+            .map(|k| names.get(k).copied().unwrap_or(k));
+        let col = c
+            .aspect
+            .as_deref()
+            .map(|a| labels.get(a).cloned().unwrap_or_else(|| a.to_owned()));
+        match (row, col) {
+            (Some(r), Some(c)) => Some(format!("{r} · {c}")),
+            (Some(r), None) => Some(r.to_owned()),
+            (None, Some(c)) => Some(c),
+            (None, None) => None,
+        }
+    };
+    cx.order
+        .iter()
+        .map(|&i| &cx.site.content.pages[i])
+        .filter_map(|p| {
+            let claims: Vec<Placed> = p
+                .claims
                 .iter()
-                .filter_map(|p| p.entity.as_ref())
-                .map(|e| (e.key.as_str(), e.name.get(lang).as_str()))
-                .collect();
-            let mut labels: std::collections::HashMap<&str, String> = cx
-                .site
-                .content
-                .pages
-                .iter()
-                .flat_map(|p| &p.columns)
-                .map(|c| (c.aspect.as_str(), c.label.get(lang).clone()))
-                .collect();
-            for a in OBSERVER_ASPECTS {
-                if let Ok(m) =
-                    cx.r.i18n()
-                        .message(lang, &format!("view-observer-{a}"), None)
-                {
-                    labels.entry(a).or_insert(m);
-                }
-            }
-            let context = |c: &crate::content::Claim| -> Option<String> {
-                let row = c
-                    .about
-                    .as_deref()
-                    .map(|k| names.get(k).copied().unwrap_or(k));
-                let col = c
-                    .aspect
-                    .as_deref()
-                    .map(|a| labels.get(a).cloned().unwrap_or_else(|| a.to_owned()));
-                match (row, col) {
-                    (Some(r), Some(c)) => Some(format!("{r} · {c}")),
-                    (Some(r), None) => Some(r.to_owned()),
-                    (None, Some(c)) => Some(c),
-                    (None, None) => None,
-                }
-            };
-            let groups: Vec<Group> = cx
-                .order
-                .iter()
-                .map(|&i| &cx.site.content.pages[i])
-                .filter_map(|p| {
-                    let claims: Vec<Placed> = p
-                        .claims
-                        .iter()
-                        // Limited answers are open too: partly seen is not
-                        // settled.
-                        .filter(|c| {
-                            matches!(c.class, Class::Unresolved | Class::Limited)
-                                && c.life.state == crate::content::State::Current
-                        })
-                        .filter_map(|c| {
-                            cx.claim_view(lang, &c.id).map(|claim| Placed {
-                                claim,
-                                context: context(c),
-                            })
-                        })
-                        .collect();
-                    (!claims.is_empty()).then(|| Group {
-                        title: p.title.get(lang).clone(),
-                        href: cx.page_href(tree, p),
-                        claims,
+                // Limited answers are open too: partly seen is not
+                // settled.
+                .filter(|c| {
+                    matches!(c.class, Class::Unresolved | Class::Limited)
+                        && c.life.state == crate::content::State::Current
+                })
+                .filter_map(|c| {
+                    cx.claim_view(lang, &c.id).map(|claim| Placed {
+                        claim,
+                        context: context(c),
                     })
                 })
                 .collect();
-            t.insert("groups", &groups);
-            "views/open_questions.html"
-        }
-    };
-    cx.render(name, &t).map(Some)
+            (!claims.is_empty()).then(|| Group {
+                title: p.title.get(lang).clone(),
+                href: cx.page_href(tree, p),
+                claims,
+            })
+        })
+        .collect()
 }
 
 fn columns(page: &Page, lang: Lang) -> Vec<Column> {
@@ -393,13 +433,31 @@ fn view_columns(cols: &[crate::content::Column], lang: Lang) -> Vec<Column> {
 
 /// A row of a named view: an entity declared anywhere on the site.
 #[derive(Serialize)]
-struct MemberRow {
+pub(in crate::render) struct MemberRow {
     key: String,
-    name: String,
+    pub(in crate::render) name: String,
     /// Its own page, when it has one.
-    href: Option<String>,
-    status: Option<ClaimView>,
-    cells: Vec<Option<ClaimView>>,
+    pub(in crate::render) href: Option<String>,
+    pub(in crate::render) status: Option<ClaimView>,
+    pub(in crate::render) cells: Vec<Option<ClaimView>>,
+}
+
+/// A named view as rows, before a format draws it.
+pub(in crate::render) enum Named {
+    /// `[[table:NAME]]`: the label of the rows' kind, the columns, a row
+    /// per entity.
+    Table(String, Vec<Column>, Vec<MemberRow>),
+    /// `[[graph:NAME]]`: a node per entity.
+    Graph(Vec<Node>),
+}
+
+/// A node of a dependency graph: the entity's name, its state in words
+/// ("✗ Blocked · Limited") when it has a status claim, and the names of
+/// the entities it depends on.
+pub(in crate::render) struct Node {
+    pub(in crate::render) name: String,
+    pub(in crate::render) state: Option<String>,
+    pub(in crate::render) depends_on: Vec<String>,
 }
 
 /// The entities of `kind` in page order, each with the page declaring
@@ -427,12 +485,42 @@ pub(super) fn named_view_html(
     lang: Lang,
     tree: &str,
 ) -> Result<Option<String>, Diagnostic> {
+    let Some((view, named)) = named_view(cx, page, marker, lang, tree)? else {
+        return Ok(None);
+    };
+    let (kind_label, columns, rows) = match named {
+        Named::Graph(nodes) => return dependency_graph(cx, page, view, lang, &nodes).map(Some),
+        Named::Table(kind_label, columns, rows) => (kind_label, columns, rows),
+    };
+    let mut t = tera::Context::new();
+    t.insert("lang", lang.code());
+    t.insert("base", cx.base);
+    t.insert("name", &view.name);
+    // Row ids are anchors for the one-language trees; the parallel view may
+    // show a table in both columns of a pair, where they would repeat.
+    t.insert("row_ids", &(tree != "ja-en"));
+    t.insert("kind_label", &kind_label);
+    t.insert("columns", &columns);
+    t.insert("rows", &rows);
+    cx.render("views/table.html", &t).map(Some)
+}
+
+/// The rows of a named view marker (`table:NAME` or `graph:NAME`) on
+/// `page`, with the view's declaration; `None` if the page declares no
+/// such view.
+pub(in crate::render) fn named_view<'p>(
+    cx: &Ctx<'_>,
+    page: &'p Page,
+    marker: &str,
+    lang: Lang,
+    tree: &str,
+) -> Result<Option<(&'p crate::content::NamedView, Named)>, Diagnostic> {
     let (what, name) = marker.split_once(':').unwrap_or((marker, ""));
     let Some(view) = page.views.iter().find(|v| v.name == name.trim()) else {
         return Ok(None);
     };
     if what == "graph" {
-        return dependency_graph(cx, page, view, lang).map(Some);
+        return Ok(Some((view, Named::Graph(graph_nodes(cx, view, lang)?))));
     }
     let rows: Vec<MemberRow> = members(cx, &view.kind)
         .map(|(p, e, own)| MemberRow {
@@ -450,70 +538,83 @@ pub(super) fn named_view_html(
                 .collect(),
         })
         .collect();
-    let mut t = tera::Context::new();
-    t.insert("lang", lang.code());
-    t.insert("base", cx.base);
-    t.insert("name", &view.name);
-    // Row ids are anchors for the one-language trees; the parallel view may
-    // show a table in both columns of a pair, where they would repeat.
-    t.insert("row_ids", &(tree != "ja-en"));
-    t.insert(
-        "kind_label",
-        &cx.site
-            .config
-            .kinds
-            .get(&view.kind)
-            .map_or_else(|| view.kind.clone(), |k| k.get(lang).clone()),
-    );
-    t.insert("columns", &view_columns(&view.columns, lang));
-    t.insert("rows", &rows);
-    cx.render("views/table.html", &t).map(Some)
+    let kind_label = cx
+        .site
+        .config
+        .kinds
+        .get(&view.kind)
+        .map_or_else(|| view.kind.clone(), |k| k.get(lang).clone());
+    Ok(Some((
+        view,
+        Named::Table(kind_label, view_columns(&view.columns, lang), rows),
+    )))
+}
+
+/// The nodes of the `depends-on` graph between the entities of a view's
+/// kind, in page order, each labelled with its status claim's answer and
+/// class in words.
+fn graph_nodes(
+    cx: &Ctx<'_>,
+    view: &crate::content::NamedView,
+    lang: Lang,
+) -> Result<Vec<Node>, Diagnostic> {
+    let entities: Vec<&crate::content::Entity> =
+        members(cx, &view.kind).map(|(_, e, _)| e).collect();
+    let names: std::collections::HashMap<&str, &str> = entities
+        .iter()
+        .map(|e| (e.key.as_str(), e.name.get(lang).as_str()))
+        .collect();
+    entities
+        .iter()
+        .map(|e| {
+            let status = e
+                .status
+                .as_ref()
+                .and_then(|(id, _)| cx.site.index.claims.get(id))
+                .map(|&at| cx.site.claim(at));
+            Ok(Node {
+                name: e.name.get(lang).clone(),
+                state: status.map(|c| node_state(cx, lang, c)).transpose()?,
+                // Validation reported an unknown key (E090); what is known
+                // is drawn.
+                depends_on: e
+                    .depends_on
+                    .iter()
+                    .filter_map(|(dep, _)| names.get(dep.as_str()).map(|n| (*n).to_owned()))
+                    .collect(),
+            })
+        })
+        .collect()
 }
 
 /// The `depends-on` relation between the entities of a view's kind as a
-/// dot graph: one node per entity, filled and labelled by the class of its
-/// status claim, one edge per dependency.
+/// dot graph: one node per entity, labelled by its status claim's answer
+/// and class, one edge per dependency.
 fn dependency_graph(
     cx: &Ctx<'_>,
     page: &Page,
     view: &crate::content::NamedView,
     lang: Lang,
+    nodes: &[Node],
 ) -> Result<String, Diagnostic> {
-    let nodes: Vec<&crate::content::Entity> = members(cx, &view.kind).map(|(_, e, _)| e).collect();
-    let index: std::collections::HashMap<&str, usize> = nodes
-        .iter()
-        .enumerate()
-        .map(|(i, e)| (e.key.as_str(), i))
-        .collect();
     // Nodes are named by the entity's name, so the diagram's accessible
     // name (its edges) reads as names, not as generated ids.
-    let node_ids: Vec<String> = nodes
-        .iter()
-        .map(|e| format!("\"{}\"", e.name.get(lang).replace(['"', '\\'], "'")))
-        .collect();
+    let node_id = |name: &str| format!("\"{}\"", name.replace(['"', '\\'], "'"));
     let mut dot = String::from("digraph {\n  node [shape=box, style=filled];\n");
-    for (i, e) in nodes.iter().enumerate() {
-        let status = e
-            .status
-            .as_ref()
-            .and_then(|(id, _)| cx.site.index.claims.get(id))
-            .map(|&at| cx.site.claim(at));
-        let label = match status {
-            Some(c) => format!("{}\\n[{}]", e.name.get(lang), node_state(cx, lang, c)?),
-            None => e.name.get(lang).clone(),
+    for n in nodes {
+        let label = match &n.state {
+            Some(state) => format!("{}\\n[{state}]", n.name),
+            None => n.name.clone(),
         };
         dot.push_str(&format!(
             "  {} [label=\"{}\", fillcolor=\"{NODE_FILL}\"];\n",
-            node_ids[i],
+            node_id(&n.name),
             label.replace('"', "'")
         ));
     }
-    for (i, e) in nodes.iter().enumerate() {
-        for (dep, _) in &e.depends_on {
-            // Validation reported an unknown key (E090); draw what is known.
-            if let Some(&j) = index.get(dep.as_str()) {
-                dot.push_str(&format!("  {} -> {};\n", node_ids[i], node_ids[j]));
-            }
+    for n in nodes {
+        for dep in &n.depends_on {
+            dot.push_str(&format!("  {} -> {};\n", node_id(&n.name), node_id(dep)));
         }
     }
     dot.push_str("}\n");
@@ -558,59 +659,59 @@ fn pivot_rows(cx: &Ctx<'_>, page: &Page, lang: Lang, tree: &str, kind: &str) -> 
 /// on which entity, how, and on which others of its kind nothing was
 /// observed.
 #[derive(Serialize)]
-struct ScopeNote {
+pub(in crate::render) struct ScopeNote {
     /// The questions (or column labels) it covers.
-    what: Vec<String>,
+    pub(in crate::render) what: Vec<String>,
     /// The entity observed on.
-    on: Option<PageLink>,
+    pub(in crate::render) on: Option<PageLink>,
     /// How.
-    setup: Option<String>,
+    pub(in crate::render) setup: Option<String>,
     /// The other entities of the scope's kind: not observed.
-    not_on: Vec<PageLink>,
+    pub(in crate::render) not_on: Vec<PageLink>,
 }
 
 /// A link to a page, by its title or entity name.
 #[derive(Serialize, Clone)]
-struct PageLink {
-    label: String,
-    href: String,
+pub(in crate::render) struct PageLink {
+    pub(in crate::render) label: String,
+    pub(in crate::render) href: String,
 }
 
 /// One row of the summary of findings: the entities whose claims on an
 /// aspect state one answer with one class.
 #[derive(Serialize)]
-struct FindingRow {
-    answer: Option<super::views::AnswerView>,
-    class: &'static str,
+pub(in crate::render) struct FindingRow {
+    pub(in crate::render) answer: Option<super::views::AnswerView>,
+    pub(in crate::render) class: &'static str,
     /// Each entity, linked to the evidence its claim rests on.
-    entities: Vec<PageLink>,
+    pub(in crate::render) entities: Vec<PageLink>,
 }
 
 /// One question of the summary of findings.
 #[derive(Serialize)]
-struct Finding {
-    question: String,
+pub(in crate::render) struct Finding {
+    pub(in crate::render) question: String,
     /// The view that shows the question's answers cell by cell.
-    href: Option<String>,
-    rows: Vec<FindingRow>,
-    scope: ScopeNote,
+    pub(in crate::render) href: Option<String>,
+    pub(in crate::render) rows: Vec<FindingRow>,
+    pub(in crate::render) scope: ScopeNote,
 }
 
 /// One aspect an entity page answers at its top.
 #[derive(Serialize)]
-struct AspectAnswer {
-    question: String,
-    claim: ClaimView,
-    scope: Option<PageLink>,
+pub(in crate::render) struct AspectAnswer {
+    pub(in crate::render) question: String,
+    pub(in crate::render) claim: ClaimView,
+    pub(in crate::render) scope: Option<PageLink>,
 }
 
 /// An entity that is the scope of some aspects, or could be: which
 /// questions were observed on it (with the view answering them), which
 /// only on another.
 #[derive(Serialize)]
-struct Observed {
-    here: Vec<PageLink>,
-    elsewhere: Vec<(String, PageLink)>,
+pub(in crate::render) struct Observed {
+    pub(in crate::render) here: Vec<PageLink>,
+    pub(in crate::render) elsewhere: Vec<(String, PageLink)>,
 }
 
 impl Ctx<'_> {
@@ -679,15 +780,48 @@ impl Ctx<'_> {
     }
 }
 
-/// The questions a page answers first, as HTML: the summary of findings
-/// (`[view] findings`), the scope of its view's columns, and on an
-/// entity's page its aspects' answers and what was observed on it.
+/// What a page answers first (see [`answers`]), before a format draws it.
+pub(in crate::render) struct Answers {
+    pub(in crate::render) findings: Vec<Finding>,
+    pub(in crate::render) scopes: Vec<ScopeNote>,
+    pub(in crate::render) answers: Vec<AspectAnswer>,
+    pub(in crate::render) observed: Observed,
+}
+
+/// The questions a page answers first, as HTML (see [`answers`]).
 pub(super) fn answers_html(
     cx: &Ctx<'_>,
     page: &Page,
     lang: Lang,
     tree: &str,
 ) -> Result<String, Diagnostic> {
+    let Some(a) = answers(cx, page, lang, tree) else {
+        return Ok(String::new());
+    };
+    let mut t = tera::Context::new();
+    t.insert("lang", lang.code());
+    t.insert("base", cx.base);
+    t.insert("findings", &a.findings);
+    t.insert("scopes", &a.scopes);
+    t.insert("answers", &a.answers);
+    t.insert("observed", &a.observed);
+    t.insert(
+        "entity",
+        &page.entity.as_ref().map(|e| e.name.get(lang).clone()),
+    );
+    cx.render("views/answers.html", &t)
+}
+
+/// The questions a page answers first: the summary of findings
+/// (`[view] findings`), the scope of its view's columns, and on an
+/// entity's page its aspects' answers and what was observed on it;
+/// `None` when it answers none.
+pub(in crate::render) fn answers(
+    cx: &Ctx<'_>,
+    page: &Page,
+    lang: Lang,
+    tree: &str,
+) -> Option<Answers> {
     let config = &cx.site.config;
     let question = |name: &str, a: &crate::config::Aspect| a.asks(name, lang);
     // The summary of findings: per aspect, its claims grouped by answer
@@ -815,18 +949,12 @@ pub(super) fn answers_html(
         && observed.here.is_empty()
         && observed.elsewhere.is_empty()
     {
-        return Ok(String::new());
+        return None;
     }
-    let mut t = tera::Context::new();
-    t.insert("lang", lang.code());
-    t.insert("base", cx.base);
-    t.insert("findings", &findings);
-    t.insert("scopes", &scopes);
-    t.insert("answers", &answers);
-    t.insert("observed", &observed);
-    t.insert(
-        "entity",
-        &page.entity.as_ref().map(|e| e.name.get(lang).clone()),
-    );
-    cx.render("views/answers.html", &t)
+    Some(Answers {
+        findings,
+        scopes,
+        answers,
+        observed,
+    })
 }
