@@ -38,8 +38,9 @@ pub(super) fn site_part(cx: &Ctx<'_>, part: SitePart) -> Result<Vec<OutputFile>,
             path: "sitemap.xml".to_owned(),
             bytes: sitemap(cx).into_bytes(),
         }),
-        // The theme's static files: rendered by the caller, which owns them.
-        SitePart::Static => {}
+        // Rendered by the caller: the theme's static files, which it owns,
+        // and the llms files (`super::llms`).
+        SitePart::Static | SitePart::Llms => {}
     }
     Ok(out)
 }
@@ -51,7 +52,7 @@ pub(super) fn site_paths(part: SitePart) -> &'static [&'static str] {
         SitePart::Chooser => &["index.html", "404.html"],
         SitePart::Claims => &["claims.json", "claims.jsonld"],
         SitePart::Sitemap => &["sitemap.xml"],
-        SitePart::Static => &[],
+        SitePart::Static | SitePart::Llms => &[],
     }
 }
 

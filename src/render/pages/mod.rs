@@ -24,18 +24,30 @@ use crate::error::Diagnostic;
 use crate::lang::Lang;
 use std::collections::BTreeSet;
 
-/// One content page in each language and side by side.
-/// A section's page that lists more entries than `paginate-by` also
-/// writes its further listing pages in each tree.
+/// One content page in each language and side by side, with its
+/// Markdown twin in each language (`[output] markdown`). A section's page
+/// that lists more entries than `paginate-by` also writes its further
+/// listing pages in each tree.
 pub(super) fn page_unit(cx: &Ctx<'_>, page: &Page) -> Result<Vec<OutputFile>, Diagnostic> {
+    let twins = cx.site.config.outputs.markdown;
     let mut files = vec![
         render_page(cx, page, Lang::Ja)?,
         render_page(cx, page, Lang::En)?,
         render_parallel(cx, page)?,
     ];
+    if twins {
+        for lang in Lang::ALL {
+            files.push(super::twin::page(cx, page, lang)?);
+        }
+    }
     for n in 2..=cx.listing_count(page) {
         for t in [Some(Lang::Ja), Some(Lang::En), None] {
             files.push(render_listing_page(cx, page, t, n)?);
+        }
+        if twins {
+            for lang in Lang::ALL {
+                files.push(super::twin::listing_page(cx, page, lang, n)?);
+            }
         }
     }
     Ok(files)
