@@ -181,7 +181,11 @@ fn list(md: &Md<'_, '_>, groups: &Groups) -> String {
             md.w(&format!("class-{name}-meaning"))
         ));
     }
-    out.push_str(&format!("\n{}\n\n", md.w("llms-answers")));
+    out.push_str(&format!("\n{}", md.w("llms-answers")));
+    if cx.site.config.outputs.markdown {
+        out.push_str(&format!(" {}", md.w("llms-twins")));
+    }
+    out.push_str(&format!(" {}\n\n", md.w("llms-lines")));
     for (section, members) in groups {
         let title = match section {
             Some(s) => text(pages[*s].title.get(lang)),
@@ -361,7 +365,7 @@ fn full(md: &Md<'_, '_>, groups: &Groups) -> Result<String, Diagnostic> {
             let note = md.msg(
                 "llms-full-cut",
                 &[
-                    ("limit", FULL_LIMIT.into()),
+                    ("limit", grouped(FULL_LIMIT).into()),
                     ("count", (items.len() - n).into()),
                     (
                         "list",
@@ -379,9 +383,30 @@ fn full(md: &Md<'_, '_>, groups: &Groups) -> Result<String, Diagnostic> {
     Ok(out)
 }
 
+/// `n` with its thousands grouped by commas, as both languages write a
+/// byte count.
+fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
-    use super::first_sentence;
+    use super::{first_sentence, grouped};
+
+    #[test]
+    fn a_byte_count_is_grouped_by_thousands() {
+        assert_eq!(grouped(1_000_000), "1,000,000");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(4096), "4,096");
+    }
 
     #[test]
     fn a_description_is_the_first_sentence_of_the_first_paragraph() {

@@ -253,7 +253,9 @@ md-untranslated = Written only in { $written ->
    *[en] English
 } (not yet translated).
 llms-summary = How to read this record: every claim carries an evidence class, which says how well it is known, never what the answer is.
-llms-answers = A claim about an entity's aspect may also state an answer from the vocabulary the site declares (✓ yes, ✗ no, – not observed, …): the answer and the class are separate fields. Each page is linked below as Markdown (its index.md; the HTML page is the same address without index.md). In a page, each claim is one line: its id, its answer if it states one, its class ("per record" where it is the record's own framing rather than an observation), its text, and its evidence as links to the cited lines.
+llms-answers = A claim about an entity's aspect may also state an answer from the vocabulary the site declares (✓ yes, ✗ no, – not observed, …): the answer and the class are separate fields.
+llms-twins = Each page below is linked as Markdown (its index.md; the HTML page is the same address without index.md).
+llms-lines = In a page's Markdown each claim is one line: its id, its answer if it states one, its class ("per record" where it is the record's own framing rather than an observation), its text, and its evidence as links to the cited lines.
 llms-pages = Pages
 llms-evidence = Evidence logs
 llms-full-link = Every page of this record in English as one Markdown file

@@ -123,14 +123,41 @@ fn page_text(
     if citing.is_empty() {
         out.push_str(&format!("{}\n\n", md.w("cited-by-none")));
     }
+    // Each claim by the lines it cites here, as the HTML's list says it:
+    // its other evidence is on its own page.
     for &at in citing {
         let claim = site.claim(at);
         if let Some(v) = cx.claim(lang, &claim.id) {
             let page = &site.content.pages[at.page];
+            let lines: Vec<String> = claim
+                .evidence
+                .iter()
+                .filter(|l| l.path == file.path)
+                .map(|l| {
+                    let frag = l.fragment();
+                    let id = frag.trim_start_matches('#');
+                    let id = if id.is_empty() { &l.path } else { id };
+                    format!("[{id}]({})", url(&cx.absolute(&format!("{href}{frag}"))))
+                })
+                .collect();
+            // Suspect because of this very file, as the HTML says.
+            let suspect = site
+                .review
+                .claims
+                .get(&claim.id)
+                .and_then(|n| n.evidence_changed.as_deref())
+                == Some(file.path.as_str());
             out.push_str(&format!(
-                "- {} · {}\n",
-                md.line(v),
-                md.link(page.title.get(lang), &v.href)
+                "- `{}` · {} · {} · {}{}\n",
+                claim.id,
+                md.inline(v),
+                lines.join(", "),
+                md.link(page.title.get(lang), &v.href),
+                if suspect {
+                    format!(" · ⚠ {}", md.w("notice-suspect-evidence"))
+                } else {
+                    String::new()
+                }
             ));
         }
     }

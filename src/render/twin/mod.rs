@@ -127,6 +127,8 @@ const WORDS: &[&str] = &[
     "md-cited-lines",
     "llms-summary",
     "llms-answers",
+    "llms-twins",
+    "llms-lines",
     "llms-pages",
     "llms-evidence",
     "llms-full-link",
@@ -271,13 +273,21 @@ impl<'a> Md<'_, 'a> {
             .map(|a| text(&format!("{} {}", a.glyph, a.label)))
     }
 
-    /// A claim's evidence links, each to its cited lines.
+    /// A claim's evidence links, each to its cited lines on the HTML
+    /// evidence page (a whole file's too: the page numbers its lines, the
+    /// twin quotes only the cited ones).
     pub(in crate::render) fn evidence(&self, c: &ClaimView) -> String {
         c.evidence
             .iter()
-            .map(|l| self.link(&l.label, &l.href))
+            .map(|l| format!("[{}]({})", text(&l.label), self.html(&l.href)))
             .collect::<Vec<_>>()
             .join(", ")
+    }
+
+    /// The HTML page at `href` (base-relative), absolute where the site
+    /// has an origin.
+    pub(in crate::render) fn html(&self, href: &str) -> String {
+        url(&self.cx.absolute(href))
     }
 
     /// A claim where a page's text shows it: its answer, its certainty
@@ -285,7 +295,7 @@ impl<'a> Md<'_, 'a> {
     pub(in crate::render) fn inline(&self, c: &ClaimView) -> String {
         let certainty = self.certainty(c);
         let badge = match c.evidence.first() {
-            Some(l) => format!("[{}]({})", text(&certainty), self.to(&l.href)),
+            Some(l) => format!("[{}]({})", text(&certainty), self.html(&l.href)),
             None => format!("**{}**", text(&certainty)),
         };
         match self.answer(c) {
@@ -351,15 +361,12 @@ impl<'a> Md<'_, 'a> {
         s
     }
 
-    /// The address of `page`'s HTML in this language, absolute where
-    /// the site has an origin.
-    fn html(&self, page: &Page) -> String {
-        url(&self.cx.absolute(&self.cx.page_href(self.lang.code(), page)))
-    }
-
     /// The last lines of every twin: the page as HTML and in the other
     /// language.
     pub(in crate::render) fn footer(&self, out: &mut String, html: &str, other: &str) {
+        while out.ends_with("\n\n") {
+            out.pop();
+        }
         out.push_str(&format!(
             "\n---\n\n[{}]({html}) · [{}]({})\n",
             self.w("md-html"),
@@ -472,7 +479,7 @@ pub(in crate::render) fn page_text(md: &Md<'_, '_>, page: &Page) -> Result<Strin
         }
     }
     let other = cx.page_href(lang.other().code(), page);
-    md.footer(&mut out, &md.html(page), &other);
+    md.footer(&mut out, &md.html(&cx.page_href(lang.code(), page)), &other);
     Ok(out)
 }
 
@@ -539,9 +546,21 @@ fn push_block(out: &mut String, block: &str) {
 /// escaped (a `|` too, so the text can stand in a table cell), and a line
 /// break becomes a space.
 pub(in crate::render) fn text(s: &str) -> String {
+    let special = |c: char| {
+        matches!(
+            c,
+            '\\' | '`' | '*' | '[' | ']' | '<' | '|' | '_' | '\n' | '\r'
+        )
+    };
+    let starts_markup = s.starts_with(['#', '-', '+']);
+    // Most claim texts and titles hold nothing to escape.
+    if !starts_markup && !s.contains(special) {
+        return s.to_owned();
+    }
     let mut out = String::with_capacity(s.len() + 8);
-    let chars: Vec<char> = s.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
+    let mut prev: Option<char> = None;
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
         match c {
             '\\' | '`' | '*' | '[' | ']' | '<' | '|' => {
                 out.push('\\');
@@ -550,20 +569,21 @@ pub(in crate::render) fn text(s: &str) -> String {
             // Inside a word `_` starts no emphasis, and `rocm_smi` reads
             // better unescaped.
             '_' => {
-                let word = |c: Option<&char>| c.is_some_and(|c| c.is_alphanumeric());
-                if !(i > 0 && word(chars.get(i - 1)) && word(chars.get(i + 1))) {
+                let word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+                if !(word(prev) && word(chars.peek().copied())) {
                     out.push('\\');
                 }
                 out.push(c);
             }
             // A `#` or a list marker only starts markup at a line's start.
-            '#' | '-' | '+' if i == 0 => {
+            '#' | '-' | '+' if prev.is_none() => {
                 out.push('\\');
                 out.push(c);
             }
             '\n' | '\r' => out.push(' '),
             _ => out.push(c),
         }
+        prev = Some(c);
     }
     out
 }
@@ -571,6 +591,9 @@ pub(in crate::render) fn text(s: &str) -> String {
 /// A link target as Markdown writes it: what would end it or break a
 /// table is percent-encoded.
 pub(in crate::render) fn url(u: &str) -> String {
+    if !u.contains([' ', '(', ')', '<', '>', '|', '\\']) {
+        return u.to_owned();
+    }
     let mut out = String::with_capacity(u.len());
     for c in u.chars() {
         match c {
@@ -585,4 +608,26 @@ pub(in crate::render) fn url(u: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{text, url};
+
+    #[test]
+    fn text_escapes_what_would_start_markup() {
+        assert_eq!(text("plain words"), "plain words");
+        assert_eq!(
+            text("a|b *c* [d] <e> `f` \\g"),
+            "a\\|b \\*c\\* \\[d\\] \\<e> \\`f\\` \\\\g"
+        );
+        assert_eq!(text("rocm_smi _x_"), "rocm_smi \\_x\\_");
+        assert_eq!(
+            text("# not a heading - nor a list"),
+            "\\# not a heading - nor a list"
+        );
+        assert_eq!(text("two\nlines"), "two lines");
+        assert_eq!(url("/ja/a b/(c)|"), "/ja/a%20b/%28c%29%7C");
+        assert_eq!(url("/ja/観測/"), "/ja/観測/");
+    }
 }
