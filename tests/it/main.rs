@@ -26,6 +26,7 @@ mod content;
 #[path = "../../examples/gen_corpus/corpus.rs"]
 mod corpus;
 mod invalid;
+mod machine;
 mod maintainer_loop;
 mod output;
 mod page_prop;
