@@ -359,7 +359,6 @@ pub struct Config {
     /// Whether builds write the search index (`[search] enabled`).
     pub(crate) search: bool,
     /// The outputs for machine and offline readers (`[output]`).
-    #[allow(dead_code)]
     pub(crate) outputs: Outputs,
     /// What this configuration is a function of, hashed: the root,
     /// `book.toml`'s bytes and the overrides applied since

@@ -55,6 +55,8 @@ struct Model {
     logs: BTreeMap<u8, u8>,
     theme: u8,
     book: u8,
+    /// `[output]`: 0 both on, 1 no twins, 2 no llms files, 3 neither.
+    outputs: u8,
 }
 
 #[derive(Debug, Clone)]
@@ -83,6 +85,8 @@ enum Op {
     Fix(u8),
     Theme,
     Book,
+    /// The `[output]` switches of issue 28 go to their next combination.
+    Outputs,
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -108,6 +112,7 @@ fn op() -> impl Strategy<Value = Op> {
         1 => n.prop_map(Op::Fix),
         1 => Just(Op::Theme),
         1 => Just(Op::Book),
+        1 => Just(Op::Outputs),
     ]
 }
 
@@ -186,6 +191,7 @@ impl Model {
             Op::Fix(k) => self.with(k, |p| p.broken = false),
             Op::Theme => self.theme = (self.theme + 1) % 2,
             Op::Book => self.book = (self.book + 1) % 2,
+            Op::Outputs => self.outputs = (self.outputs + 1) % 4,
         }
     }
 
@@ -217,8 +223,10 @@ impl Model {
         files.insert(
             "book.toml".to_owned(),
             format!(
-                "[book]\ntitle = {{ ja = \"記録\", en = \"Record {}\" }}\nlanguages = [\"ja\", \"en\"]\n\n[output.html]\nsite-url = \"https://example.org/\"\n\n[search]\nenabled = false\n",
-                self.book
+                "[book]\ntitle = {{ ja = \"記録\", en = \"Record {}\" }}\nlanguages = [\"ja\", \"en\"]\n\n[output]\nmarkdown = {}\nllms = {}\n\n[output.html]\nsite-url = \"https://example.org/\"\n\n[search]\nenabled = false\n",
+                self.book,
+                self.outputs & 1 == 0,
+                self.outputs & 2 == 0,
             ),
         );
         files.insert(
@@ -488,6 +496,24 @@ proptest! {
     fn served_tree_equals_a_cold_build(ops in proptest::collection::vec(op(), 1..6)) {
         run(&ops)?;
     }
+}
+
+/// Issue 28: the llms files hold every page's text, so a prose edit on a
+/// page renders them again; switching twins off and on again leaves no
+/// twin behind and brings every one back.
+#[test]
+fn the_llms_files_and_twins_follow_prose_and_switches() {
+    let ops = [
+        Op::Prose(1),
+        Op::Link(2, 1),
+        Op::Outputs,
+        Op::Prose(2),
+        Op::Outputs,
+        Op::Outputs,
+        Op::ClaimText(0),
+        Op::Outputs,
+    ];
+    run(&ops).expect("equal to a cold build");
 }
 
 /// The edit the hand-tracked version got right only by recording: a claim

@@ -40,8 +40,9 @@ pub(super) fn site_part(cx: &Ctx<'_>, part: SitePart) -> Result<Vec<OutputFile>,
         }),
         SitePart::Crate if !cx.site.config.outputs.ro_crate => {}
         SitePart::Crate => out.extend(super::rocrate::files(cx.site)?),
-        // The theme's static files: rendered by the caller, which owns them.
-        SitePart::Static => {}
+        // Rendered by the caller: the theme's static files, which it owns,
+        // and the llms files (`super::llms`).
+        SitePart::Static | SitePart::Llms => {}
     }
     Ok(out)
 }
@@ -54,7 +55,7 @@ pub(super) fn site_paths(part: SitePart) -> &'static [&'static str] {
         SitePart::Claims => &["claims.json", "claims.jsonld"],
         SitePart::Sitemap => &["sitemap.xml"],
         SitePart::Crate => &["ro-crate-metadata.json", "claims.schema.json"],
-        SitePart::Static => &[],
+        SitePart::Static | SitePart::Llms => &[],
     }
 }
 

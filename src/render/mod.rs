@@ -10,11 +10,13 @@ mod generated;
 pub mod highlight;
 pub(crate) mod i18n;
 mod jsonld;
+mod llms;
 pub mod markdown;
 mod pages;
 mod rocrate;
 pub(crate) mod templates;
 pub(crate) use crate::theme;
+mod twin;
 pub(crate) mod views;
 
 pub(crate) use files::raw_evidence_path;
@@ -81,6 +83,7 @@ impl Renderer {
             for tree in ["ja", "en", "ja-en"] {
                 let listing = format!("{tree}/{}page/", page.url_path);
                 if path == format!("{tree}/{}index.html", page.url_path)
+                    || path == format!("{tree}/{}index.md", page.url_path)
                     || (pages::lists(page) && path.starts_with(&listing))
                 {
                     return page.source_path().to_owned();
@@ -106,15 +109,26 @@ impl Renderer {
     pub(crate) fn planned_paths(&self, site: &Site) -> Vec<String> {
         let mut paths = Vec::new();
         let sizes = pages::section_sizes(site);
+        let twins = site.config.outputs.markdown;
         for page in &site.content.pages {
             for t in [Some(Lang::Ja), Some(Lang::En), None] {
                 paths.push(format!("{}/{}index.html", tree(t), page.url_path));
+            }
+            if twins {
+                for lang in Lang::ALL {
+                    paths.push(format!("{lang}/{}index.md", page.url_path));
+                }
             }
             let len = sizes.get(&page.url_path).copied().unwrap_or(0);
             if pages::lists(page) && len > 0 {
                 for n in 2..=pages::listing_pages(site, len) {
                     for t in [Some(Lang::Ja), Some(Lang::En), None] {
                         paths.push(pages::listing_path(tree(t), &page.url_path, n));
+                    }
+                    if twins {
+                        for lang in Lang::ALL {
+                            paths.push(format!("{lang}/{}page/{n}/index.md", page.url_path));
+                        }
                     }
                 }
             }
@@ -123,10 +137,19 @@ impl Renderer {
             paths.push(files::raw_evidence_path(path));
             for lang in Lang::ALL {
                 paths.push(format!("{lang}/evidence/{path}/index.html"));
+                if twins {
+                    paths.push(format!("{lang}/evidence/{path}/index.md"));
+                }
             }
         }
         for part in SitePart::ALL {
             paths.extend(files::site_paths(part).iter().map(|p| (*p).to_owned()));
+        }
+        if twins {
+            paths.extend(Lang::ALL.map(|l| format!("{l}/evidence/index.md")));
+        }
+        if site.config.outputs.llms {
+            paths.extend(llms::PATHS.iter().map(|p| (*p).to_owned()));
         }
         paths.extend(self.static_paths());
         paths.sort();
@@ -143,9 +166,19 @@ impl Renderer {
     /// E042 for every output path two sources would write.
     pub(crate) fn collisions(&self, site: &Site) -> Vec<Diagnostic> {
         let paths = self.planned_paths(site);
+        let colliding: std::collections::BTreeSet<&str> = paths
+            .windows(2)
+            .filter(|w| w[0] == w[1])
+            .map(|w| w[0].as_str())
+            .collect();
         paths
             .windows(2)
             .filter(|w| w[0] == w[1])
+            // A page's twin collides where its HTML does: one finding.
+            .filter(|w| {
+                w[0].strip_suffix("index.md")
+                    .is_none_or(|dir| !colliding.contains(format!("{dir}index.html").as_str()))
+            })
             .map(|w| {
                 Diagnostic::error(
                     "E042",
@@ -231,7 +264,13 @@ impl Renderer {
         match unit {
             Unit::Page(i) => pages::page_unit(cx, &site.content.pages[i]),
             Unit::Evidence(path) => match site.evidence.files.get(path) {
-                Some(file) => files::evidence_page(cx, file),
+                Some(file) => {
+                    let mut out = files::evidence_page(cx, file)?;
+                    if site.config.outputs.markdown {
+                        out.extend(twin::evidence_pages(cx, file));
+                    }
+                    Ok(out)
+                }
                 None => Ok(Vec::new()),
             },
             Unit::Site(SitePart::Static) => {
@@ -247,6 +286,12 @@ impl Renderer {
                     path: "static/syntax.css".to_owned(),
                     bytes: highlight::stylesheet().into_bytes(),
                 });
+                Ok(out)
+            }
+            Unit::Site(SitePart::Llms) if site.config.outputs.llms => llms::files(cx),
+            Unit::Site(SitePart::EvidenceIndex) if site.config.outputs.markdown => {
+                let mut out = files::site_part(cx, SitePart::EvidenceIndex)?;
+                out.extend(twin::evidence_index(cx));
                 Ok(out)
             }
             Unit::Site(part) => files::site_part(cx, part),
@@ -311,17 +356,20 @@ pub(crate) enum SitePart {
     Crate,
     /// The theme's static files and the highlighting stylesheet.
     Static,
+    /// `llms.txt` and `llms-full.txt` (`[output] llms`).
+    Llms,
 }
 
 impl SitePart {
     /// Every part, in rendering order.
-    pub(crate) const ALL: [SitePart; 6] = [
+    pub(crate) const ALL: [SitePart; 7] = [
         SitePart::EvidenceIndex,
         SitePart::Chooser,
         SitePart::Claims,
         SitePart::Sitemap,
         SitePart::Crate,
         SitePart::Static,
+        SitePart::Llms,
     ];
 }
 

@@ -757,6 +757,21 @@ fn unit_input(
             let input = hash_of((inputs.shared, file.file_hash(), inputs.views_among(&citing)));
             Some((format!("evidence:{path}"), input))
         }
+        // The llms files hold every page's text (and `llms.txt` each
+        // page's first sentence): their body too, which no other
+        // site-wide file reads.
+        Unit::Site(part @ crate::render::SitePart::Llms) => {
+            let bodies: Vec<Option<u64>> = site
+                .content
+                .pages
+                .iter()
+                .map(|p| caches.pages.get(&p.rel).map(|m| m.bytes))
+                .collect();
+            Some((
+                format!("site:{part:?}"),
+                hash_of((inputs.site, format!("{part:?}"), bodies)),
+            ))
+        }
         Unit::Site(part) => Some((
             format!("site:{part:?}"),
             hash_of((inputs.site, format!("{part:?}"))),

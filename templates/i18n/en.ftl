@@ -249,3 +249,36 @@ archive-pages = Pages
 archive-evidence = Evidence logs
 archive-claims = Claims
 archive-to-index = Index and filter
+
+## Machine readers: Markdown twins and llms.txt (issue 28)
+
+md-html = This page as HTML
+md-other-language = { $lang ->
+    [ja] This page in Japanese
+   *[en] This page in English
+}
+md-aspect = Aspect
+md-claim = Claim
+md-depends-on = depends on
+md-cited-lines = Cited lines
+md-lines-more = … { $count } more lines of this range are in the raw file.
+md-untranslated = Written only in { $written ->
+    [ja] Japanese
+   *[en] English
+} (not yet translated).
+llms-summary = How to read this record: every claim carries an evidence class, which says how well it is known, never what the answer is.
+llms-answers = A claim about an entity's aspect may also state an answer from the vocabulary the site declares (✓ yes, ✗ no, – not observed, …): the answer and the class are separate fields.
+llms-twins = Each page below is linked as Markdown (its index.md; the HTML page is the same address without index.md).
+llms-lines = In a page's Markdown each claim is one line: its id, its answer if it states one, its class ("per record" where it is the record's own framing rather than an observation), its text, and its evidence as links to the cited lines.
+llms-pages = Pages
+llms-evidence = Evidence logs
+llms-full-link = Every page of this record in English as one Markdown file
+llms-other-link = The same list in Japanese
+llms-claims-link = Every claim as JSON: id, class, answer, texts in both languages, evidence links
+llms-root = This record is published in Japanese and English: each language has its own list of pages.
+llms-root-link = The pages in English, with how to read evidence classes and answers
+llms-full-intro = Every page of this record in English, as Markdown, in the order llms.txt lists them, separated by lines of `---`.
+llms-full-cut = This file stops here: it holds pages only while it stays under { $limit } bytes. { $count ->
+    [one] The { $count } page after this point is
+   *[other] The { $count } pages after this point are
+} listed by link in { $list }, from { $first } on.

@@ -243,3 +243,33 @@ archive-pages = ページ
 archive-evidence = 証拠ログ
 archive-claims = 主張
 archive-to-index = 目次と絞り込み
+
+## Machine readers: Markdown twins and llms.txt (issue 28)
+
+md-html = このページの HTML 版
+md-other-language = { $lang ->
+    [ja] このページの日本語版
+   *[en] このページの英語版
+}
+md-aspect = 観点
+md-claim = 主張
+md-depends-on = 依存先
+md-cited-lines = 引用された行
+md-lines-more = … この範囲の残り { $count } 行は元のファイルにあります。
+md-untranslated = { $written ->
+    [ja] 日本語
+   *[en] 英語
+}でのみ書かれた部分です(未翻訳)。
+llms-summary = この記録の読み方: どの主張にも証拠クラスが付いています。クラスが示すのはどれだけ確かに分かっているかで、答えそのものではありません。
+llms-answers = 実体の観点についての主張は、サイトが定める語彙から答え(✓ はい、✗ いいえ、– 観測なし など)を述べることがあります。答えとクラスは別の項目です。
+llms-twins = 下の各ページは Markdown(その index.md)へのリンクです(HTML 版は同じアドレスから index.md を除いたもの)。
+llms-lines = ページの Markdown では主張が一行ずつ並びます: ID、答え(述べている場合)、クラス(観測ではなく記録自身の枠組みである主張は「記録より」)、本文、引用された行への証拠リンク。
+llms-pages = ページ
+llms-evidence = 証拠ログ
+llms-full-link = この記録の全ページ(日本語)を一つにまとめた Markdown
+llms-other-link = 同じ一覧の英語版
+llms-claims-link = すべての主張の JSON: ID、クラス、答え、両言語の本文、証拠リンク
+llms-root = この記録は日本語と英語で公開されています。言語ごとにページの一覧があります。
+llms-root-link = 日本語のページ一覧と、証拠クラスと答えの読み方
+llms-full-intro = この記録の全ページ(日本語)を Markdown で、llms.txt の順に `---` の行で区切って並べたものです。
+llms-full-cut = このファイルはここで終わります。{ $limit } バイトを超えない範囲でのみページを収めています。これ以降の { $count } ページは、{ $first } から順に { $list } にリンクで載っています。

@@ -20,6 +20,7 @@ const TYPES = {
   ".svg": "image/svg+xml",
   ".xml": "application/xml",
   ".txt": "text/plain; charset=utf-8",
+  ".md": "text/markdown; charset=utf-8",
   ".log": "text/plain; charset=utf-8",
 };
 

@@ -28,6 +28,7 @@ mod crate_archive;
 mod corpus;
 mod invalid;
 mod large_logs;
+mod machine;
 mod maintainer_loop;
 mod output;
 mod page_prop;

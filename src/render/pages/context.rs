@@ -51,6 +51,10 @@ pub(crate) struct Prepared {
     pub(in crate::render) meanings: [String; 2],
     /// (about, aspect) → the claim filling that cell.
     pub(in crate::render) cells: BTreeMap<(String, String), ClaimAt>,
+    /// The UI strings the Markdown twins and `llms.txt` use, per
+    /// language, formatted once (see `twin::WORDS`); empty when the site
+    /// writes neither.
+    pub(in crate::render) words: [crate::render::twin::Words; 2],
 }
 
 /// One language's part of a bilingual page (see [`Ctx::insert_langs`]).
@@ -226,6 +230,7 @@ impl Ctx<'_> {
                 .collect::<Vec<_>>(),
         );
         cx.insert("canonical", canonical);
+        cx.insert("twins", &crate::render::twin::links(self, view, canonical));
         cx.insert("home_href", &format!("{}{lang}/", self.base));
         cx.insert("evidence_href", &format!("{}{lang}/evidence/", self.base));
         cx.insert("nav_html", &self.nav_html(nav, current));
@@ -519,6 +524,9 @@ pub(in crate::render) fn prepare(r: &Renderer, site: &Site) -> Result<Prepared, 
             .map_err(|d| vec![d])?
             .trim()
             .to_owned();
+    }
+    if site.config.outputs.markdown || site.config.outputs.llms {
+        p.words = crate::render::twin::words(r.i18n()).map_err(|d| vec![d])?;
     }
     p.claims = site
         .index
