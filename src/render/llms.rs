@@ -353,7 +353,7 @@ fn full(md: &Md<'_, '_>, groups: &Groups) -> Result<String, Diagnostic> {
         .collect();
     for (n, item) in items.iter().enumerate() {
         let body = match item {
-            Item::Page(p) => twin::page_text(md, p)?,
+            Item::Page(p) => twin::page_text(md, p, None)?,
             Item::Evidence(f) => twin::evidence_text(md, f),
         };
         if out.len() + body.len() + 6 > FULL_LIMIT - NOTE_ROOM {

@@ -40,24 +40,72 @@ pub struct MdContext<'a> {
 
 pub use crate::content::body::{slugify, unique_id, IdSet};
 
+/// Where a chunk's source holds what its Markdown twin rewrites
+/// (`render::twin`), by byte range in the chunk's text: found by the parse
+/// that renders the chunk to HTML, so the twin needs no parse of its own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Mark {
+    /// A wikilink (`[[claim:ID]]`, `[[view]]`, …), whole, with its target.
+    Wikilink(String),
+    /// The destination of an inline link or of a link reference
+    /// definition, as written.
+    Dest(String),
+}
+
+/// The range of `dest` inside the inline link (`definition` false) or
+/// link reference definition (true) at `range` of `src`: where it follows
+/// a `](` (the label's `]:`), as written; `None` when it is written
+/// otherwise (escaped, encoded).
+pub(crate) fn dest_range(
+    src: &str,
+    range: std::ops::Range<usize>,
+    dest: &str,
+    definition: bool,
+) -> Option<std::ops::Range<usize>> {
+    let slice = src.get(range.clone())?;
+    let opener = if definition { "]:" } else { "](" };
+    slice.match_indices(opener).find_map(|(i, _)| {
+        let after = &slice[i + 2..];
+        let rest = after.trim_start_matches([' ', '\t', '\n', '<']);
+        rest.starts_with(dest).then(|| {
+            let start = range.start + i + 2 + (after.len() - rest.len());
+            start..start + dest.len()
+        })
+    })
+}
+
 /// Renders one chunk to HTML.
 pub fn render(chunk: &Chunk, cx: &MdContext<'_>, ids: &mut IdSet) -> String {
+    render_marking(chunk, cx, ids, None)
+}
+
+/// [`render`], also noting in `marks` what the chunk's Markdown twin
+/// rewrites (see [`Mark`]), in source order.
+pub(crate) fn render_marking(
+    chunk: &Chunk,
+    cx: &MdContext<'_>,
+    ids: &mut IdSet,
+    mut marks: Option<&mut Vec<(std::ops::Range<usize>, Mark)>>,
+) -> String {
     let mut events: Vec<Event<'_>> = Vec::new();
     let mut footnotes: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    let mut iter = Parser::new_ext(&chunk.text, parser_options());
+    let mut iter = Parser::new_ext(&chunk.text, parser_options()).into_offset_iter();
     // Named views placed in this chunk: block content, unwrapped below.
     let mut blocks: Vec<String> = Vec::new();
-    while let Some(ev) = iter.next() {
+    while let Some((ev, range)) = iter.next() {
         match ev {
             Event::Start(Tag::Link {
                 link_type: LinkType::WikiLink { .. },
                 dest_url,
                 ..
             }) => {
+                if let Some(m) = marks.as_deref_mut() {
+                    m.push((range, Mark::Wikilink(dest_url.to_string())));
+                }
                 // Consume the wikilink's own text; it is replaced as a whole.
                 let mut depth = 1;
                 let mut text = String::new();
-                for inner in iter.by_ref() {
+                for (inner, _) in iter.by_ref() {
                     match inner {
                         Event::Start(Tag::Link { .. }) => depth += 1,
                         Event::End(TagEnd::Link) => {
@@ -99,6 +147,13 @@ pub fn render(chunk: &Chunk, cx: &MdContext<'_>, ids: &mut IdSet) -> String {
                 title,
                 id,
             }) => {
+                if let Some(m) = marks.as_deref_mut() {
+                    if link_type == LinkType::Inline {
+                        if let Some(r) = dest_range(&chunk.text, range, &dest_url, false) {
+                            m.push((r, Mark::Dest(dest_url.to_string())));
+                        }
+                    }
+                }
                 let dest = match resolve_page_link(&dest_url, cx.page_rel) {
                     Some((path, anchor)) => match cx.urls.get(&path) {
                         Some(url) => {
@@ -122,7 +177,7 @@ pub fn render(chunk: &Chunk, cx: &MdContext<'_>, ids: &mut IdSet) -> String {
                     CodeBlockKind::Indented => String::new(),
                 };
                 let mut code = String::new();
-                for inner in iter.by_ref() {
+                for (inner, _) in iter.by_ref() {
                     match inner {
                         Event::End(TagEnd::CodeBlock) => break,
                         Event::Text(t) => code.push_str(&t),
@@ -163,6 +218,14 @@ pub fn render(chunk: &Chunk, cx: &MdContext<'_>, ids: &mut IdSet) -> String {
             Event::End(TagEnd::FootnoteDefinition) => events.push(Event::Html("</div>\n".into())),
             other => events.push(other),
         }
+    }
+    if let Some(m) = marks {
+        for (_, def) in iter.reference_definitions().iter() {
+            if let Some(r) = dest_range(&chunk.text, def.span.clone(), &def.dest, true) {
+                m.push((r, Mark::Dest(def.dest.to_string())));
+            }
+        }
+        m.sort_by_key(|(r, _)| r.start);
     }
     let events = headings(events, ids);
     let mut out = String::with_capacity(chunk.text.len() * 3 / 2);

@@ -58,6 +58,10 @@ pub(crate) struct ClaimView {
     pub(crate) framing: bool,
     /// Rendered `partials/claim.html` (empty while it is being rendered).
     pub(crate) inline: String,
+    /// The claim as a Markdown twin shows it in text (`twin::Md::inline`),
+    /// made with `inline` when the site writes twins or llms files.
+    #[serde(skip)]
+    pub(crate) md: String,
 }
 
 /// An answer as readers see it: its glyph and words, a channel of its own

@@ -54,6 +54,7 @@ pub(in crate::render) fn claim_view(cx: &Ctx<'_>, at: ClaimAt, lang: Lang) -> Cl
             .and_then(|a| cx.site.config.aspect(a))
             .is_some_and(|a| a.framing),
         inline: String::new(),
+        md: String::new(),
     }
 }
 
@@ -167,5 +168,9 @@ pub(in crate::render) fn rendered_claim_view(
     t.insert("lang", lang.code());
     t.insert("base", cx.base);
     v.inline = cx.render("partials/claim.html", &t)?.trim().to_owned();
+    let outputs = cx.site.config.outputs;
+    if outputs.markdown || outputs.llms {
+        v.md = crate::render::twin::Md { cx, lang }.make_inline(&v);
+    }
     Ok(v)
 }

@@ -30,14 +30,18 @@ use std::collections::BTreeSet;
 /// listing pages in each tree.
 pub(super) fn page_unit(cx: &Ctx<'_>, page: &Page) -> Result<Vec<OutputFile>, Diagnostic> {
     let twins = cx.site.config.outputs.markdown;
+    // The twin of each language is made from what that language's HTML
+    // render found in the page's chunks: no second parse.
+    let mut marks: [Vec<super::twin::Marks>; 2] = Default::default();
+    let (ja, en) = marks.split_at_mut(1);
     let mut files = vec![
-        render_page(cx, page, Lang::Ja)?,
-        render_page(cx, page, Lang::En)?,
+        render_page(cx, page, Lang::Ja, twins.then_some(&mut ja[0]))?,
+        render_page(cx, page, Lang::En, twins.then_some(&mut en[0]))?,
         render_parallel(cx, page)?,
     ];
     if twins {
         for lang in Lang::ALL {
-            files.push(super::twin::page(cx, page, lang)?);
+            files.push(super::twin::page(cx, page, lang, &marks[li(lang)])?);
         }
     }
     for n in 2..=cx.listing_count(page) {
@@ -292,7 +296,14 @@ fn has_view_marker(page: &Page) -> bool {
     })
 }
 
-fn render_page(cx: &Ctx<'_>, page: &Page, lang: Lang) -> Result<OutputFile, Diagnostic> {
+/// Page `page` in `lang`; with `marks`, what each of its segments' twin
+/// rewrites (see `markdown::Mark`), in segment order.
+fn render_page(
+    cx: &Ctx<'_>,
+    page: &Page,
+    lang: Lang,
+    mut marks: Option<&mut Vec<super::twin::Marks>>,
+) -> Result<OutputFile, Diagnostic> {
     let unlisted = shown_inline(page, Some(lang));
     let anchored = std::cell::RefCell::new(BTreeSet::new());
     let claim_html = |id: &str| {
@@ -313,30 +324,23 @@ fn render_page(cx: &Ctx<'_>, page: &Page, lang: Lang) -> Result<OutputFile, Diag
     );
     md.named_view = &named;
     let mut ids = reserved(cx, page);
-    let mut segments: Vec<SegView> = page
-        .segments
-        .iter()
-        .map(|seg| match seg {
-            Segment::Shared(c) => SegView {
-                html: markdown::render(c, &md, &mut ids),
-                untranslated: false,
-                lang: lang.code(),
-            },
-            Segment::Pair { ja, en } => {
-                let c = if lang == Lang::Ja { ja } else { en };
-                SegView {
-                    html: markdown::render(c, &md, &mut ids),
-                    untranslated: false,
-                    lang: lang.code(),
-                }
-            }
-            Segment::Untranslated { lang: l, chunk, .. } => SegView {
-                html: markdown::render(chunk, &md, &mut ids),
-                untranslated: *l != lang,
-                lang: l.code(),
-            },
-        })
-        .collect();
+    let mut segments: Vec<SegView> = Vec::with_capacity(page.segments.len());
+    for seg in &page.segments {
+        let (chunk, written) = match seg {
+            Segment::Shared(c) => (c, lang),
+            Segment::Pair { ja, en } => (if lang == Lang::Ja { ja } else { en }, lang),
+            Segment::Untranslated { lang: l, chunk, .. } => (chunk, *l),
+        };
+        let mut found = marks.as_ref().map(|_| super::twin::Marks::new());
+        segments.push(SegView {
+            html: markdown::render_marking(chunk, &md, &mut ids, found.as_mut()),
+            untranslated: written != lang,
+            lang: written.code(),
+        });
+        if let (Some(all), Some(found)) = (marks.as_deref_mut(), found) {
+            all.push(found);
+        }
+    }
     if let Some(v) = view.filter(|_| !has_view_marker(page)) {
         segments.push(SegView {
             html: v,

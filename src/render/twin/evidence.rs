@@ -12,6 +12,7 @@ use crate::lang::Lang;
 use crate::render::pages::Ctx;
 use crate::render::OutputFile;
 use std::collections::BTreeSet;
+use std::fmt::Write as _;
 
 /// The most lines of one window of cited lines a twin quotes; the rest
 /// are in the raw file, and the twin says how many.
@@ -124,42 +125,49 @@ fn page_text(
         out.push_str(&format!("{}\n\n", md.w("cited-by-none")));
     }
     // Each claim by the lines it cites here, as the HTML's list says it:
-    // its other evidence is on its own page.
+    // its other evidence is on its own page. Written in place: an
+    // evidence page lists dozens of claims.
     for &at in citing {
         let claim = site.claim(at);
-        if let Some(v) = cx.claim(lang, &claim.id) {
-            let page = &site.content.pages[at.page];
-            let lines: Vec<String> = claim
-                .evidence
-                .iter()
-                .filter(|l| l.path == file.path)
-                .map(|l| {
-                    let frag = l.fragment();
-                    let id = frag.trim_start_matches('#');
-                    let id = if id.is_empty() { &l.path } else { id };
-                    format!("[{id}]({})", url(&cx.absolute(&format!("{href}{frag}"))))
-                })
-                .collect();
-            // Suspect because of this very file, as the HTML says.
-            let suspect = site
-                .review
-                .claims
-                .get(&claim.id)
-                .and_then(|n| n.evidence_changed.as_deref())
-                == Some(file.path.as_str());
-            out.push_str(&format!(
-                "- `{}` · {} · {} · {}{}\n",
-                claim.id,
-                md.inline(v),
-                lines.join(", "),
-                md.link(page.title.get(lang), &v.href),
-                if suspect {
-                    format!(" · ⚠ {}", md.w("notice-suspect-evidence"))
-                } else {
-                    String::new()
-                }
-            ));
+        let Some(v) = cx.claim(lang, &claim.id) else {
+            continue;
+        };
+        let _ = write!(out, "- `{}` · ", claim.id);
+        md.push_inline(&mut out, v);
+        out.push_str(" · ");
+        for (k, l) in claim
+            .evidence
+            .iter()
+            .filter(|l| l.path == file.path)
+            .enumerate()
+        {
+            if k > 0 {
+                out.push_str(", ");
+            }
+            let frag = l.fragment();
+            let id = match frag.trim_start_matches('#') {
+                "" => l.path.as_str(),
+                id => id,
+            };
+            let _ = write!(
+                out,
+                "[{id}]({})",
+                url(&cx.absolute(&format!("{href}{frag}")))
+            );
         }
+        let page = &site.content.pages[at.page];
+        let _ = write!(out, " · {}", md.link(page.title.get(lang), &v.href));
+        // Suspect because of this very file, as the HTML says.
+        let suspect = site
+            .review
+            .claims
+            .get(&claim.id)
+            .and_then(|n| n.evidence_changed.as_deref())
+            == Some(file.path.as_str());
+        if suspect {
+            let _ = write!(out, " · ⚠ {}", md.w("notice-suspect-evidence"));
+        }
+        out.push('\n');
     }
     out.push('\n');
     let other = cx.evidence_href(lang.other(), &file.path);
@@ -212,13 +220,13 @@ fn header(md: &Md<'_, '_>, file: &EvidenceFile, out: &mut String) {
 fn window(md: &Md<'_, '_>, file: &EvidenceFile, a: usize, b: usize, out: &mut String) {
     let last = b.min(a + WINDOW - 1);
     let width = last.to_string().len();
-    let body: String = file
-        .line_range(a, last)
-        .split('\n')
-        .zip(a..)
-        .map(|(line, n)| format!("{n:>width$}  {line}\n"))
-        .collect();
-    fenced(&body, "text", out);
+    let lines = file.line_range(a, last);
+    let fence = fence_for(lines);
+    let _ = writeln!(out, "{fence}text");
+    for (line, n) in lines.split('\n').zip(a..) {
+        let _ = writeln!(out, "{n:>width$}  {line}");
+    }
+    let _ = writeln!(out, "{fence}\n");
     if last < b {
         if let Ok(more) = md.msg("md-lines-more", &[("count", (b - last).into())]) {
             out.push_str(&format!("{}\n\n", text(&more)));
@@ -226,16 +234,21 @@ fn window(md: &Md<'_, '_>, file: &EvidenceFile, a: usize, b: usize, out: &mut St
     }
 }
 
+/// A code fence no run of backticks in `body` closes.
+fn fence_for(body: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for b in body.bytes() {
+        run = if b == b'`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    "`".repeat((longest + 1).max(3))
+}
+
 /// `body` as a fenced code block whose fence no run of backticks in it
 /// closes.
 fn fenced(body: &str, info: &str, out: &mut String) {
-    let mut longest = 0;
-    let mut run = 0;
-    for c in body.chars() {
-        run = if c == '`' { run + 1 } else { 0 };
-        longest = longest.max(run);
-    }
-    let fence = "`".repeat((longest + 1).max(3));
+    let fence = fence_for(body);
     out.push_str(&format!("{fence}{info}\n{}", body));
     if !body.ends_with('\n') {
         out.push('\n');

@@ -19,11 +19,14 @@
 mod body;
 mod evidence;
 mod views;
+mod words;
 
+pub(in crate::render) use body::Marks;
 pub(in crate::render) use evidence::{
     entry as evidence_entry, index as evidence_index, pages as evidence_pages,
     text_of as evidence_text,
 };
+pub(in crate::render) use words::{words, Words};
 
 use super::pages::Ctx;
 use super::views::ClaimView;
@@ -31,135 +34,7 @@ use super::OutputFile;
 use crate::content::{Page, Segment};
 use crate::error::Diagnostic;
 use crate::lang::Lang;
-use std::collections::HashMap;
-
-/// UI strings by key, formatted once per language.
-pub(in crate::render) type Words = HashMap<&'static str, String>;
-
-/// The plain UI strings twins and `llms.txt` use (see [`words`]).
-const WORDS: &[&str] = &[
-    "class-confirmed",
-    "class-inferred",
-    "class-unresolved",
-    "class-limited",
-    "class-confirmed-meaning",
-    "class-inferred-meaning",
-    "class-unresolved-meaning",
-    "class-limited-meaning",
-    "basis-transcript",
-    "basis-note",
-    "framing-label",
-    "lead-label",
-    "updated",
-    "entity-label",
-    "entity-role",
-    "draft-notice",
-    "claims-title",
-    "claims-evidence",
-    "claims-rests-on",
-    "scope-title",
-    "scope-can",
-    "scope-cannot",
-    "notice-retracted",
-    "notice-superseded",
-    "notice-superseded-by",
-    "notice-suspect-evidence",
-    "notice-suspect-premise",
-    "notice-machine",
-    "listing-prev",
-    "listing-next",
-    "view-not-observed",
-    "view-hub-component",
-    "view-hub-role",
-    "view-hub-status",
-    "view-matrix-generation",
-    "view-observer-target",
-    "view-observer-attempt",
-    "view-observer-result",
-    "view-observer-tells",
-    "view-observer-next",
-    "view-status-chain",
-    "view-home-generation",
-    "view-home-world",
-    "view-home-status",
-    "view-open-questions-empty",
-    "sof-title",
-    "sof-question",
-    "sof-answer",
-    "sof-certainty",
-    "sof-for",
-    "sof-scope",
-    "sof-scope-each",
-    "sof-in-words",
-    "sof-note",
-    "scope-label",
-    "scope-on",
-    "scope-not-on",
-    "observed-here",
-    "observed-elsewhere",
-    "evidence-kicker",
-    "evidence-index-title",
-    "evidence-index-intro",
-    "evidence-index-empty",
-    "evidence-kind",
-    "evidence-source",
-    "evidence-captured",
-    "evidence-host",
-    "evidence-phase",
-    "evidence-header-title",
-    "evidence-kind-raw",
-    "evidence-kind-transcript",
-    "evidence-kind-note",
-    "evidence-kind-capture",
-    "evidence-kind-import",
-    "evidence-kind-raw-meaning",
-    "evidence-kind-transcript-meaning",
-    "evidence-kind-note-meaning",
-    "evidence-kind-capture-meaning",
-    "evidence-kind-import-meaning",
-    "raw-file",
-    "cited-by",
-    "cited-by-none",
-    "md-html",
-    "md-aspect",
-    "md-claim",
-    "md-depends-on",
-    "md-cited-lines",
-    "llms-summary",
-    "llms-answers",
-    "llms-twins",
-    "llms-lines",
-    "llms-pages",
-    "llms-evidence",
-    "llms-full-link",
-    "llms-other-link",
-    "llms-claims-link",
-    "llms-root",
-    "llms-root-link",
-    "llms-full-intro",
-    "lang-name-ja",
-    "lang-name-en",
-];
-
-/// [`WORDS`] in each language, and `md-other-language` for the other one.
-pub(in crate::render) fn words(i18n: &super::i18n::I18n) -> Result<[Words; 2], Diagnostic> {
-    let fail =
-        |m: String| Diagnostic::error("E040", crate::error::Location::file("templates/i18n"), m);
-    let mut out: [Words; 2] = Default::default();
-    for (i, lang) in Lang::ALL.into_iter().enumerate() {
-        for &key in WORDS {
-            out[i].insert(key, i18n.message(lang, key, None).map_err(fail)?);
-        }
-        let mut args = fluent_bundle::FluentArgs::new();
-        args.set("lang", lang.other().code());
-        out[i].insert(
-            "md-other-language",
-            i18n.message(lang, "md-other-language", Some(&args))
-                .map_err(fail)?,
-        );
-    }
-    Ok(out)
-}
+use std::fmt::Write as _;
 
 /// The `<link rel="alternate" type="text/markdown">` entries of an HTML
 /// page whose view is `view` and address `canonical`: its own twin, both
@@ -208,7 +83,7 @@ pub(in crate::render) struct Md<'c, 'a> {
 }
 
 impl<'a> Md<'_, 'a> {
-    /// A plain UI string (one of [`WORDS`]).
+    /// A plain UI string (one of `words::WORDS`).
     pub(in crate::render) fn w(&self, key: &str) -> &'a str {
         let p: &'a super::Prepared = self.cx.p;
         p.words[super::pages::li(self.lang)]
@@ -259,9 +134,10 @@ impl<'a> Md<'_, 'a> {
         if c.framing {
             return self.w("framing-label").to_owned();
         }
-        let class = self.w(&format!("class-{}", c.class));
+        let class = self.w(class_key(c.class));
         match c.basis {
-            Some(b) => format!("{class} ({})", self.w(&format!("basis-{b}"))),
+            Some("note") => format!("{class} ({})", self.w("basis-note")),
+            Some(_) => format!("{class} ({})", self.w("basis-transcript")),
             None => class.to_owned(),
         }
     }
@@ -291,74 +167,97 @@ impl<'a> Md<'_, 'a> {
     }
 
     /// A claim where a page's text shows it: its answer, its certainty
-    /// linked to its first evidence, its text (the HTML's badge).
+    /// linked to its first evidence, its text (the HTML's badge). Made
+    /// once per claim and language with its view (`ClaimView::md`).
     pub(in crate::render) fn inline(&self, c: &ClaimView) -> String {
-        let certainty = self.certainty(c);
-        let badge = match c.evidence.first() {
-            Some(l) => format!("[{}]({})", text(&certainty), self.html(&l.href)),
-            None => format!("**{}**", text(&certainty)),
-        };
-        match self.answer(c) {
-            Some(a) => format!("{a} · {badge} {}", text(&c.text)),
-            None => format!("{badge} {}", text(&c.text)),
+        if c.md.is_empty() {
+            self.make_inline(c)
+        } else {
+            c.md.clone()
         }
+    }
+
+    /// Appends [`Md::inline`] to `out`, without a copy where it was made
+    /// with the claim's view.
+    pub(in crate::render) fn push_inline(&self, out: &mut String, c: &ClaimView) {
+        if c.md.is_empty() {
+            out.push_str(&self.make_inline(c));
+        } else {
+            out.push_str(&c.md);
+        }
+    }
+
+    /// [`Md::inline`], made.
+    pub(in crate::render) fn make_inline(&self, c: &ClaimView) -> String {
+        let certainty = text(&self.certainty(c));
+        let mut s = String::with_capacity(certainty.len() + c.text.len() + 96);
+        if let Some(a) = self.answer(c) {
+            s.push_str(&a);
+            s.push_str(" · ");
+        }
+        match c.evidence.first() {
+            Some(l) => {
+                let _ = write!(s, "[{certainty}]({})", self.html(&l.href));
+            }
+            None => {
+                let _ = write!(s, "**{certainty}**");
+            }
+        }
+        s.push(' ');
+        s.push_str(&text(&c.text));
+        s
     }
 
     /// A claim as one line: its id, its answer, how well it is known, its
     /// text, its evidence, what it rests on and what readers are told
     /// about it (retracted, suspect, machine-translated).
     pub(in crate::render) fn line(&self, c: &ClaimView) -> String {
-        let mut s = format!("`{}`", c.id);
+        let mut s = String::with_capacity(256);
+        self.push_line(&mut s, c);
+        s
+    }
+
+    /// Appends [`Md::line`] to `out`.
+    pub(in crate::render) fn push_line(&self, s: &mut String, c: &ClaimView) {
+        let _ = write!(s, "`{}`", c.id);
         if let Some(a) = self.answer(c) {
-            s.push_str(&format!(" · {}: {a}", self.w("sof-answer")));
+            let _ = write!(s, " · {}: {a}", self.w("sof-answer"));
         }
-        s.push_str(&format!(
-            " · **{}** · {}",
-            text(&self.certainty(c)),
-            text(&c.text)
-        ));
+        let _ = write!(s, " · **{}** · {}", text(&self.certainty(c)), text(&c.text));
         if !c.evidence.is_empty() {
-            s.push_str(&format!(
-                " · {}: {}",
-                self.w("claims-evidence"),
-                self.evidence(c)
-            ));
+            let _ = write!(s, " · {}: ", self.w("claims-evidence"));
+            for (i, l) in c.evidence.iter().enumerate() {
+                if i > 0 {
+                    s.push_str(", ");
+                }
+                let _ = write!(s, "[{}]({})", text(&l.label), self.html(&l.href));
+            }
         }
         if !c.from.is_empty() {
-            let from: Vec<String> = c.from.iter().map(|f| format!("`{}`", f.id)).collect();
-            s.push_str(&format!(
-                " · {}: {}",
-                self.w("claims-rests-on"),
-                from.join(", ")
-            ));
+            let _ = write!(s, " · {}: ", self.w("claims-rests-on"));
+            for (i, f) in c.from.iter().enumerate() {
+                if i > 0 {
+                    s.push_str(", ");
+                }
+                let _ = write!(s, "`{}`", f.id);
+            }
         }
         let n = &c.notes;
         if n.state != "current" {
-            s.push_str(&format!(
-                " · **{}**",
-                self.w(&format!("notice-{}", n.state))
-            ));
+            let _ = write!(s, " · **{}**", self.w(&format!("notice-{}", n.state)));
             if let Some(r) = &n.reason {
-                s.push_str(&format!(": {}", text(r)));
+                let _ = write!(s, ": {}", text(r));
             }
             if let Some(succ) = &n.successor {
-                s.push_str(&format!(
-                    " ({} `{}`)",
-                    self.w("notice-superseded-by"),
-                    succ.label
-                ));
+                let _ = write!(s, " ({} `{}`)", self.w("notice-superseded-by"), succ.label);
             }
         }
         if let Some(why) = n.suspect {
-            s.push_str(&format!(
-                " · ⚠ {}",
-                self.w(&format!("notice-suspect-{why}"))
-            ));
+            let _ = write!(s, " · ⚠ {}", self.w(&format!("notice-suspect-{why}")));
         }
         if n.machine {
-            s.push_str(&format!(" · {}", self.w("notice-machine")));
+            let _ = write!(s, " · {}", self.w("notice-machine"));
         }
-        s
     }
 
     /// The last lines of every twin: the page as HTML and in the other
@@ -376,20 +275,27 @@ impl<'a> Md<'_, 'a> {
     }
 }
 
-/// `page`'s twin in `lang` (`{lang}/…/index.md`), with its Markdown.
+/// `page`'s twin in `lang` (`{lang}/…/index.md`), from what the HTML
+/// render of each of its segments found (`marks`, in segment order).
 pub(in crate::render) fn page(
     cx: &Ctx<'_>,
     page: &Page,
     lang: Lang,
+    marks: &[Marks],
 ) -> Result<OutputFile, Diagnostic> {
     Ok(OutputFile {
         path: format!("{lang}/{}index.md", page.url_path),
-        bytes: page_text(&Md { cx, lang }, page)?.into_bytes(),
+        bytes: page_text(&Md { cx, lang }, page, Some(marks))?.into_bytes(),
     })
 }
 
-/// The Markdown of `page` in the twin's language.
-pub(in crate::render) fn page_text(md: &Md<'_, '_>, page: &Page) -> Result<String, Diagnostic> {
+/// The Markdown of `page` in the twin's language; without `marks`, each
+/// chunk is parsed for what to rewrite.
+pub(in crate::render) fn page_text(
+    md: &Md<'_, '_>,
+    page: &Page,
+    marks: Option<&[Marks]>,
+) -> Result<String, Diagnostic> {
     let (cx, lang) = (md.cx, md.lang);
     let mut out = format!("# {}\n\n", text(page.title.get(lang)));
     if page.draft {
@@ -432,7 +338,7 @@ pub(in crate::render) fn page_text(md: &Md<'_, '_>, page: &Page) -> Result<Strin
     }
     let view = views::view(md, page);
     let mut placed = false;
-    for seg in &page.segments {
+    for (i, seg) in page.segments.iter().enumerate() {
         let (chunk, written) = match seg {
             Segment::Shared(c) => (c, None),
             Segment::Pair { ja, en } => (if lang == Lang::Ja { ja } else { en }, None),
@@ -444,7 +350,8 @@ pub(in crate::render) fn page_text(md: &Md<'_, '_>, page: &Page) -> Result<Strin
             let notice = md.msg("md-untranslated", &[("written", l.code().into())])?;
             out.push_str(&format!("*⚑ {}*\n\n", text(&notice)));
         }
-        let (text, has_view) = body::chunk(md, page, chunk, view.as_deref());
+        let found = marks.and_then(|m| m.get(i));
+        let (text, has_view) = body::chunk(md, page, chunk, view.as_deref(), found);
         placed |= has_view;
         push_block(&mut out, &text);
     }
@@ -458,7 +365,9 @@ pub(in crate::render) fn page_text(md: &Md<'_, '_>, page: &Page) -> Result<Strin
         out.push_str(&format!("## {}\n\n", md.w("claims-title")));
         for c in &page.claims {
             if let Some(v) = cx.claim(lang, &c.id) {
-                out.push_str(&format!("- {}\n", md.line(v)));
+                out.push_str("- ");
+                md.push_line(&mut out, v);
+                out.push('\n');
             }
         }
         out.push('\n');
@@ -546,15 +455,15 @@ fn push_block(out: &mut String, block: &str) {
 /// escaped (a `|` too, so the text can stand in a table cell), and a line
 /// break becomes a space.
 pub(in crate::render) fn text(s: &str) -> String {
-    let special = |c: char| {
+    // Every character that may need escaping is ASCII: one pass over the
+    // bytes tells most claim texts and titles from the rest.
+    let special = s.bytes().any(|b| {
         matches!(
-            c,
-            '\\' | '`' | '*' | '[' | ']' | '<' | '|' | '_' | '\n' | '\r'
+            b,
+            b'\\' | b'`' | b'*' | b'[' | b']' | b'<' | b'|' | b'_' | b'\n' | b'\r'
         )
-    };
-    let starts_markup = s.starts_with(['#', '-', '+']);
-    // Most claim texts and titles hold nothing to escape.
-    if !starts_markup && !s.contains(special) {
+    });
+    if !special && !s.starts_with(['#', '-', '+']) {
         return s.to_owned();
     }
     let mut out = String::with_capacity(s.len() + 8);
@@ -586,6 +495,16 @@ pub(in crate::render) fn text(s: &str) -> String {
         prev = Some(c);
     }
     out
+}
+
+/// The UI string naming a class (`class-confirmed`, …).
+fn class_key(class: &str) -> &'static str {
+    match class {
+        "confirmed" => "class-confirmed",
+        "inferred" => "class-inferred",
+        "unresolved" => "class-unresolved",
+        _ => "class-limited",
+    }
 }
 
 /// A link target as Markdown writes it: what would end it or break a

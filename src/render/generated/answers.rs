@@ -1,0 +1,318 @@
+//! What a page answers first: the summary of findings (`[view]
+//! findings`), the scope of its view's columns, and on an entity's page
+//! its aspects' answers and what was observed on it (issue 26).
+//!
+//! Rows are gathered here as values ([`Answers`]); `views/answers.html`
+//! draws them for the HTML and `render::twin` for the Markdown twin.
+
+use super::OBSERVER_ASPECTS;
+use crate::content::{Class, Layout, Page};
+use crate::error::Diagnostic;
+use crate::lang::Lang;
+use crate::render::pages::Ctx;
+use crate::render::views::ClaimView;
+use serde::Serialize;
+
+/// Where an aspect's observations were made, as a view or page says it:
+/// on which entity, how, and on which others of its kind nothing was
+/// observed.
+#[derive(Serialize)]
+pub(in crate::render) struct ScopeNote {
+    /// The questions (or column labels) it covers.
+    pub(in crate::render) what: Vec<String>,
+    /// The entity observed on.
+    pub(in crate::render) on: Option<PageLink>,
+    /// How.
+    pub(in crate::render) setup: Option<String>,
+    /// The other entities of the scope's kind: not observed.
+    pub(in crate::render) not_on: Vec<PageLink>,
+}
+
+/// A link to a page, by its title or entity name.
+#[derive(Serialize, Clone)]
+pub(in crate::render) struct PageLink {
+    pub(in crate::render) label: String,
+    pub(in crate::render) href: String,
+}
+
+/// One row of the summary of findings: the entities whose claims on an
+/// aspect state one answer with one class.
+#[derive(Serialize)]
+pub(in crate::render) struct FindingRow {
+    pub(in crate::render) answer: Option<crate::render::views::AnswerView>,
+    pub(in crate::render) class: &'static str,
+    /// Each entity, linked to the evidence its claim rests on.
+    pub(in crate::render) entities: Vec<PageLink>,
+}
+
+/// One question of the summary of findings.
+#[derive(Serialize)]
+pub(in crate::render) struct Finding {
+    pub(in crate::render) question: String,
+    /// The view that shows the question's answers cell by cell.
+    pub(in crate::render) href: Option<String>,
+    pub(in crate::render) rows: Vec<FindingRow>,
+    pub(in crate::render) scope: ScopeNote,
+}
+
+/// One aspect an entity page answers at its top.
+#[derive(Serialize)]
+pub(in crate::render) struct AspectAnswer {
+    pub(in crate::render) question: String,
+    pub(in crate::render) claim: ClaimView,
+    pub(in crate::render) scope: Option<PageLink>,
+}
+
+/// An entity that is the scope of some aspects, or could be: which
+/// questions were observed on it (with the view answering them), which
+/// only on another.
+#[derive(Serialize)]
+pub(in crate::render) struct Observed {
+    pub(in crate::render) here: Vec<PageLink>,
+    pub(in crate::render) elsewhere: Vec<(String, PageLink)>,
+}
+
+impl Ctx<'_> {
+    /// The page of the entity `key`, linked by the entity's name.
+    fn entity_link(&self, tree: &str, lang: Lang, key: &str) -> Option<(PageLink, &str)> {
+        self.order
+            .iter()
+            .map(|&i| &*self.site.content.pages[i])
+            .find_map(|p| {
+                let e = p.entity.as_ref().filter(|e| e.key == key)?;
+                Some((
+                    PageLink {
+                        label: e.name.get(lang).clone(),
+                        href: self.page_href(tree, p),
+                    },
+                    e.kind.as_str(),
+                ))
+            })
+    }
+
+    fn scope_note(
+        &self,
+        tree: &str,
+        lang: Lang,
+        aspect: &crate::config::Aspect,
+        what: Vec<String>,
+    ) -> ScopeNote {
+        let on = aspect
+            .scope
+            .as_ref()
+            .and_then(|(key, _)| self.entity_link(tree, lang, key));
+        let not_on = match &on {
+            Some((link, kind)) => self
+                .entities(kind)
+                .filter(|p| self.page_href(tree, p) != link.href)
+                .map(|p| PageLink {
+                    label: p
+                        .entity
+                        .as_ref()
+                        .map_or_else(String::new, |e| e.name.get(lang).clone()),
+                    href: self.page_href(tree, p),
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        ScopeNote {
+            what,
+            on: on.map(|(l, _)| l),
+            setup: aspect.setup.as_ref().map(|s| s.get(lang).clone()),
+            not_on,
+        }
+    }
+
+    /// The first page whose generated view shows `aspect`: a column of a
+    /// hub or matrix, or an observer card's state.
+    pub(super) fn view_of(&self, tree: &str, aspect: &str) -> Option<String> {
+        self.order
+            .iter()
+            .map(|&i| &*self.site.content.pages[i])
+            .find(|p| {
+                p.columns.iter().any(|c| c.aspect == aspect)
+                    || (p.layout == Layout::Observers
+                        && (aspect == "state" || OBSERVER_ASPECTS.contains(&aspect)))
+            })
+            .map(|p| self.page_href(tree, p))
+    }
+}
+
+/// What a page answers first (see [`answers`]), before a format draws it.
+pub(in crate::render) struct Answers {
+    pub(in crate::render) findings: Vec<Finding>,
+    pub(in crate::render) scopes: Vec<ScopeNote>,
+    pub(in crate::render) answers: Vec<AspectAnswer>,
+    pub(in crate::render) observed: Observed,
+}
+
+/// The questions a page answers first, as HTML (see [`answers`]).
+pub(in crate::render) fn answers_html(
+    cx: &Ctx<'_>,
+    page: &Page,
+    lang: Lang,
+    tree: &str,
+) -> Result<String, Diagnostic> {
+    let Some(a) = answers(cx, page, lang, tree) else {
+        return Ok(String::new());
+    };
+    let mut t = tera::Context::new();
+    t.insert("lang", lang.code());
+    t.insert("base", cx.base);
+    t.insert("findings", &a.findings);
+    t.insert("scopes", &a.scopes);
+    t.insert("answers", &a.answers);
+    t.insert("observed", &a.observed);
+    t.insert(
+        "entity",
+        &page.entity.as_ref().map(|e| e.name.get(lang).clone()),
+    );
+    cx.render("views/answers.html", &t)
+}
+
+/// The questions a page answers first: the summary of findings
+/// (`[view] findings`), the scope of its view's columns, and on an
+/// entity's page its aspects' answers and what was observed on it;
+/// `None` when it answers none.
+pub(in crate::render) fn answers(
+    cx: &Ctx<'_>,
+    page: &Page,
+    lang: Lang,
+    tree: &str,
+) -> Option<Answers> {
+    let config = &cx.site.config;
+    let question = |name: &str, a: &crate::config::Aspect| a.asks(name, lang);
+    // The summary of findings: per aspect, its claims grouped by answer
+    // and class, in the vocabulary's order, then from best known down.
+    let mut findings = Vec::new();
+    for (name, _) in &page.findings {
+        let Some(aspect) = config.aspect(name) else {
+            continue;
+        };
+        let mut rows: Vec<FindingRow> = Vec::new();
+        let mut cells: Vec<(Option<usize>, usize, PageLink, ClaimView)> = Vec::new();
+        for p in cx.order.iter().map(|&i| &*cx.site.content.pages[i]) {
+            let Some(e) = &p.entity else { continue };
+            let Some(c) = cx.cell(lang, &e.key, name) else {
+                continue;
+            };
+            let rank = c
+                .answer
+                .as_ref()
+                .and_then(|a| aspect.answers.iter().position(|x| x.key == a.key));
+            let certainty = Class::BY_CERTAINTY
+                .iter()
+                .position(|k| k.name() == c.class)
+                .unwrap_or(0);
+            let link = PageLink {
+                label: e.name.get(lang).clone(),
+                href: c
+                    .evidence
+                    .first()
+                    .map_or_else(|| c.href.clone(), |l| l.href.clone()),
+            };
+            cells.push((rank, certainty, link, c));
+        }
+        // Stable: entities keep page order within a row.
+        cells.sort_by_key(|(rank, certainty, _, _)| (rank.is_none(), *rank, *certainty));
+        for (_, _, link, c) in cells {
+            match rows.last_mut() {
+                Some(r) if r.answer == c.answer && r.class == c.class => r.entities.push(link),
+                _ => rows.push(FindingRow {
+                    answer: c.answer.clone(),
+                    class: c.class,
+                    entities: vec![link],
+                }),
+            }
+        }
+        let q = question(name, aspect);
+        findings.push(Finding {
+            question: q.clone(),
+            href: cx.view_of(tree, name),
+            rows,
+            scope: cx.scope_note(tree, lang, aspect, vec![q]),
+        });
+    }
+    // The scope of the page's own view: its columns' aspects (and an
+    // observer card's state), grouped by where they were observed.
+    // Keyed by (scope entity, setup): columns observed on the same entity
+    // the same way share a note.
+    type Where<'s> = (Option<&'s str>, Option<&'s str>);
+    let mut scopes: Vec<(Where<'_>, ScopeNote)> = Vec::new();
+    let mut shown: Vec<(String, String)> = page
+        .columns
+        .iter()
+        .map(|c| (c.aspect.clone(), c.label.get(lang).clone()))
+        .collect();
+    if page.layout == Layout::Observers {
+        if let Some(a) = config.aspect("state") {
+            shown.push(("state".to_owned(), question("state", a)));
+        }
+    }
+    for (name, label) in shown {
+        let Some(aspect) = config.aspect(&name) else {
+            continue;
+        };
+        if aspect.scope.is_none() && aspect.setup.is_none() {
+            continue;
+        }
+        let key = (
+            aspect.scope.as_ref().map(|s| s.0.as_str()),
+            aspect.setup.as_ref().map(|s| s.get(lang).as_str()),
+        );
+        match scopes.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, note)) => note.what.push(label),
+            None => scopes.push((key, cx.scope_note(tree, lang, aspect, vec![label]))),
+        }
+    }
+    let scopes: Vec<ScopeNote> = scopes.into_iter().map(|(_, n)| n).collect();
+    // An entity's page: its aspects' answers, and what was observed on it.
+    let mut answers = Vec::new();
+    let mut observed = Observed {
+        here: Vec::new(),
+        elsewhere: Vec::new(),
+    };
+    if let Some(e) = &page.entity {
+        for (name, aspect) in &config.aspects {
+            if aspect.answers.is_empty() {
+                continue;
+            }
+            if let Some(claim) = cx.cell(lang, &e.key, name) {
+                answers.push(AspectAnswer {
+                    question: question(name, aspect),
+                    claim,
+                    scope: aspect
+                        .scope
+                        .as_ref()
+                        .and_then(|(key, _)| cx.entity_link(tree, lang, key))
+                        .map(|(l, _)| l),
+                });
+            }
+            let Some((key, _)) = &aspect.scope else {
+                continue;
+            };
+            if *key != e.key {
+                if let Some((link, kind)) = cx.entity_link(tree, lang, key) {
+                    if kind == e.kind {
+                        observed.elsewhere.push((question(name, aspect), link));
+                    }
+                }
+            }
+        }
+        observed.here = cx.observed_on(tree, lang, &e.key);
+    }
+    if findings.is_empty()
+        && scopes.is_empty()
+        && answers.is_empty()
+        && observed.here.is_empty()
+        && observed.elsewhere.is_empty()
+    {
+        return None;
+    }
+    Some(Answers {
+        findings,
+        scopes,
+        answers,
+        observed,
+    })
+}
