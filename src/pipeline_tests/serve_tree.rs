@@ -469,3 +469,67 @@ fn issue_27_a_large_log_is_served_as_a_full_build_writes_it() {
             .ends_with("one more line\n")
     );
 }
+
+/// Issue 28: the llms files are made again after a prose edit only when
+/// they read that page's text: here, with `llms-full.txt` cut after some
+/// 230 of 600 pages and every page described by its lead, an edit to the
+/// last page renders that page alone; one to the first, it and the llms
+/// files. serve's output is a cold build's after each.
+#[test]
+fn issue_28_a_prose_edit_past_the_llms_cut_renders_one_page() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    std::fs::write(
+        root.join("book.toml"),
+        "[book]\ntitle = \"Record\"\nlanguages = [\"ja\", \"en\"]\n\n[output.html]\nsite-url = \"https://example.org/\"\n\n[search]\nenabled = false\n",
+    )
+    .expect("book.toml");
+    std::fs::create_dir_all(root.join("content")).expect("content");
+    std::fs::write(
+        root.join("content/_index.md"),
+        "+++\ntitle = \"Home\"\nlead = \"The home page.\"\n+++\n\nWelcome.\n",
+    )
+    .expect("home");
+    let para = "A sentence of prose that fills the page to a known size. ".repeat(70);
+    for i in 0..600 {
+        std::fs::write(
+            root.join(format!("content/p{i:03}.md")),
+            format!(
+                "+++\ntitle = \"Page {i}\"\nlead = \"Page {i}.\"\nweight = {i}\n+++\n\n{para}\n"
+            ),
+        )
+        .expect("page");
+    }
+    let mut b = Builder::new(root);
+    b.build(&[]).expect("first build");
+    let served_now = served(b.state.out());
+    let full = String::from_utf8_lossy(&served_now["en/llms-full.txt"]).into_owned();
+    assert!(full.contains("# Page 0\n") && !full.contains("# Page 599\n"));
+
+    let last = root.join("content/p599.md");
+    edit(&last, "known size.", "known size, edited.");
+    let s = b
+        .build(std::slice::from_ref(&last))
+        .expect("last page edited");
+    assert_eq!((s.full, s.units), (false, 1), "{s:?}");
+    let first = root.join("content/p000.md");
+    edit(&first, "known size.", "known size, edited.");
+    let s = b
+        .build(std::slice::from_ref(&first))
+        .expect("first page edited");
+    assert_eq!((s.full, s.units), (false, 2), "{s:?}");
+    let want: BTreeMap<String, Vec<u8>> =
+        crate::site::run::in_memory(root, &super::oracle_with(false))
+            .expect("builds")
+            .0
+            .into_iter()
+            .map(|f| (f.path, f.bytes))
+            .collect();
+    let got = served(b.state.out());
+    let differ: Vec<&String> = want
+        .keys()
+        .chain(got.keys())
+        .filter(|k| want.get(*k) != got.get(*k))
+        .collect();
+    assert!(differ.is_empty(), "differ from a cold build: {differ:?}");
+}

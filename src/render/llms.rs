@@ -10,8 +10,10 @@
 //! twins' text itself, cut at [`FULL_LIMIT`] bytes (see [`full`]).
 //!
 //! Made from the site in memory, as every site-wide file is; the memo
-//! keys this unit on every page's source as well (`site::memo`), since a
-//! page's text is in it.
+//! keys this unit on the sources of the pages whose text it read as well
+//! (`site::memo`): those in `llms-full.txt` up to its cut, and those
+//! without a lead, whose first sentence describes them. An edit to
+//! another page's prose leaves them alone, as it leaves every other page.
 
 use super::pages::Ctx;
 use super::twin::{self, text, url, Md};
@@ -217,12 +219,21 @@ fn list(md: &Md<'_, '_>, groups: &Groups) -> String {
     out
 }
 
+/// Notes that the llms files read `page`'s text (see
+/// `Renderer::render_unit_showing`): a change to it makes them again.
+fn read(cx: &Ctx<'_>, page: &Page) {
+    crate::sync::lock(&cx.read).push(page.rel.clone());
+}
+
 /// A page as a list entry: its title linked, and what it is about.
 fn entry(md: &Md<'_, '_>, page: &Page) -> String {
     let link = md.link(
         page.title.get(md.lang),
         &md.cx.page_href(md.lang.code(), page),
     );
+    if page.lead.is_none() {
+        read(md.cx, page);
+    }
     match description(page, md.lang) {
         Some(d) => format!("{link}: {}", text(&d)),
         None => link,
@@ -353,7 +364,10 @@ fn full(md: &Md<'_, '_>, groups: &Groups) -> Result<String, Diagnostic> {
         .collect();
     for (n, item) in items.iter().enumerate() {
         let body = match item {
-            Item::Page(p) => twin::page_text(md, p, None)?,
+            Item::Page(p) => {
+                read(cx, p);
+                twin::page_text(md, p, None)?
+            }
             Item::Evidence(f) => twin::evidence_text(md, f),
         };
         if out.len() + body.len() + 6 > FULL_LIMIT - NOTE_ROOM {

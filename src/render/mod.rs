@@ -202,6 +202,7 @@ impl Renderer {
             base: site.config.base_path.as_str(),
             p: prepared,
             shown: std::sync::Mutex::default(),
+            read: std::sync::Mutex::default(),
         }
     }
 
@@ -234,6 +235,9 @@ impl Renderer {
     /// looked up to show (found or not), sorted: its output is a function
     /// of its own source, what every unit reads, and those claims' views
     /// ([`Renderer::claim_views`]), which is what the memo keys it on.
+    /// For the llms files, which read every claim, the paths of the pages
+    /// whose text they read instead: their output is a function of those
+    /// pages' sources and of what the site-wide files read.
     pub(crate) fn render_unit_showing(
         &self,
         site: &Site,
@@ -246,8 +250,11 @@ impl Renderer {
         if let Some(d) = prepared.deferred_error() {
             return Err(d);
         }
-        let mut shown = cx
-            .shown
+        let list = match unit {
+            Unit::Site(SitePart::Llms) => cx.read,
+            _ => cx.shown,
+        };
+        let mut shown = list
             .into_inner()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         shown.sort_unstable();

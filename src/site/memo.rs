@@ -31,7 +31,8 @@
 //!   unchanged the render would look up the same claims and make the
 //!   same bytes, so nothing is guessed about what a page shows. The site-wide files
 //!   (claims export, evidence index, sitemap, chooser, static files) are
-//!   keyed as the render state is. A page's body is read by no other
+//!   keyed as the render state is; the llms files also on the sources of
+//!   the pages whose text they read last time (issue 28). A page's body is read by no other
 //!   output, so a prose edit renders one page, with a review lock too,
 //!   and a claim edit renders the pages and evidence pages showing that
 //!   claim, and the site-wide files.
@@ -757,14 +758,17 @@ fn unit_input(
             let input = hash_of((inputs.shared, file.file_hash(), inputs.views_among(&citing)));
             Some((format!("evidence:{path}"), input))
         }
-        // The llms files hold every page's text (and `llms.txt` each
-        // page's first sentence): their body too, which no other
-        // site-wide file reads.
+        // The llms files hold the text of some pages (`shown`: the hashes
+        // of their paths, from the last render), which no other site-wide
+        // file reads. A page gone or added changes `inputs.site`.
         Unit::Site(part @ crate::render::SitePart::Llms) => {
+            let read: std::collections::HashSet<u64, foldhash::fast::FixedState> =
+                shown.iter().copied().collect();
             let bodies: Vec<Option<u64>> = site
                 .content
                 .pages
                 .iter()
+                .filter(|p| read.contains(&hash_of(p.rel.as_str())))
                 .map(|p| caches.pages.get(&p.rel).map(|m| m.bytes))
                 .collect();
             Some((
@@ -801,6 +805,21 @@ fn made_from(
         // The evidence bodies and the claims citing them are part of the
         // render state's key.
         Unit::Evidence(path) => (Some(format!("evidence:{path}")), hash_of(inputs.site)),
+        // What the llms files read is known from their last render
+        // (`shown`, see `unit_input`): kept under their key, and looked at
+        // only when some page's source changed since.
+        Unit::Site(part @ crate::render::SitePart::Llms) => {
+            let bodies: Vec<Option<u64>> = site
+                .content
+                .pages
+                .iter()
+                .map(|p| caches.pages.get(&p.rel).map(|m| m.bytes))
+                .collect();
+            (
+                Some(format!("site:{part:?}")),
+                hash_of((inputs.site, bodies)),
+            )
+        }
         Unit::Site(_) => (None, 0),
     }
 }
@@ -893,7 +912,7 @@ pub(crate) fn render(
                 }
             }
             let (input, shown) = match unit {
-                Unit::Page(_) => {
+                Unit::Page(_) | Unit::Site(crate::render::SitePart::Llms) => {
                     let mut shown: Vec<u64> = shown.iter().map(|id| hash_of(id.as_str())).collect();
                     shown.sort_unstable();
                     (unit_input(site, caches, inputs, unit, &shown), shown)

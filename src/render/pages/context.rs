@@ -74,6 +74,9 @@ pub(in crate::render) struct Ctx<'a> {
     /// Every claim id this output looked up through [`Ctx::claim`], found
     /// or not: what it showed of other claims, for the memo's key.
     pub(in crate::render) shown: std::sync::Mutex<Vec<String>>,
+    /// The pages (by content-relative path) whose text a site-wide
+    /// output read (the llms files): for the memo's key, as `shown` is.
+    pub(in crate::render) read: std::sync::Mutex<Vec<String>>,
 }
 
 /// A navigation entry (not current, current), made once.
@@ -543,6 +546,7 @@ pub(in crate::render) fn prepare(r: &Renderer, site: &Site) -> Result<Prepared, 
         base,
         p: &p,
         shown: std::sync::Mutex::default(),
+        read: std::sync::Mutex::default(),
     };
     if let Some(first) = site.index.claims.keys().next() {
         for lang in Lang::ALL {
