@@ -61,6 +61,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     quiet_on_broken_pipe();
+    small_pages();
     let cli = Cli::parse();
     let root = cli.root;
     match cli.command {
@@ -78,6 +79,19 @@ fn main() -> ExitCode {
         Command::Completions(args) => cmd::completions::run::<Cli>(args),
         Command::Help(args) => cmd::help::run::<Cli>(args),
     }
+}
+
+/// Turns transparent huge pages off for this process. mimalloc asks the
+/// kernel for them (`MADV_HUGEPAGE`), and the kernel then zeroes 2 MiB at
+/// the first touch of each: a cold build touches freshly mapped memory
+/// in every stage (rendering's strings, each search shard's index), and
+/// `perf` found 7-14 % of a cold build's CPU in `clear_page_erms`, against
+/// 1 % with 4 KiB pages, for a lower peak as well (benches/README.md,
+/// "Cold path profile"). A failure (not Linux, an old kernel) changes
+/// nothing but speed.
+fn small_pages() {
+    #[cfg(target_os = "linux")]
+    let _ = rustix::thread::disable_transparent_huge_pages(true);
 }
 
 /// Ends the process quietly, with status 0, when printing to stdout finds
