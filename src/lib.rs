@@ -32,6 +32,7 @@ pub mod claims;
 pub mod clean;
 pub mod config;
 pub mod content;
+pub(crate) mod cost;
 pub mod diff;
 pub(crate) mod error;
 pub mod evidence;

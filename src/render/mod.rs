@@ -245,7 +245,12 @@ impl Renderer {
         unit: Unit<'_>,
     ) -> std::result::Result<(Vec<OutputFile>, Vec<String>), Diagnostic> {
         let cx = self.ctx(site, prepared);
-        let files = self.unit_files(&cx, unit)?;
+        let files = match unit {
+            Unit::Site(_) => {
+                crate::cost::timed(crate::cost::Kind::Site, || self.unit_files(&cx, unit))?
+            }
+            _ => self.unit_files(&cx, unit)?,
+        };
         // A claim view this unit (or another) showed failed to render.
         if let Some(d) = prepared.deferred_error() {
             return Err(d);
@@ -271,13 +276,13 @@ impl Renderer {
         match unit {
             Unit::Page(i) => pages::page_unit(cx, &site.content.pages[i]),
             Unit::Evidence(path) => match site.evidence.files.get(path) {
-                Some(file) => {
+                Some(file) => crate::cost::timed(crate::cost::Kind::Evidence, || {
                     let mut out = files::evidence_page(cx, file)?;
                     if site.config.outputs.markdown {
                         out.extend(twin::evidence_pages(cx, file));
                     }
                     Ok(out)
-                }
+                }),
                 None => Ok(Vec::new()),
             },
             Unit::Site(SitePart::Static) => {

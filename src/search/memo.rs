@@ -296,7 +296,10 @@ fn run_job(
     let loaded: Vec<(String, Vec<u8>)> = job
         .pages
         .iter()
-        .filter_map(|(url, path, _)| Some((url.clone(), load(path)?)))
+        .filter_map(|(url, path, _)| {
+            let page = crate::cost::timed(crate::cost::Kind::Read, || load(path))?;
+            Some((url.clone(), page))
+        })
         .collect();
     let fresh = rt.block_on(pagefind::shard(job.lang, job.k, &loaded))?;
     drop(loaded);

@@ -46,14 +46,18 @@ pub(super) async fn shard(
 ) -> anyhow::Result<Vec<OutputFile>> {
     let config = PagefindServiceConfig::builder().build();
     let mut index = PagefindIndex::new(Some(config))?;
+    use crate::cost::{Kind, Measure};
     for (url, html) in pages {
         let html = String::from_utf8_lossy(html).into_owned();
+        let measure = Measure::start(Kind::Parse);
         index.add_html_file(None, Some(url.clone()), html).await?;
+        measure.stop();
     }
     let dir = shard_dir(k);
-    let out = index
-        .get_files()
-        .await?
+    let measure = Measure::start(Kind::Bundle);
+    let files = index.get_files().await?;
+    measure.stop();
+    let out = files
         .into_iter()
         .filter_map(|f| {
             let name = f.filename.to_string_lossy().replace('\\', "/");

@@ -896,7 +896,7 @@ pub(crate) fn render(
             for f in made {
                 let h = crate::hash::content_hash(&f.bytes);
                 files.push((f.path.clone(), h));
-                out.write(f, h)?;
+                crate::cost::timed(crate::cost::Kind::Write, || out.write(f, h))?;
             }
             if let Unit::Evidence(path) = unit {
                 if let Some(file) = site.evidence.files.get(path).filter(|f| f.is_streamed()) {

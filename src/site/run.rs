@@ -310,6 +310,7 @@ pub(crate) fn run<O: Output>(
         memo::retain_units(&site, &units, caches);
     }
     lap("render", t);
+    crate::cost::report("render");
     if std::env::var_os("KANSOKU_TIMINGS").is_some() {
         eprintln!(
             "timing: {} of {} units rendered, the rest taken from the last build",
@@ -340,6 +341,7 @@ pub(crate) fn run<O: Output>(
             out.write(f, hash)?;
         }
         lap("search", t);
+        crate::cost::report("search");
     }
     Ok((
         Ran {

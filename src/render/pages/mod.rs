@@ -29,19 +29,45 @@ use std::collections::BTreeSet;
 /// that lists more entries than `paginate-by` also writes its further
 /// listing pages in each tree.
 pub(super) fn page_unit(cx: &Ctx<'_>, page: &Page) -> Result<Vec<OutputFile>, Diagnostic> {
+    use crate::cost::{timed, Kind};
+    let section = page.is_section_index();
+    if section {
+        // A section's cost grows with its listing: counted apart.
+        return timed(Kind::Section, || page_files(cx, page, false));
+    }
+    page_files(cx, page, true)
+}
+
+/// [`page_unit`]'s files; `by_tree`: each tree's render timed as its own
+/// kind.
+fn page_files(cx: &Ctx<'_>, page: &Page, by_tree: bool) -> Result<Vec<OutputFile>, Diagnostic> {
+    use crate::cost::Kind;
+    let timed = |kind, f: &mut dyn FnMut() -> Result<OutputFile, Diagnostic>| {
+        if by_tree {
+            crate::cost::timed(kind, f)
+        } else {
+            f()
+        }
+    };
     let twins = cx.site.config.outputs.markdown;
     // The twin of each language is made from what that language's HTML
     // render found in the page's chunks: no second parse.
     let mut marks: [Vec<super::twin::Marks>; 2] = Default::default();
     let (ja, en) = marks.split_at_mut(1);
     let mut files = vec![
-        render_page(cx, page, Lang::Ja, twins.then_some(&mut ja[0]))?,
-        render_page(cx, page, Lang::En, twins.then_some(&mut en[0]))?,
-        render_parallel(cx, page)?,
+        timed(Kind::Ja, &mut || {
+            render_page(cx, page, Lang::Ja, twins.then_some(&mut ja[0]))
+        })?,
+        timed(Kind::En, &mut || {
+            render_page(cx, page, Lang::En, twins.then_some(&mut en[0]))
+        })?,
+        timed(Kind::Parallel, &mut || render_parallel(cx, page))?,
     ];
     if twins {
         for lang in Lang::ALL {
-            files.push(super::twin::page(cx, page, lang, &marks[li(lang)])?);
+            files.push(timed(Kind::Twin, &mut || {
+                super::twin::page(cx, page, lang, &marks[li(lang)])
+            })?);
         }
     }
     for n in 2..=cx.listing_count(page) {
