@@ -1,24 +1,32 @@
 #!/usr/bin/env python3
 """Builds one generated corpus with kansoku and its peers, alternating runs,
-and prints medians and ratios (stdlib only).
+and prints ratios first, then medians (stdlib only).
 
     benches/peers.py N [RUNS] [--shape flat|sectioned]
 
-Writes the corpus twice with examples/gen_corpus.rs (`--peer hugo`): a
-kansoku site and the same pages as a bilingual Hugo site. Each run builds,
-in an order that rotates from run to run so no tool always goes first on a
-warm or cold machine:
+Writes the corpus three times with examples/gen_corpus.rs (`--peer hugo`
+and `--peer zola`): a kansoku site and the same pages as a bilingual Hugo
+site and a bilingual Zola site. Each run builds, in an order that rotates
+from run to run so no tool always goes first on a warm or cold machine:
 
-- kansoku build (search on) and kansoku build --no-search;
+- kansoku build (search on) and kansoku build --no-search, both with
+  --no-cache and with .kansoku/ removed first, so every kansoku run is cold;
 - hugo;
 - hugo followed by the Pagefind CLI on its output (what a Hugo user runs
-  for search).
+  for search);
+- zola build (no search index, as the Zola site is configured).
 
 Every build starts from an empty output directory. Wall, CPU (user+sys)
 and peak RSS come from /usr/bin/time; output bytes from walking the tree.
+The ratios are kansoku's wall as a fraction of a peer's (below 1 is
+faster): kansoku build / (hugo + pagefind), kansoku build --no-search /
+zola, kansoku build --no-search / hugo. The load average is printed from
+before the first build and after the last.
+
 Tools are found through the environment: KANSOKU (target/release/kansoku),
 GEN (target/release/examples/gen_corpus), HUGO (hugo), PAGEFIND (pagefind),
-WORK (a scratch directory, /tmp/kansoku-peers). Nothing is downloaded.
+ZOLA (zola), WORK (a scratch directory, /tmp/kansoku-peers). Nothing is
+downloaded.
 """
 
 import os
@@ -31,6 +39,11 @@ import tempfile
 
 def env(name, default):
     return os.environ.get(name, default)
+
+
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
 
 
 def timed(cmd, cwd=None):
@@ -67,13 +80,15 @@ def main():
     gen = env("GEN", "target/release/examples/gen_corpus")
     hugo = env("HUGO", "hugo")
     pagefind = env("PAGEFIND", "pagefind")
+    zola = env("ZOLA", "zola")
     work = env("WORK", "/tmp/kansoku-peers")
     site = os.path.join(work, f"kansoku-{shape}-{n}")
-    peer = os.path.join(work, f"hugo-{shape}-{n}")
-    for d in (site, peer):
+    hugo_site = os.path.join(work, f"hugo-{shape}-{n}")
+    zola_site = os.path.join(work, f"zola-{shape}-{n}")
+    for d in (site, hugo_site, zola_site):
         shutil.rmtree(d, ignore_errors=True)
     subprocess.run(
-        [gen, str(n), site, "--shape", shape, "--peer", "hugo", peer],
+        [gen, str(n), site, "--shape", shape, "--peer", "hugo", hugo_site, "--peer", "zola", zola_site],
         check=True,
         stderr=subprocess.DEVNULL,
     )
@@ -83,8 +98,11 @@ def main():
 
     def kansoku_build(extra):
         def run():
+            # --no-cache ignores what earlier builds remembered; removing
+            # .kansoku/ as well leaves the disk as a first build finds it.
             fresh(os.path.join(site, "public"))
-            return timed([kansoku, "build", "--root", site] + extra), tree_bytes(
+            fresh(os.path.join(site, ".kansoku"))
+            return timed([kansoku, "build", "--root", site, "--no-cache"] + extra), tree_bytes(
                 os.path.join(site, "public")
             )
 
@@ -92,9 +110,9 @@ def main():
 
     def hugo_build(with_pagefind):
         def run():
-            out = os.path.join(peer, "public")
+            out = os.path.join(hugo_site, "public")
             fresh(out)
-            w, c, m = timed([hugo, "--quiet", "-s", peer, "-d", out])
+            w, c, m = timed([hugo, "--quiet", "-s", hugo_site, "-d", out])
             if with_pagefind:
                 w2, c2, m2 = timed([pagefind, "--site", out, "--quiet"])
                 w, c, m = w + w2, c + c2, max(m, m2)
@@ -102,37 +120,52 @@ def main():
 
         return run
 
+    def zola_build():
+        out = os.path.join(zola_site, "public")
+        fresh(out)
+        result = timed([zola, "--root", zola_site, "build", "--output-dir", out])
+        return result, tree_bytes(out)
+
     tools = [
         ("kansoku build", kansoku_build([])),
         ("kansoku build --no-search", kansoku_build(["--no-search"])),
         ("hugo", hugo_build(False)),
         ("hugo + pagefind", hugo_build(True)),
+        ("zola", zola_build),
     ]
     results = {name: [] for name, _ in tools}
+    load_before = loadavg()
     for r in range(runs):
         order = tools[r % len(tools) :] + tools[: r % len(tools)]
         for name, run in order:
             results[name].append(run())
-    load = open("/proc/loadavg").read().split()[:3]
-    print(f"N = {n}, shape {shape}, {runs} runs each, alternating; load after: {' '.join(load)}")
-    print("| tool | wall (median) | CPU | peak RSS | output |")
-    print("|---|---|---|---|---|")
+    load_after = loadavg()
+
     med = {}
+    rows = []
     for name, _ in tools:
-        rows = results[name]
-        wall = statistics.median(x[0][0] for x in rows)
-        cpu = statistics.median(x[0][1] for x in rows)
-        rss = max(x[0][2] for x in rows)
-        out = rows[-1][1]
+        got = results[name]
+        wall = statistics.median(x[0][0] for x in got)
+        cpu = statistics.median(x[0][1] for x in got)
+        rss = max(x[0][2] for x in got)
+        out = got[-1][1]
         med[name] = wall
-        print(f"| {name} | {wall:.2f} s | {cpu:.2f} s | {rss:.0f} MiB | {out / 2**20:.0f} MiB |")
+        rows.append(f"| {name} | {wall:.2f} s | {cpu:.2f} s | {rss:.0f} MiB | {out / 2**20:.0f} MiB |")
+
+    print(f"N = {n}, shape {shape}, {runs} runs each, alternating; load before: {load_before}; after: {load_after}")
     print()
     for a, b in [
-        ("hugo + pagefind", "kansoku build"),
-        ("hugo", "kansoku build --no-search"),
-        ("hugo", "kansoku build"),
+        ("kansoku build", "hugo + pagefind"),
+        ("kansoku build --no-search", "zola"),
+        ("kansoku build --no-search", "hugo"),
     ]:
-        print(f"{a} / {b}: {med[a] / med[b]:.2f}x (wall)")
+        peer = f"({b})" if " + " in b else b
+        print(f"{a} / {peer}: {med[a] / med[b]:.2f} (wall)")
+    print()
+    print("| tool | wall (median) | CPU | peak RSS | output |")
+    print("|---|---|---|---|---|")
+    for row in rows:
+        print(row)
 
 
 if __name__ == "__main__":

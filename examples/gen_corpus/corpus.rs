@@ -4,11 +4,11 @@
 //! includes this file with `#[path]`, so no test runs `cargo run`).
 //!
 //! `Shape::Sectioned` spreads the pages over √N sections; `Shape::Flat`
-//! puts them all in one section (a blog, a log archive). With a Hugo peer
-//! directory it also writes the same pages as a bilingual Hugo site (both
-//! languages, one Markdown file per page and language, a minimal layout
-//! with a paginated section list and prev/next links), so
-//! `benches/peers.py` can build one corpus with both.
+//! puts them all in one section (a blog, a log archive). With a Hugo or a
+//! Zola peer directory (or both) it also writes the same pages as a
+//! bilingual site for that generator (both languages, one Markdown file per
+//! page and language, a minimal layout with a paginated section list and
+//! prev/next links), so `benches/peers.py` can build one corpus with all.
 //!
 //! Each page has 4–6 KB of Markdown in ja/en pairs, a 10-row table of claim
 //! references, a fenced code block, links to other pages and 10 claims
@@ -95,8 +95,55 @@ impl Hugo<'_> {
     }
 }
 
+/// The same corpus as a Zola site: `content/…/p.md` (ja, the default
+/// language) beside `p.en.md`, laid out like the Hugo peer.
+struct Zola<'a> {
+    dir: &'a Path,
+}
+
+impl Zola<'_> {
+    fn page(&self, rel: &str, front: &str, body: &str) {
+        write(
+            &self.dir.join(format!("content/{rel}")),
+            &format!("+++\n{front}+++\n{body}"),
+        );
+    }
+
+    /// Config and templates matching `Hugo::skeleton`: no search index,
+    /// taxonomies, feeds or Sass; code highlighted with inline styles in
+    /// Monokai, as Hugo does by default. The section nav goes through `get_section`, the way a Zola
+    /// template reaches other sections.
+    fn skeleton(&self) {
+        write(
+            &self.dir.join("config.toml"),
+            "base_url = \"/\"\ntitle = \"Corpus\"\ndefault_language = \"ja\"\ncompile_sass = false\nbuild_search_index = false\ngenerate_feeds = false\ntaxonomies = []\n\n[markdown.highlighting]\ntheme = \"monokai\"\n\n[translations]\nlanguage_name = \"日本語\"\n\n[languages.en]\ntitle = \"Corpus\"\ngenerate_feeds = false\nbuild_search_index = false\ntaxonomies = []\n\n[languages.en.translations]\nlanguage_name = \"English\"\n",
+        );
+        for lang in ["", ".en"] {
+            self.page(&format!("_index{lang}.md"), "title = \"Corpus\"\n", "");
+        }
+        write(
+            &self.dir.join("templates/base.html"),
+            "{% set root = get_section(path=\"_index.md\", lang=lang, metadata_only=true) %}{% if page is defined %}{% set translations = page.translations %}{% else %}{% set translations = section.translations %}{% endif %}<!DOCTYPE html>\n<html lang=\"{{ lang }}\">\n<head><meta charset=\"utf-8\"><title>{% block title %}{% endblock title %} | {{ config.title }}</title></head>\n<body>\n<header><a href=\"{{ root.permalink | safe }}\">{{ config.title }}</a>{% for t in translations %}{% if t.lang != lang %} <a href=\"{{ t.permalink | safe }}\" hreflang=\"{{ t.lang }}\">{{ trans(key=\"language_name\", lang=t.lang) }}</a>{% endif %}{% endfor %}</header>\n<main data-pagefind-body>{% block main %}{% endblock main %}</main>\n<nav><ul>{% for s in root.subsections %}{% set sub = get_section(path=s, metadata_only=true) %}<li><a href=\"{{ sub.permalink | safe }}\">{{ sub.title }}</a></li>{% endfor %}</ul></nav>\n</body>\n</html>\n",
+        );
+        write(
+            &self.dir.join("templates/page.html"),
+            "{% extends \"base.html\" %}{% block title %}{{ page.title }}{% endblock title %}{% block main %}<article><h1>{{ page.title }}</h1>{% if page.extra.lead %}<p class=\"lead\">{{ page.extra.lead }}</p>{% endif %}{{ page.content | safe }}</article>\n<nav>{% if page.lower %}<a rel=\"prev\" href=\"{{ page.lower.permalink | safe }}\">{{ page.lower.title }}</a>{% endif %} {% if page.higher %}<a rel=\"next\" href=\"{{ page.higher.permalink | safe }}\">{{ page.higher.title }}</a>{% endif %}</nav>{% endblock main %}\n",
+        );
+        write(
+            &self.dir.join("templates/section.html"),
+            "{% extends \"base.html\" %}{% block title %}{{ section.title }}{% endblock title %}{% block main %}<h1>{{ section.title }}</h1>{{ section.content | safe }}<ul>{% for p in paginator.pages %}<li><a href=\"{{ p.permalink | safe }}\">{{ p.title }}</a></li>{% endfor %}</ul>\n<nav>{% if paginator.previous %}<a rel=\"prev\" href=\"{{ paginator.previous | safe }}\">prev</a>{% endif %} {% if paginator.next %}<a rel=\"next\" href=\"{{ paginator.next | safe }}\">next</a>{% endif %}</nav>{% endblock main %}\n",
+        );
+        // The home has no pages of its own (they sit in the sections), so
+        // unlike Hugo's it lists the sections rather than paginating pages.
+        write(
+            &self.dir.join("templates/index.html"),
+            "{% extends \"base.html\" %}{% block title %}{{ section.title }}{% endblock title %}{% block main %}<h1>{{ section.title }}</h1>{{ section.content | safe }}<ul>{% for s in section.subsections %}{% set sub = get_section(path=s, metadata_only=true) %}<li><a href=\"{{ sub.permalink | safe }}\">{{ sub.title }}</a></li>{% endfor %}</ul>{% endblock main %}\n",
+        );
+    }
+}
+
 /// Replaces `[[claim:ID]]` with the claim's class and text in `lang`, as
-/// plain Markdown (what a Hugo page would show inline).
+/// plain Markdown (what a Hugo or Zola page would show inline).
 fn hugo_claims(text: &str, claims: &[(String, &str, String, String)], ja: bool) -> String {
     let mut out = text.to_owned();
     for (id, class, ja_text, en_text) in claims {
@@ -129,6 +176,8 @@ pub(crate) struct Corpus<'a> {
     pub(crate) shape: Shape,
     /// Where to write the same pages as a Hugo site, if anywhere.
     pub(crate) hugo: Option<&'a Path>,
+    /// Where to write the same pages as a Zola site, if anywhere.
+    pub(crate) zola: Option<&'a Path>,
 }
 
 /// What was written, for the generator's closing line.
@@ -146,9 +195,11 @@ pub(crate) fn generate(corpus: &Corpus<'_>) -> Written {
         seed,
         shape,
         hugo,
+        zola,
     } = *corpus;
     let flat = shape == Shape::Flat;
-    let peer = hugo.map(|dir| Hugo { dir });
+    let hugo = hugo.map(|dir| Hugo { dir });
+    let zola = zola.map(|dir| Zola { dir });
     let mut rng = Rng(seed | 1);
     let logs = (n / 5).max(1);
     let sections = if flat {
@@ -156,8 +207,11 @@ pub(crate) fn generate(corpus: &Corpus<'_>) -> Written {
     } else {
         ((n as f64).sqrt() as usize).max(1)
     };
-    if let Some(h) = &peer {
+    if let Some(h) = &hugo {
         h.skeleton();
+    }
+    if let Some(z) = &zola {
+        z.skeleton();
     }
     write(
         &dir.join("book.toml"),
@@ -184,7 +238,7 @@ pub(crate) fn generate(corpus: &Corpus<'_>) -> Written {
         log_lines.push(lines);
     }
     for s in 0..sections {
-        if let Some(h) = &peer {
+        if let Some(h) = &hugo {
             h.page(
                 "ja",
                 &format!("s{s:03}/_index.md"),
@@ -197,6 +251,22 @@ pub(crate) fn generate(corpus: &Corpus<'_>) -> Written {
                 &format!("title = \"Section {s}\"\nweight = {s}\n"),
                 &format!("Overview of section {s}.\n"),
             );
+        }
+        if let Some(z) = &zola {
+            for (lang, title, body) in [
+                ("", format!("節 {s}"), format!("節 {s} の概要。\n")),
+                (
+                    ".en",
+                    format!("Section {s}"),
+                    format!("Overview of section {s}.\n"),
+                ),
+            ] {
+                z.page(
+                    &format!("s{s:03}/_index{lang}.md"),
+                    &format!("title = \"{title}\"\nweight = {s}\nsort_by = \"weight\"\npaginate_by = 50\n"),
+                    &body,
+                );
+            }
         }
         write(
             &dir.join(format!("content/s{s:03}/_index.md")),
@@ -226,7 +296,7 @@ pub(crate) fn generate(corpus: &Corpus<'_>) -> Written {
             let class = CLASSES[(p + c) % 4];
             let k = rng.below(6) as usize;
             let _ = write!(fm, "\n[[claims]]\nid = \"{id}\"\nclass = \"{class}\"\nja = \"{}({p}-{c})\"\nen = \"{} ({p}-{c})\"\n", JA[k], EN[k]);
-            if peer.is_some() {
+            if hugo.is_some() || zola.is_some() {
                 peer_claims.push((
                     id.clone(),
                     class,
@@ -276,8 +346,11 @@ pub(crate) fn generate(corpus: &Corpus<'_>) -> Written {
             other % sections,
             other % sections
         );
-        if let Some(h) = &peer {
+        if let Some(h) = &hugo {
             hugo_page(h, &body, &peer_claims, section, p);
+        }
+        if let Some(z) = &zola {
+            zola_page(z, &body, &peer_claims, section, p);
         }
         write(
             &dir.join(format!("content/s{section:03}/p{p:05}.md")),
@@ -287,17 +360,21 @@ pub(crate) fn generate(corpus: &Corpus<'_>) -> Written {
     Written { logs, sections }
 }
 
-/// One kansoku page as two Hugo pages: the `::: ja` / `::: en` blocks go
+/// One language's copy of a kansoku page for a peer.
+struct PeerPage {
+    ja: bool,
+    title: String,
+    lead: String,
+    /// Markdown with kansoku's links to source paths (`/s000/p00001.md#…`)
+    /// left for the peer to rewrite.
+    body: String,
+}
+
+/// One kansoku page as two peer pages: the `::: ja` / `::: en` blocks go
 /// to their language, shared Markdown to both, claims inline as text.
-fn hugo_page(
-    h: &Hugo<'_>,
-    source: &str,
-    claims: &[(String, &str, String, String)],
-    section: usize,
-    p: usize,
-) {
+fn peer_pages(source: &str, claims: &[(String, &str, String, String)], p: usize) -> [PeerPage; 2] {
     let body = source.splitn(3, "+++\n").nth(2).unwrap_or("");
-    for (lang, ja) in [("ja", true), ("en", false)] {
+    [true, false].map(|ja| {
         let mut out = String::new();
         let mut skip = false;
         for line in body.lines() {
@@ -312,9 +389,6 @@ fn hugo_page(
                 _ => {}
             }
         }
-        // Links point at kansoku's source paths; Hugo's `ref` would fail
-        // the build on a miss, so they become plain relative URLs.
-        let out = hugo_claims(&out, claims, ja).replace(".md#", "/#");
         let (title, lead) = if ja {
             (
                 format!("観測ページ {p}"),
@@ -326,11 +400,63 @@ fn hugo_page(
                 format!("What page {p} gives you"),
             )
         };
+        PeerPage {
+            ja,
+            title,
+            lead,
+            body: hugo_claims(&out, claims, ja),
+        }
+    })
+}
+
+fn hugo_page(
+    h: &Hugo<'_>,
+    source: &str,
+    claims: &[(String, &str, String, String)],
+    section: usize,
+    p: usize,
+) {
+    for page in peer_pages(source, claims, p) {
+        // Links point at kansoku's source paths; Hugo's `ref` would fail
+        // the build on a miss, so they become plain relative URLs.
+        let body = page.body.replace(".md#", "/#");
         h.page(
-            lang,
+            if page.ja { "ja" } else { "en" },
             &format!("s{section:03}/p{p:05}.md"),
-            &format!("title = \"{title}\"\nweight = {p}\nlead = \"{lead}\"\n"),
-            &out,
+            &format!(
+                "title = \"{}\"\nweight = {p}\nlead = \"{}\"\n",
+                page.title, page.lead
+            ),
+            &body,
+        );
+    }
+}
+
+fn zola_page(
+    z: &Zola<'_>,
+    source: &str,
+    claims: &[(String, &str, String, String)],
+    section: usize,
+    p: usize,
+) {
+    for page in peer_pages(source, claims, p) {
+        // Plain URLs rather than `@/` links, as for Hugo. Zola puts the
+        // default language (ja) at the root and English under `/en/`, where
+        // Hugo's link hook finds the page in the current language itself.
+        let mut body = page.body.replace(".md#", "/#");
+        if !page.ja {
+            body = body.replace("](/", "](/en/");
+        }
+        z.page(
+            &format!(
+                "s{section:03}/p{p:05}{}.md",
+                if page.ja { "" } else { ".en" }
+            ),
+            &format!(
+                "title = \"{}\"\nweight = {p}\n[extra]\nlead = \"{}\"\n",
+                page.title, page.lead
+            ),
+            &body,
         );
     }
 }

@@ -1,12 +1,13 @@
 //! Writes a kansoku site of N bilingual pages shaped like ROCm-pages, for
 //! benchmarks:
-//! `cargo run --release --example gen_corpus -- N DIR [SEED] [--shape sectioned|flat] [--peer hugo PEER_DIR]`.
+//! `cargo run --release --example gen_corpus -- N DIR [SEED] [--shape sectioned|flat] [--peer hugo|zola PEER_DIR]…`.
 //!
 //! `--shape sectioned` (the default) spreads the pages over √N sections;
 //! `--shape flat` puts them all in one section (a blog, a log archive).
 //! `--peer hugo PEER_DIR` also writes the same pages as a bilingual Hugo
-//! site, so `benches/peers.sh` can build one corpus with both. What a page
-//! holds is described in `corpus.rs`, which the tests include too.
+//! site, `--peer zola PEER_DIR` as a bilingual Zola site (both may be
+//! given), so `benches/peers.py` can build one corpus with each. What a
+//! page holds is described in `corpus.rs`, which the tests include too.
 
 mod corpus;
 
@@ -14,7 +15,7 @@ use corpus::{Corpus, Shape};
 use std::path::{Path, PathBuf};
 
 const USAGE: &str =
-    "usage: gen_corpus N DIR [SEED] [--shape sectioned|flat] [--peer hugo PEER_DIR]";
+    "usage: gen_corpus N DIR [SEED] [--shape sectioned|flat] [--peer hugo|zola PEER_DIR]...";
 
 fn usage() -> ! {
     eprintln!("{USAGE}");
@@ -24,15 +25,17 @@ fn usage() -> ! {
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let mut shape = Shape::Sectioned;
-    let mut peer: Option<PathBuf> = None;
+    let mut hugo: Option<PathBuf> = None;
+    let mut zola: Option<PathBuf> = None;
     while let Some(i) = args.iter().position(|a| a.starts_with("--")) {
         let flag = args.remove(i);
         match (flag.as_str(), args.get(i).map(String::as_str)) {
             ("--shape", Some("flat")) => shape = Shape::Flat,
             ("--shape", Some("sectioned")) => shape = Shape::Sectioned,
-            ("--peer", Some("hugo")) if args.len() > i + 1 => {
+            ("--peer", Some(kind @ ("hugo" | "zola"))) if args.len() > i + 1 => {
+                let slot = if kind == "hugo" { &mut hugo } else { &mut zola };
                 args.remove(i);
-                peer = Some(args.remove(i).into());
+                *slot = Some(args.remove(i).into());
                 continue;
             }
             _ => usage(),
@@ -55,7 +58,8 @@ fn main() {
         dir,
         seed,
         shape,
-        hugo: peer.as_deref(),
+        hugo: hugo.as_deref(),
+        zola: zola.as_deref(),
     });
     eprintln!(
         "wrote {n} pages, {} evidence logs, {} sections to {}",

@@ -62,6 +62,7 @@ fn corpus_with_1_and_2_threads(shape: Shape) {
         seed: corpus::DEFAULT_SEED,
         shape,
         hugo: None,
+        zola: None,
     });
     copy_dir(&tmp.path().join("a"), &tmp.path().join("b"));
     let one = build_with(1, &tmp.path().join("a"));
