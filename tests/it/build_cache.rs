@@ -225,3 +225,61 @@ fn a_cached_build_publishes_an_evidence_file_edited_outside_its_text() {
     let cold = cold_build(&root, &dir.path().join("cold"));
     assert_eq!(tree(&root.join("public")), tree(&cold));
 }
+
+/// Issue 29: `KANSOKU_TIMINGS` splits rendering's time by what it makes
+/// and the search stage's by step, each page counted once; a cached build
+/// that renders and indexes nothing again counts nothing.
+#[test]
+fn issue_29_timings_split_render_by_page_kind_and_search_by_step() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("site");
+    copy_fixture(&root);
+    let calls = |out: &str, name: &str| -> Option<String> {
+        out.lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(name))
+            .map(|l| l.split(", ").nth(1).expect("a count of calls").to_owned())
+    };
+    let cold = kansoku(&root, &["build", "-q", "--no-cache"]);
+    let counted: Vec<(&str, Option<String>)> = [
+        "render/ja",
+        "render/en",
+        "render/ja-en",
+        "render/twins",
+        "render/sections",
+        "render/evidence",
+        "render/site",
+        "search/read",
+        "search/parse",
+        "search/bundle",
+    ]
+    .into_iter()
+    .map(|name| (name, calls(&cold, name)))
+    .collect();
+    let expected: Vec<(&str, Option<String>)> = [
+        ("render/ja", "1 calls"),
+        ("render/en", "1 calls"),
+        ("render/ja-en", "1 calls"),
+        ("render/twins", "2 calls"),
+        ("render/sections", "2 calls"),
+        ("render/evidence", "1 calls"),
+        ("render/site", "7 calls"),
+        ("search/read", "10 calls"),
+        ("search/parse", "10 calls"),
+        ("search/bundle", "2 calls"),
+    ]
+    .into_iter()
+    .map(|(name, n)| (name, Some(n.to_owned())))
+    .collect();
+    assert_eq!(counted, expected, "{cold}");
+    assert!(calls(&cold, "render/write").is_some(), "{cold}");
+
+    let again = kansoku(&root, &["build", "-q"]);
+    for name in [
+        "render/ja",
+        "render/evidence",
+        "render/write",
+        "search/parse",
+    ] {
+        assert_eq!(calls(&again, name), None, "{name} in {again}");
+    }
+}
