@@ -26,6 +26,32 @@ impl std::fmt::Debug for Templates {
     }
 }
 
+/// The templates parsed by Tera, with the escaping kansoku uses and no
+/// functions yet, from `(name, text)` pairs; the last set parsed is kept
+/// and handed out again (cloned) for the same texts. Parsing is Tera's
+/// slowest step (about 40 ms for the built-in theme, most of a small
+/// site's cold build), and a process that builds many times (the test
+/// suite's oracle and builds, `claims` after `check`) parses the same
+/// texts each time; serve keeps its own memo of the theme. One entry,
+/// keyed by the texts themselves: nothing stale can come back.
+fn parse_all(sources: &[(String, String)]) -> tera::Result<tera::Tera> {
+    static LAST: std::sync::Mutex<Option<(u64, tera::Tera)>> = std::sync::Mutex::new(None);
+    let key = crate::hash::memo::hash_of(sources);
+    if let Some((k, tera)) = crate::sync::lock(&LAST).as_ref() {
+        if *k == key {
+            return Ok(tera.clone());
+        }
+    }
+    let mut tera = tera::Tera::default();
+    tera.autoescape_on(vec![".html"]);
+    // Tera's default also escapes `/`, which makes every URL unreadable
+    // (`&#x2F;ja&#x2F;`); quotes, `<`, `>` and `&` are what matter.
+    tera.set_escape_fn(escape_html);
+    tera.add_raw_templates(sources.to_vec())?;
+    *crate::sync::lock(&LAST) = Some((key, tera.clone()));
+    Ok(tera)
+}
+
 fn escape_html(s: &str) -> String {
     super::highlight::escape(s)
 }
@@ -65,12 +91,6 @@ impl Templates {
     ) -> Result<std::result::Result<Templates, Vec<Diagnostic>>> {
         let files: Vec<ThemeFile> =
             theme::merged(root, "templates", theme::TEMPLATES, Some(".html"))?;
-        let mut tera = tera::Tera::default();
-        tera.autoescape_on(vec![".html"]);
-        // Tera's default also escapes `/`, which makes every URL unreadable
-        // (`&#x2F;ja&#x2F;`); quotes, `<`, `>` and `&` are what matter.
-        tera.set_escape_fn(escape_html);
-        tera.register_function("t", Translate(i18n, Default::default()));
         let mut origins = BTreeMap::new();
         let mut diags = Vec::new();
         let mut sources = Vec::new();
@@ -93,45 +113,51 @@ impl Templates {
         }
         // The common case parses each template once. Only when that fails
         // is each file parsed on its own, to pin a syntax error to its file.
-        if let Err(e) = tera.add_raw_templates(sources.clone()) {
-            for (name, text) in &sources {
-                let mut probe = tera::Tera::default();
-                if let Err(e) = probe.add_raw_template(name, text) {
-                    let msg = tera_message(&e);
-                    // Inheritance needs every template: judged below.
-                    if !msg.contains("Failed to parse") {
-                        continue;
-                    }
-                    let loc = parse_location(&origins[name], &msg);
-                    let detail = msg
-                        .lines()
-                        .rev()
-                        .find(|l| !l.trim().is_empty() && !l.contains('|'))
-                        .unwrap_or("")
-                        .trim()
-                        .trim_start_matches("= ")
-                        .to_owned();
-                    diags.push(
+        let parsed = parse_all(&sources);
+        let mut tera =
+            match parsed {
+                Ok(tera) => tera,
+                Err(e) => {
+                    for (name, text) in &sources {
+                        let mut probe = tera::Tera::default();
+                        if let Err(e) = probe.add_raw_template(name, text) {
+                            let msg = tera_message(&e);
+                            // Inheritance needs every template: judged below.
+                            if !msg.contains("Failed to parse") {
+                                continue;
+                            }
+                            let loc = parse_location(&origins[name], &msg);
+                            let detail = msg
+                                .lines()
+                                .rev()
+                                .find(|l| !l.trim().is_empty() && !l.contains('|'))
+                                .unwrap_or("")
+                                .trim()
+                                .trim_start_matches("= ")
+                                .to_owned();
+                            diags.push(
                         Diagnostic::error("E040", loc, format!("template syntax error: {detail}"))
                             .with_hint(
                                 "fix the template, or delete the override to use the built-in one",
                             ),
                     );
+                        }
+                    }
+                    if diags.is_empty() {
+                        let msg = tera_message(&e);
+                        diags.push(
+                            Diagnostic::error(
+                                "E040",
+                                Location::file("templates"),
+                                format!("template error: {msg}"),
+                            )
+                            .with_hint("a template extends or includes one that does not exist"),
+                        );
+                    }
+                    return Ok(Err(diags));
                 }
-            }
-            if diags.is_empty() {
-                let msg = tera_message(&e);
-                diags.push(
-                    Diagnostic::error(
-                        "E040",
-                        Location::file("templates"),
-                        format!("template error: {msg}"),
-                    )
-                    .with_hint("a template extends or includes one that does not exist"),
-                );
-            }
-            return Ok(Err(diags));
-        }
+            };
+        tera.register_function("t", Translate(i18n, Default::default()));
         let reserved_ids =
             theme::fixed_ids(files.iter().map(|f| String::from_utf8_lossy(&f.bytes)));
         Ok(Ok(Templates {
