@@ -338,7 +338,12 @@ async fn an_atomic_rename_save_rebuilds_once() {
         .await
         .contains("Renamed-in version"));
 
-    // A burst of saves (an editor's save-all, a formatter) is one rebuild too.
+    // A burst of saves (an editor's save-all, a formatter) is one rebuild too,
+    // when the saves land closer together than the watcher's debounce window
+    // (20 ms); on a machine too loaded to keep them that close, the burst is
+    // legitimately two batches, and only "at least one rebuild" can be held.
+    let mut last = std::time::Instant::now();
+    let mut widest = Duration::ZERO;
     for i in 0..5 {
         let text = read(site.root(), PAGE).replace(
             if i == 0 {
@@ -349,17 +354,33 @@ async fn an_atomic_rename_save_rebuilds_once() {
             "Burst version",
         );
         rename_save(site.root(), PAGE, &text);
-        std::thread::sleep(Duration::from_millis(10));
+        if i > 0 {
+            widest = widest.max(last.elapsed());
+        }
+        last = std::time::Instant::now();
+        std::thread::sleep(Duration::from_millis(5));
     }
     expect_reload(&mut ws).await;
     expect_silence(&mut ws).await;
-    assert_eq!(handle.rebuilds(), 2, "a save burst, one rebuild");
+    let after_burst = handle.rebuilds();
+    if widest < Duration::from_millis(20) {
+        assert_eq!(after_burst, 2, "a save burst, one rebuild");
+    } else {
+        assert!(
+            after_burst >= 2,
+            "a save burst rebuilds ({widest:?} between saves)"
+        );
+    }
 
     // Editor litter alone rebuilds nothing.
     std::fs::write(site.root().join("content/notes/.page.md.swp"), "x").expect("swap file");
     std::fs::write(site.root().join("content/notes/4913"), "").expect("vim probe");
     expect_silence(&mut ws).await;
-    assert_eq!(handle.rebuilds(), 2);
+    assert_eq!(
+        handle.rebuilds(),
+        after_burst,
+        "editor litter rebuilds nothing"
+    );
     handle.shutdown().await.expect("stops cleanly");
 }
 
