@@ -52,6 +52,51 @@ fn parse_all(sources: &[(String, String)]) -> tera::Result<tera::Tera> {
     Ok(tera)
 }
 
+/// What is wrong with templates Tera would not take together: each file
+/// that fails to parse on its own, pinned to its line, or else the
+/// failure of the whole (an `extends` or `include` of a missing name).
+fn parse_errors(
+    sources: &[(String, String)],
+    origins: &BTreeMap<String, String>,
+    e: &tera::Error,
+) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    for (name, text) in sources {
+        let mut probe = tera::Tera::default();
+        if let Err(e) = probe.add_raw_template(name, text) {
+            let msg = tera_message(&e);
+            // Inheritance needs every template: judged below.
+            if !msg.contains("Failed to parse") {
+                continue;
+            }
+            let loc = parse_location(&origins[name], &msg);
+            let detail = msg
+                .lines()
+                .rev()
+                .find(|l| !l.trim().is_empty() && !l.contains('|'))
+                .unwrap_or("")
+                .trim()
+                .trim_start_matches("= ")
+                .to_owned();
+            diags.push(
+                Diagnostic::error("E040", loc, format!("template syntax error: {detail}"))
+                    .with_hint("fix the template, or delete the override to use the built-in one"),
+            );
+        }
+    }
+    if diags.is_empty() {
+        diags.push(
+            Diagnostic::error(
+                "E040",
+                Location::file("templates"),
+                format!("template error: {}", tera_message(e)),
+            )
+            .with_hint("a template extends or includes one that does not exist"),
+        );
+    }
+    diags
+}
+
 fn escape_html(s: &str) -> String {
     super::highlight::escape(s)
 }
@@ -113,50 +158,10 @@ impl Templates {
         }
         // The common case parses each template once. Only when that fails
         // is each file parsed on its own, to pin a syntax error to its file.
-        let parsed = parse_all(&sources);
-        let mut tera =
-            match parsed {
-                Ok(tera) => tera,
-                Err(e) => {
-                    for (name, text) in &sources {
-                        let mut probe = tera::Tera::default();
-                        if let Err(e) = probe.add_raw_template(name, text) {
-                            let msg = tera_message(&e);
-                            // Inheritance needs every template: judged below.
-                            if !msg.contains("Failed to parse") {
-                                continue;
-                            }
-                            let loc = parse_location(&origins[name], &msg);
-                            let detail = msg
-                                .lines()
-                                .rev()
-                                .find(|l| !l.trim().is_empty() && !l.contains('|'))
-                                .unwrap_or("")
-                                .trim()
-                                .trim_start_matches("= ")
-                                .to_owned();
-                            diags.push(
-                        Diagnostic::error("E040", loc, format!("template syntax error: {detail}"))
-                            .with_hint(
-                                "fix the template, or delete the override to use the built-in one",
-                            ),
-                    );
-                        }
-                    }
-                    if diags.is_empty() {
-                        let msg = tera_message(&e);
-                        diags.push(
-                            Diagnostic::error(
-                                "E040",
-                                Location::file("templates"),
-                                format!("template error: {msg}"),
-                            )
-                            .with_hint("a template extends or includes one that does not exist"),
-                        );
-                    }
-                    return Ok(Err(diags));
-                }
-            };
+        let mut tera = match parse_all(&sources) {
+            Ok(tera) => tera,
+            Err(e) => return Ok(Err(parse_errors(&sources, &origins, &e))),
+        };
         tera.register_function("t", Translate(i18n, Default::default()));
         let reserved_ids =
             theme::fixed_ids(files.iter().map(|f| String::from_utf8_lossy(&f.bytes)));
