@@ -29,11 +29,10 @@ impl std::fmt::Debug for Templates {
 /// The templates parsed by Tera, with the escaping kansoku uses and no
 /// functions yet, from `(name, text)` pairs; the last set parsed is kept
 /// and handed out again (cloned) for the same texts. Parsing is Tera's
-/// slowest step (about 40 ms for the built-in theme, most of a small
-/// site's cold build), and a process that builds many times (the test
-/// suite's oracle and builds, `claims` after `check`) parses the same
-/// texts each time; serve keeps its own memo of the theme. One entry,
-/// keyed by the texts themselves: nothing stale can come back.
+/// slowest step (about 40 ms for the built-in theme), and a process that
+/// builds many times (the test suite's oracles and builds) parsed the
+/// same texts each time; serve keeps its own memo of the theme. One
+/// entry, keyed by the texts themselves: nothing stale can come back.
 fn parse_all(sources: &[(String, String)]) -> tera::Result<tera::Tera> {
     static LAST: std::sync::Mutex<Option<(u64, tera::Tera)>> = std::sync::Mutex::new(None);
     let key = crate::hash::memo::hash_of(sources);
