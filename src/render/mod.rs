@@ -63,7 +63,8 @@ impl Renderer {
             Ok(i) => Arc::new(i),
             Err(d) => return Ok(Err(d)),
         };
-        let templates = match Templates::load(root, i18n.clone())? {
+        let i18n_key = crate::hash::memo::hash_of(&sources);
+        let templates = match Templates::load(root, i18n.clone(), i18n_key)? {
             Ok(t) => t,
             Err(d) => return Ok(Err(d)),
         };
@@ -296,7 +297,7 @@ impl Renderer {
                     .collect();
                 out.push(OutputFile {
                     path: "static/syntax.css".to_owned(),
-                    bytes: highlight::stylesheet().into_bytes(),
+                    bytes: highlight::stylesheet().as_bytes().to_vec(),
                 });
                 Ok(out)
             }

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 /// The compiled templates and where each came from.
 pub(crate) struct Templates {
-    tera: tera::Tera,
+    tera: Arc<tera::Tera>,
     origins: BTreeMap<String, String>,
     reserved_ids: Vec<String>,
 }
@@ -26,16 +26,23 @@ impl std::fmt::Debug for Templates {
     }
 }
 
-/// The templates parsed by Tera, with the escaping kansoku uses and no
-/// functions yet, from `(name, text)` pairs; the last set parsed is kept
-/// and handed out again (cloned) for the same texts. Parsing is Tera's
-/// slowest step (about 40 ms for the built-in theme), and a process that
-/// builds many times (the test suite's oracles and builds) parsed the
-/// same texts each time; serve keeps its own memo of the theme. One
-/// entry, keyed by the texts themselves: nothing stale can come back.
-fn parse_all(sources: &[(String, String)]) -> tera::Result<tera::Tera> {
-    static LAST: std::sync::Mutex<Option<(u64, tera::Tera)>> = std::sync::Mutex::new(None);
-    let key = crate::hash::memo::hash_of(sources);
+/// The templates parsed by Tera, with the escaping kansoku uses and `t()`
+/// over `i18n`, from `(name, text)` pairs; the last set made is kept and
+/// handed out again for the same template texts and the same UI strings
+/// (`i18n_key`, the hash of their sources). Parsing is Tera's slowest
+/// step (about 40 ms for the built-in theme), and a process that builds
+/// many times (the test suite's oracles and builds) parsed the same texts
+/// each time; a deep copy of the parsed trees was still a tenth of the
+/// pipeline property test, so the entry is shared, not copied. One entry,
+/// keyed by everything it is made from: nothing stale can come back.
+fn parse_all(
+    sources: &[(String, String)],
+    i18n: &Arc<I18n>,
+    i18n_key: u64,
+) -> tera::Result<Arc<tera::Tera>> {
+    type Last = Option<(u64, Arc<tera::Tera>)>;
+    static LAST: std::sync::Mutex<Last> = std::sync::Mutex::new(None);
+    let key = crate::hash::memo::hash_of((sources, i18n_key));
     if let Some((k, tera)) = crate::sync::lock(&LAST).as_ref() {
         if *k == key {
             return Ok(tera.clone());
@@ -47,6 +54,10 @@ fn parse_all(sources: &[(String, String)]) -> tera::Result<tera::Tera> {
     // (`&#x2F;ja&#x2F;`); quotes, `<`, `>` and `&` are what matter.
     tera.set_escape_fn(escape_html);
     tera.add_raw_templates(sources.to_vec())?;
+    // Its cache of translated strings is made from the same UI strings as
+    // the key, so a later build that shares it reads the same texts.
+    tera.register_function("t", Translate(i18n.clone(), Default::default()));
+    let tera = Arc::new(tera);
     *crate::sync::lock(&LAST) = Some((key, tera.clone()));
     Ok(tera)
 }
@@ -128,10 +139,12 @@ fn parse_location(origin: &str, msg: &str) -> Location {
 }
 
 impl Templates {
-    /// Loads the embedded templates and the site's overrides.
+    /// Loads the embedded templates and the site's overrides, with `t()`
+    /// over `i18n`, whose sources hash to `i18n_key`.
     pub(crate) fn load(
         root: &Path,
         i18n: Arc<I18n>,
+        i18n_key: u64,
     ) -> Result<std::result::Result<Templates, Vec<Diagnostic>>> {
         let files: Vec<ThemeFile> =
             theme::merged(root, "templates", theme::TEMPLATES, Some(".html"))?;
@@ -157,11 +170,10 @@ impl Templates {
         }
         // The common case parses each template once. Only when that fails
         // is each file parsed on its own, to pin a syntax error to its file.
-        let mut tera = match parse_all(&sources) {
+        let tera = match parse_all(&sources, &i18n, i18n_key) {
             Ok(tera) => tera,
             Err(e) => return Ok(Err(parse_errors(&sources, &origins, &e))),
         };
-        tera.register_function("t", Translate(i18n, Default::default()));
         let reserved_ids =
             theme::fixed_ids(files.iter().map(|f| String::from_utf8_lossy(&f.bytes)));
         Ok(Ok(Templates {
