@@ -89,7 +89,7 @@ mod tests {
 
     #[test]
     fn replaces_whole_and_leaves_no_temporary_file() {
-        let dir = tempfile::tempdir().expect("tempdir");
+        let dir = crate::scratch::tempdir();
         let path = dir.path().join("a.json");
         write_atomic(&path, b"one").expect("new file");
         write_atomic(&path, b"two").expect("replaced");
@@ -103,7 +103,7 @@ mod tests {
 
     #[test]
     fn a_failed_body_leaves_the_old_file_and_no_temporary_file() {
-        let dir = tempfile::tempdir().expect("tempdir");
+        let dir = crate::scratch::tempdir();
         let path = dir.path().join("a.json");
         write_atomic(&path, b"old").expect("new file");
         let failed = write_atomic_with(&path, |w| {
@@ -119,7 +119,7 @@ mod tests {
     #[test]
     fn keeps_the_permissions_of_the_file_it_replaces() {
         use std::os::unix::fs::PermissionsExt;
-        let dir = tempfile::tempdir().expect("tempdir");
+        let dir = crate::scratch::tempdir();
         let path = dir.path().join("kansoku.lock");
         write_atomic(&path, b"one").expect("new file");
         let mode = |p: &Path| fs::metadata(p).expect("stat").permissions().mode() & 0o777;

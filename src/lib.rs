@@ -49,6 +49,8 @@ mod pipeline_tests;
 pub mod record;
 pub mod render;
 pub mod review;
+#[cfg(test)]
+mod scratch;
 pub mod search;
 pub mod serve;
 pub mod site;

@@ -377,7 +377,7 @@ fn served(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 }
 
 fn run(ops: &[Op]) -> Result<(), TestCaseError> {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = crate::scratch::tempdir();
     let root = dir.path().join("site");
     let mut model = Model::start();
     let mut files = model.files();

@@ -13,7 +13,7 @@ use std::sync::Mutex;
 
 /// A copy of this repository's own site to edit.
 fn site_copy() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = crate::scratch::tempdir();
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     for entry in walkdir::WalkDir::new(repo.join("content"))
         .into_iter()
@@ -67,7 +67,7 @@ struct Builder {
 
 impl Builder {
     fn new(root: &Path) -> Builder {
-        let work = tempfile::tempdir().expect("work dir");
+        let work = crate::scratch::tempdir();
         Builder {
             root: root.to_path_buf(),
             state: Tree::new(root.to_path_buf(), work.path().join("site")),
@@ -242,7 +242,7 @@ evidence = [{ path = "phase-c/runner-maps.txt", lines = "18" }]
 
 /// A copy of `tests/fixtures/basic` to edit.
 fn basic_copy() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = crate::scratch::tempdir();
     let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/basic");
     for entry in walkdir::WalkDir::new(&from) {
         let entry = entry.expect("walk");
@@ -477,7 +477,7 @@ fn issue_27_a_large_log_is_served_as_a_full_build_writes_it() {
 /// files. serve's output is a cold build's after each.
 #[test]
 fn issue_28_a_prose_edit_past_the_llms_cut_renders_one_page() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = crate::scratch::tempdir();
     let root = dir.path();
     std::fs::write(
         root.join("book.toml"),

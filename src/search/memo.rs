@@ -448,7 +448,7 @@ mod tests {
 
     #[test]
     fn a_memo_of_another_version_or_unreadable_is_empty() {
-        let dir = tempfile::tempdir().expect("tempdir");
+        let dir = crate::scratch::tempdir();
         let path = dir.path().join("m.json");
         std::fs::write(&path, "{not json").expect("write");
         assert!(Memo::read(&path).shards.is_empty());

@@ -397,7 +397,7 @@ mod tests {
 
     #[test]
     fn targets_name_only_existing_dirs() {
-        let tmp = tempfile::tempdir().expect("temp dir");
+        let tmp = crate::scratch::tempdir();
         std::fs::create_dir_all(tmp.path().join("content")).expect("mkdir");
         let l = Layout {
             root: tmp.path().to_path_buf(),

@@ -251,7 +251,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn resolve_follows_links_and_dotdot_and_normalises_the_rest() {
-        let tmp = tempfile::tempdir().expect("temp dir");
+        let tmp = crate::scratch::tempdir();
         let base = std::fs::canonicalize(tmp.path()).expect("canonical");
         std::fs::create_dir_all(base.join("site/content")).expect("mkdir");
         std::os::unix::fs::symlink(".", base.join("site/public")).expect("symlink");

@@ -70,7 +70,7 @@ fn copy_fixture(to: &Path) {
 
 #[test]
 fn a_cached_build_after_an_edit_equals_a_cold_one() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = crate::scratch::tempdir();
     let root = dir.path().join("site");
     copy_fixture(&root);
     kansoku(&root, &["build", "-q"]);
@@ -98,7 +98,7 @@ fn a_cached_build_after_an_edit_equals_a_cold_one() {
 
 #[test]
 fn a_cached_build_indexes_again_only_the_search_shards_of_edited_pages() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = crate::scratch::tempdir();
     let root = dir.path().join("site");
     copy_fixture(&root);
     let shards = |out: &str, lang: &str| -> String {
@@ -151,7 +151,7 @@ fn a_cached_build_indexes_again_only_the_search_shards_of_edited_pages() {
 /// class, as a cold build says.
 #[test]
 fn a_cached_build_finds_what_a_cold_one_finds_on_an_unchanged_page() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = crate::scratch::tempdir();
     let root = dir.path().join("site");
     copy_fixture(&root);
     let page = |name: &str, class: &str, from: &str| {
@@ -204,7 +204,7 @@ fn a_cached_build_finds_what_a_cold_one_finds_on_an_unchanged_page() {
 /// text and parsed header, and kept the old copy.
 #[test]
 fn a_cached_build_publishes_an_evidence_file_edited_outside_its_text() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = crate::scratch::tempdir();
     let root = dir.path().join("site");
     copy_fixture(&root);
     kansoku(&root, &["build", "-q"]);
@@ -231,7 +231,7 @@ fn a_cached_build_publishes_an_evidence_file_edited_outside_its_text() {
 /// that renders and indexes nothing again counts nothing.
 #[test]
 fn issue_29_timings_split_render_by_page_kind_and_search_by_step() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = crate::scratch::tempdir();
     let root = dir.path().join("site");
     copy_fixture(&root);
     let calls = |out: &str, name: &str| -> Option<String> {

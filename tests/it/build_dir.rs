@@ -743,7 +743,7 @@ fn issue_23_3_a_persons_file_at_a_generated_path_is_never_overwritten() {
     );
 
     // --out DIR: the same, and the records stay inside the site.
-    let elsewhere = tempfile::tempdir().expect("temp dir");
+    let elsewhere = crate::scratch::tempdir();
     let dir = elsewhere.path().join("deploy");
     fs::create_dir_all(&dir).expect("mkdir");
     fs::write(dir.join("claims.json"), "mine\n").expect("write");
@@ -1033,7 +1033,7 @@ fn issue_23_6_a_lost_record_replaces_nothing_and_warns_nothing_false() {
     // directory writes.
     fs::remove_dir_all(t.out()).expect("rm public");
     assert!(run(root, &["build"]).status.success());
-    let fresh = tempfile::tempdir().expect("temp");
+    let fresh = crate::scratch::tempdir();
     let out = kansoku()
         .args(["build", "--no-search", "--no-cache", "--root"])
         .arg(root)

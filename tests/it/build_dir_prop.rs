@@ -95,7 +95,7 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 }
 
 fn run(ops: &[Op]) -> Result<(), TestCaseError> {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let root = tmp.path().join("site");
     let outside = tmp.path().join("outside");
     let deploy = tmp.path().join("deploy");
@@ -333,7 +333,7 @@ fn relative(base: &Path, files: BTreeMap<PathBuf, Vec<u8>>) -> BTreeMap<PathBuf,
 }
 
 fn run_site(ops: &[SiteOp]) -> Result<(), TestCaseError> {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let base = fs::canonicalize(tmp.path()).expect("canonical");
     let root = base.join("site");
     copy_tree(

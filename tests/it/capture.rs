@@ -531,7 +531,7 @@ fn a_gzip_log_is_cited_by_its_lines_and_published_as_it_is() {
 #[test]
 fn a_capture_never_writes_through_a_link_out_of_the_evidence_directory() {
     let t = site();
-    let outside = tempfile::tempdir().expect("outside");
+    let outside = crate::scratch::tempdir();
     std::os::unix::fs::symlink(outside.path(), t.root().join("evidence/runs")).expect("a link out");
     let err = capture::capture(t.root(), &request(&["printf", "x\\n"]))
         .expect_err("refused")

@@ -753,7 +753,7 @@ fn symlink_inside_evidence_is_followed() {
 
 #[test]
 fn directory_symlink_out_of_evidence_is_e015() {
-    let outside = tempfile::tempdir().expect("temp dir");
+    let outside = crate::scratch::tempdir();
     std::fs::write(outside.path().join("s.log"), "outside\n").expect("write");
     let mut t = site("clean");
     std::os::unix::fs::symlink(outside.path(), t.root().join("evidence/linked")).expect("symlink");
@@ -771,7 +771,7 @@ fn directory_symlink_out_of_evidence_is_e015() {
 
 #[test]
 fn directory_symlink_out_of_evidence_is_refused() {
-    let outside = tempfile::tempdir().expect("temp dir");
+    let outside = crate::scratch::tempdir();
     std::fs::write(outside.path().join("s.log"), "outside\n").expect("write");
     let mut t = site("clean");
     std::os::unix::fs::symlink(outside.path(), t.root().join("evidence/linked")).expect("symlink");
@@ -1032,7 +1032,7 @@ fn exit_1_on_content_errors() {
 
 #[test]
 fn exit_2_without_book_toml() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = crate::scratch::tempdir();
     std::fs::create_dir(dir.path().join("content")).expect("mkdir");
     let root = dir.path().to_str().expect("UTF-8 path");
     let out = kansoku(&["check", "--root", root]);

@@ -52,7 +52,7 @@ pub(crate) fn assert_one_summary_line(out: &Output) -> String {
 
 #[test]
 fn init_then_build_succeeds() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let site = tmp.path().join("x");
     let out = kansoku(&["init", path_arg(&site)]);
     assert!(out.status.success(), "init failed: {}", text(&out.stderr));
@@ -114,7 +114,7 @@ fn init_then_build_succeeds() {
 
 #[test]
 fn init_into_a_non_empty_dir_fails_with_2_and_writes_nothing() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let site = tmp.path().join("busy");
     std::fs::create_dir_all(site.join("notes")).expect("mkdir");
     std::fs::write(site.join("notes/mine.md"), "my own notes\n").expect("write");
@@ -183,7 +183,7 @@ fn check_reports_untranslated_segments_as_errors_and_writes_nothing() {
 
 #[test]
 fn missing_book_toml_is_a_usage_error() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let out = kansoku(&["build", "--root", path_arg(tmp.path())]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = text(&out.stderr);
@@ -193,7 +193,7 @@ fn missing_book_toml_is_a_usage_error() {
 
 #[test]
 fn the_fixture_copy_helper_copies_everything() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     copy_dir(&fixture("basic"), tmp.path());
     Tree::of(&fixture("basic")).assert_same(&Tree::of(tmp.path()), "a copied fixture");
 }
@@ -503,7 +503,7 @@ fn issue_25_help_has_help_and_matches_each_commands_own() {
 
 #[test]
 fn issue_25_no_book_toml_says_the_parents_were_searched() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let inner = tmp.path().join("a/b");
     std::fs::create_dir_all(&inner).expect("mkdir");
     let out = Command::new(env!("CARGO_BIN_EXE_kansoku"))
@@ -554,7 +554,7 @@ fn issue_25_w041_for_base_url_names_the_flag_not_book_toml() {
 
 #[test]
 fn issue_25_the_starter_site_builds_without_a_warning_and_with_generic_kinds() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let site = tmp.path().join("x");
     assert!(kansoku(&["init", path_arg(&site)]).status.success());
     let out = kansoku(&["build", "--root", path_arg(&site)]);
@@ -573,7 +573,7 @@ fn issue_25_the_starter_site_builds_without_a_warning_and_with_generic_kinds() {
 
 #[test]
 fn issue_25_new_takes_any_unicode_slug_that_is_a_safe_file_name() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let site = tmp.path().join("site");
     assert!(kansoku(&["init", path_arg(&site)]).status.success());
     let new = |spec: &str| {

@@ -152,7 +152,7 @@ impl SiteTest {
     }
 
     fn empty() -> SiteTest {
-        let tmp = tempfile::tempdir().expect("a temp dir can be made");
+        let tmp = crate::scratch::tempdir();
         let root = tmp.path().join("site");
         std::fs::create_dir_all(&root).expect("site dir can be made");
         SiteTest {

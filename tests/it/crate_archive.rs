@@ -481,7 +481,7 @@ fn issue_28_a_later_build_replaces_its_archive_and_a_failed_one_keeps_it() {
 
 #[test]
 fn issue_28_build_archive_on_the_command_line() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let root = tmp.path().join("site");
     copy_dir(&common::fixture("basic"), &root);
     let file = tmp.path().join("record.html");

@@ -35,6 +35,10 @@ mod page_prop;
 mod review;
 mod safety;
 mod scale;
+// Where scratch trees go: the unit tests' own module (in memory when
+// the machine has room).
+#[path = "../../src/scratch.rs"]
+mod scratch;
 mod search;
 mod serve;
 mod threads;

@@ -55,7 +55,7 @@ fn running_from_inside_the_site_finds_book_toml_in_a_parent() {
 fn build_out_writes_only_there() {
     let t = SiteTest::from_fixture("basic");
     let before = sources(t.root());
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let out_dir = tmp.path().join("site-out");
     let out = kansoku(&[
         "build",
@@ -113,7 +113,7 @@ fn build_out_refuses_the_site_and_its_sources() {
 
 #[test]
 fn new_then_check_gives_exactly_the_stub_finding() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let site = tmp.path().join("site");
     let out = kansoku(&["init", arg(&site)]);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -169,7 +169,7 @@ fn new_then_check_gives_exactly_the_stub_finding() {
 
 #[test]
 fn init_takes_root_or_dir_but_not_both() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let a = tmp.path().join("a");
     let out = kansoku(&["init", "--root", arg(&a)]);
     assert!(out.status.success(), "{}", text(&out.stderr));

@@ -70,7 +70,7 @@ fn litter(out: &Path) -> Vec<String> {
 
 #[test]
 fn streamed_writes_from_many_threads_match_write_atomic() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let files = site(120, "v1");
     let a = tmp.path().join("a/public");
     write_atomic(&files, &a).expect("write_atomic");
@@ -95,7 +95,7 @@ fn streamed_writes_from_many_threads_match_write_atomic() {
 
 #[test]
 fn aborted_staging_leaves_previous_out_untouched() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let out = tmp.path().join("public");
     let v1 = site(30, "v1");
     write_atomic(&v1, &out).expect("first build");
@@ -124,7 +124,7 @@ fn aborted_staging_leaves_previous_out_untouched() {
 
 #[test]
 fn rebuild_gives_exactly_the_new_content() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let out = tmp.path().join("public");
     let v1 = site(40, "v1");
     write_atomic(&v1, &out).expect("first build");
@@ -197,7 +197,7 @@ fn rebuild_gives_exactly_the_new_content() {
 #[test]
 fn unchanged_files_share_the_previous_inode() {
     use std::os::unix::fs::MetadataExt;
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let out = tmp.path().join("public");
     let v1 = site(5, "v1");
     write_atomic(&v1, &out).expect("first build");
@@ -214,7 +214,7 @@ fn unchanged_files_share_the_previous_inode() {
 
 #[test]
 fn a_damaged_manifest_only_costs_a_full_write() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let out = tmp.path().join("public");
     let v1 = site(10, "v1");
     write_atomic(&v1, &out).expect("first build");
@@ -232,7 +232,7 @@ fn a_damaged_manifest_only_costs_a_full_write() {
 
 #[test]
 fn a_path_written_twice_is_a_collision() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let out = tmp.path().join("public");
     let staging = Staging::begin(&out).expect("begin");
     staging.write("ja/a/index.html", b"one").expect("first");
@@ -264,7 +264,7 @@ fn a_path_written_twice_is_a_collision() {
 
 #[test]
 fn paths_cannot_leave_the_staging_dir() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let out = tmp.path().join("site/public");
     let staging = Staging::begin(&out).expect("begin");
     for bad in [
@@ -304,7 +304,7 @@ fn paths_cannot_leave_the_staging_dir() {
 
 #[test]
 fn out_that_is_a_file_is_refused() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let out = tmp.path().join("public");
     fs::write(&out, "a file").expect("file");
     assert!(Staging::begin(&out).is_err());
@@ -319,7 +319,7 @@ fn staging_is_shared_between_threads() {
 
 #[test]
 fn no_commit_after_a_failed_write() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let out = tmp.path().join("public");
     let v1 = site(3, "v1");
     write_atomic(&v1, &out).expect("first build");
@@ -333,7 +333,7 @@ fn no_commit_after_a_failed_write() {
 
 #[test]
 fn remove_takes_the_manifest_too() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let out = tmp.path().join("public");
     write_atomic(&site(3, "v1"), &out).expect("build");
     assert!(tmp.path().join(".kansoku/public.manifest").exists());
@@ -344,7 +344,7 @@ fn remove_takes_the_manifest_too() {
 
 #[test]
 fn a_manifest_where_kansoku_0_1_kept_it_still_counts_then_goes() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let out = tmp.path().join("public");
     write_atomic(&site(4, "v1"), &out).expect("first build");
     // As kansoku 0.1 left it: beside public/, format 1.
@@ -366,7 +366,7 @@ fn a_manifest_where_kansoku_0_1_kept_it_still_counts_then_goes() {
 
 #[test]
 fn leftovers_of_killed_builds_go_and_a_tree_lost_mid_swap_comes_back() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let out = tmp.path().join("public");
     let v1 = site(3, "v1");
     write_atomic(&v1, &out).expect("first build");
@@ -386,7 +386,7 @@ fn leftovers_of_killed_builds_go_and_a_tree_lost_mid_swap_comes_back() {
 #[cfg(unix)]
 #[test]
 fn in_place_never_writes_through_a_link_or_over_a_kept_file() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let out = tmp.path().join("public");
     let v1 = site(3, "v1");
     write_atomic(&v1, &out).expect("first build");
@@ -436,7 +436,7 @@ fn build(files: &[OutputFile], out: &Path) -> kansoku::site::output::Committed {
 /// leaves empty.
 #[test]
 fn the_spare_is_updated_into_the_next_tree() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let out = tmp.path().join("public");
     let spare = tmp.path().join(".kansoku/public.spare");
     let v1 = site(20, "v1");
@@ -484,7 +484,7 @@ fn the_spare_is_updated_into_the_next_tree() {
 /// that update the spare.
 #[test]
 fn the_spare_gives_way_where_a_file_becomes_a_directory() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let out = tmp.path().join("public");
     let a = vec![file("x", "a file"), file("y/index.html", "y")];
     let b = vec![
@@ -511,7 +511,7 @@ fn the_spare_gives_way_where_a_file_becomes_a_directory() {
 /// share the inode): the next build must write it again, from its bytes.
 #[test]
 fn a_file_edited_in_public_is_written_again_never_taken_from_the_spare() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let out = tmp.path().join("public");
     let v1 = site(6, "v1");
     for _ in 0..2 {
@@ -543,7 +543,7 @@ fn a_file_edited_in_public_is_written_again_never_taken_from_the_spare() {
 /// in the report, and the build starts from an empty staging tree.
 #[test]
 fn a_file_the_spare_record_does_not_name_is_left_alone() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let out = tmp.path().join("public");
     let v1 = site(3, "v1");
     for _ in 0..2 {
@@ -576,7 +576,7 @@ fn a_file_the_spare_record_does_not_name_is_left_alone() {
 /// build directory as it was; the next build starts afresh and is right.
 #[test]
 fn a_build_stopped_while_updating_the_spare_loses_nothing() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let out = tmp.path().join("public");
     let v1 = site(8, "v1");
     for _ in 0..2 {
@@ -598,7 +598,7 @@ fn a_build_stopped_while_updating_the_spare_loses_nothing() {
 
 #[test]
 fn remove_takes_the_spare_too() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let out = tmp.path().join("public");
     for _ in 0..2 {
         write_atomic(&site(3, "v1"), &out).expect("build");
@@ -614,7 +614,7 @@ fn remove_takes_the_spare_too() {
 /// every depth and in either of the two trees that take turns.
 #[test]
 fn a_file_added_to_an_unchanged_directory_is_still_found() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let out = tmp.path().join("public");
     let v1 = site(12, "v1");
     for _ in 0..4 {

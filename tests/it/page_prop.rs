@@ -20,7 +20,7 @@ fn site(dir: &Path, page: &[u8]) {
 /// stops a build, `build` succeeds; otherwise `build` refuses and writes
 /// nothing.
 fn holds(page: &[u8]) -> Result<(), TestCaseError> {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     site(tmp.path(), page);
     let report = kansoku::check::check(tmp.path()).expect("no I/O failure on a temp site");
     // Search indexing is tested elsewhere and costs most of a tiny build.
@@ -97,7 +97,7 @@ fn near_valid() -> impl Strategy<Value = Vec<u8>> {
 #[test]
 fn the_valid_page_builds() {
     holds(VALID.as_bytes()).expect("valid page holds the property");
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     site(tmp.path(), VALID.as_bytes());
     assert_eq!(
         kansoku::check::check(tmp.path())

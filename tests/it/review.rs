@@ -840,7 +840,7 @@ proptest! {
         ranges in proptest::collection::vec((1..=LOG_LINES, 0..3usize), 1..5),
         edits in proptest::collection::vec(edit_strategy(), 1..4),
     ) {
-        let tmp = tempfile::tempdir().expect("temp dir");
+        let tmp = crate::scratch::tempdir();
         let root = tmp.path();
         std::fs::create_dir_all(root.join("content")).expect("dir");
         std::fs::create_dir_all(root.join("evidence")).expect("dir");

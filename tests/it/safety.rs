@@ -127,7 +127,7 @@ fn names_with_spaces_and_unicode_still_build_issue_11() {
 #[cfg(unix)]
 #[test]
 fn every_skipped_symlink_is_a_warning_issue_11() {
-    let outside = tempfile::tempdir().expect("temp dir");
+    let outside = crate::scratch::tempdir();
     std::fs::write(outside.path().join("s.log"), "outside\n").expect("write");
     let mut t = clean();
     t.write("static/real.css", "body{}\n")

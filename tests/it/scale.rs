@@ -53,7 +53,7 @@ fn build_without_search(root: &Path) {
 
 #[test]
 fn issue_12_page_size_does_not_grow_with_its_section() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     two_sections(tmp.path(), 2000, "");
     build_without_search(tmp.path());
     for tree in ["ja", "en", "ja-en"] {
@@ -105,7 +105,7 @@ fn issue_12_page_size_does_not_grow_with_its_section() {
 
 #[test]
 fn issue_12_section_pages_list_their_pages_paginated() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     two_sections(tmp.path(), 250, "[output.html]\npaginate-by = 100\n");
     build_without_search(tmp.path());
     let first = read(tmp.path(), "en/b/index.html");
@@ -144,7 +144,7 @@ fn issue_12_section_pages_list_their_pages_paginated() {
 
 #[test]
 fn issue_12_search_can_be_turned_off() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let root = tmp.path();
     let mut book = String::from("[book]\ntitle = \"Off\"\n");
     std::fs::create_dir_all(root.join("content")).expect("mkdir");
@@ -200,7 +200,7 @@ fn indexed_pages(root: &Path, lang: &str) -> (usize, usize) {
 
 #[test]
 fn issue_12_a_large_site_is_indexed_in_shards_holding_every_page_once() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     let root = tmp.path();
     two_sections(root, 1200, "");
     kansoku::site::build_with(root, kansoku::site::BuildOptions::default())

@@ -30,7 +30,7 @@ fn shared_build_threads() -> usize {
 
 #[test]
 fn one_and_two_threads_give_identical_output() {
-    let a = tempfile::tempdir().expect("temp dir");
+    let a = crate::scratch::tempdir();
     copy_repo_site(a.path());
     let one = build_with(1, a.path());
     // The run's shared build used every core; on a machine of one core,
@@ -38,7 +38,7 @@ fn one_and_two_threads_give_identical_output() {
     let two = if shared_build_threads() >= 2 {
         repo_built().tree()
     } else {
-        let b = tempfile::tempdir().expect("temp dir");
+        let b = crate::scratch::tempdir();
         copy_repo_site(b.path());
         build_with(2, b.path())
     };
@@ -55,7 +55,7 @@ fn copy_repo_site(to: &Path) {
 
 /// Builds a 60-page corpus of `shape` with 1 and with 2 threads.
 fn corpus_with_1_and_2_threads(shape: Shape) {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let tmp = crate::scratch::tempdir();
     corpus::generate(&Corpus {
         pages: 60,
         dir: &tmp.path().join("a"),

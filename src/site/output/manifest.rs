@@ -410,7 +410,7 @@ mod tests {
 
     #[test]
     fn a_saved_manifest_reads_back_for_its_directory_only() {
-        let tmp = tempfile::tempdir().expect("temp dir");
+        let tmp = crate::scratch::tempdir();
         let out = tmp.path().join("public");
         fs::create_dir(&out).expect("mkdir");
         fs::write(out.join("a.html"), "a").expect("write");
@@ -477,7 +477,7 @@ mod tests {
 
     #[test]
     fn a_directory_record_reads_back_for_its_tree_only() {
-        let tmp = tempfile::tempdir().expect("temp dir");
+        let tmp = crate::scratch::tempdir();
         let (tree, path) = (tmp.path().join("tree"), tmp.path().join("dirs"));
         fs::create_dir_all(tree.join("a/b")).expect("mkdir");
         let id = |p: &str| identity(&fs::metadata(tree.join(p)).expect("stat")).expect("id");

@@ -313,7 +313,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn remove_tree_never_follows_a_link() {
-        let tmp = tempfile::tempdir().expect("temp dir");
+        let tmp = crate::scratch::tempdir();
         let target = tmp.path().join("target");
         fs::create_dir_all(target.join("sub")).expect("mkdir");
         fs::write(target.join("sub/precious"), "x").expect("write");
