@@ -46,6 +46,11 @@ mod layering_tests;
 pub(crate) mod memory;
 #[cfg(test)]
 mod pipeline_tests;
+// The unit tests run on the binary's allocator (src/main.rs), as users'
+// builds do.
+#[cfg(test)]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 pub mod record;
 pub mod render;
 pub mod review;

@@ -10,6 +10,11 @@
 //! module holds to fixtures under `tests/fixtures/` or to properties that
 //! do not depend on the record's wording.
 
+// The binary's allocator (src/main.rs), so that the in-process builds run
+// on what users' builds run, `mi_collect` (src/memory.rs) included.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod answers;
 mod build;
 mod build_cache;
