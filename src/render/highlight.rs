@@ -48,10 +48,6 @@ impl Highlighter {
         DEFAULTS.get_or_init(SyntaxSet::load_defaults_newlines)
     }
 
-    fn themes(&self) -> &'static [Palette; 2] {
-        themes()
-    }
-
     fn log(&self) -> &'static SyntaxSet {
         static LOG: OnceLock<SyntaxSet> = OnceLock::new();
         LOG.get_or_init(|| {
@@ -114,7 +110,7 @@ impl Highlighter {
     /// the themes' defaults in a `<span>` with that style's classes, runs
     /// of the same classes merged. `None` if the grammar fails on it.
     fn classed(&self, syntax: &SyntaxReference, set: &SyntaxSet, code: &str) -> Option<String> {
-        let palettes = self.themes();
+        let palettes = themes();
         let hls = palettes
             .each_ref()
             .map(|p| syntect::highlighting::Highlighter::new(&p.theme));
