@@ -48,8 +48,20 @@ impl Layout {
     ];
 }
 
-/// The thing a page is about.
+/// Where a value was written in its file (a byte range), kept to locate
+/// findings about it. It is not part of the value: it hashes as nothing,
+/// so a page's [`Outline`] hashes alike wherever its declarations sit, and
+/// an edit that only moves them (a longer claim above them) renders no
+/// other page again.
 #[derive(Debug, Clone)]
+pub(crate) struct Span(pub(crate) Range<usize>);
+
+impl std::hash::Hash for Span {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+/// The thing a page is about.
+#[derive(Debug, Clone, Hash)]
 pub struct Entity {
     /// A kind from `book.toml` `[kinds]`.
     pub(crate) kind: String,
@@ -60,38 +72,38 @@ pub struct Entity {
     /// Short role text.
     pub(crate) role: Option<Bi<String>>,
     /// The claim whose class colours the entity, with its span.
-    pub(crate) status: Option<(String, Range<usize>)>,
+    pub(crate) status: Option<(String, Span)>,
     /// Spans of kind and key, for diagnostics.
-    pub(crate) kind_span: Range<usize>,
+    pub(crate) kind_span: Span,
     /// Span of the key.
-    pub(crate) key_span: Range<usize>,
+    pub(crate) key_span: Span,
     /// Keys of entities of the same kind this one depends on (the edges
     /// of a named view's graph), with their spans.
-    pub(crate) depends_on: Vec<(String, Range<usize>)>,
+    pub(crate) depends_on: Vec<(String, Span)>,
 }
 
 /// A named view: rows are the entities of `kind`, columns are claim
 /// aspects; `[[table:NAME]]` draws it as a table, `[[graph:NAME]]` as the
 /// `depends-on` graph of those entities.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 pub struct NamedView {
     /// The name used in the body markers.
     pub(crate) name: String,
     /// The entity kind of its rows.
     pub(crate) kind: String,
     /// Span of the kind, for diagnostics.
-    pub(crate) kind_span: Range<usize>,
+    pub(crate) kind_span: Span,
     /// Columns.
     pub(crate) columns: Vec<Column>,
 }
 
 /// The "can show / cannot show" table: claim ids with their spans.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Hash)]
 pub struct Scope {
     /// What the observations can show.
-    pub(crate) can: Vec<(String, Range<usize>)>,
+    pub(crate) can: Vec<(String, Span)>,
     /// What they cannot show.
-    pub(crate) cannot: Vec<(String, Range<usize>)>,
+    pub(crate) cannot: Vec<(String, Span)>,
 }
 
 /// A generated view's column.
@@ -103,9 +115,33 @@ pub struct Column {
     pub(crate) label: Bi<String>,
 }
 
-/// One page of content.
+/// One page of content: its [`Outline`], which other outputs read, and
+/// what only the page itself shows.
 #[derive(Debug, Clone)]
 pub struct Page {
+    /// What other pages and views may read of it. A page reads as its
+    /// outline too (`page.title`), through `Deref`.
+    pub outline: Outline,
+    /// Claims declared here. Other outputs read them one by one, through
+    /// each claim's view (`Renderer::claim_views`), keyed on its own.
+    pub claims: Vec<Claim>,
+    /// Aspects summarised by the home page's summary of findings
+    /// (`[view] findings`), with their spans.
+    pub(crate) findings: Vec<(String, Range<usize>)>,
+    /// The body.
+    pub segments: Vec<Segment>,
+    /// The decoded file, for locating later findings; its path is
+    /// `content/` and the outline's `rel` (`parse_file`).
+    pub(crate) src: Source,
+}
+
+/// What outputs other than a page's own may read of it: all of it but
+/// its body, its claims and the home page's findings list. Its hash is
+/// this page's part of every render unit's memo key (`site::memo`), so
+/// a field added here is keyed by that alone, and a field left out of it
+/// cannot be read through another page's outline.
+#[derive(Debug, Clone, Hash)]
+pub struct Outline {
     /// Path relative to `content/`, `/`-separated.
     pub rel: String,
     /// URL path under a language tree: `""`, `notes/` or `notes/first/`.
@@ -126,24 +162,23 @@ pub struct Page {
     pub(crate) members: Vec<Entity>,
     /// Named views (`[views.NAME]`).
     pub(crate) views: Vec<NamedView>,
-    /// Claims declared here.
-    pub claims: Vec<Claim>,
     /// Scope table.
     pub(crate) scope: Option<Scope>,
     /// Columns of a generated view.
     pub(crate) columns: Vec<Column>,
-    /// Aspects summarised by the home page's summary of findings
-    /// (`[view] findings`), with their spans.
-    pub(crate) findings: Vec<(String, Range<usize>)>,
-    /// The body.
-    pub segments: Vec<Segment>,
     /// Whether the claim list at the end also lists the claims the text
     /// shows inline (`repeat-inline-claims`, default true).
     pub(crate) repeat_inline_claims: bool,
     /// `draft = true`: left out of `build` unless `--drafts`.
     pub(crate) draft: bool,
-    /// The decoded file, for locating later findings.
-    pub(crate) src: Source,
+}
+
+impl std::ops::Deref for Page {
+    type Target = Outline;
+
+    fn deref(&self) -> &Outline {
+        &self.outline
+    }
 }
 
 impl Page {
@@ -151,7 +186,9 @@ impl Page {
     pub(crate) fn source_path(&self) -> &str {
         &self.src.rel
     }
+}
 
+impl Outline {
     /// True for `_index.md`.
     pub fn is_section_index(&self) -> bool {
         self.rel == "_index.md" || self.rel.ends_with("/_index.md")
@@ -173,6 +210,13 @@ pub struct Content {
 }
 
 impl Content {
+    /// The outline of the `i`th page: what another page's render may read
+    /// of it (its claims through their views). Render code reads other
+    /// pages through this, so what it reads is what the memo keys.
+    pub(crate) fn outline(&self, i: usize) -> &Outline {
+        &self.pages[i].outline
+    }
+
     /// The number of claims of each class, in legend order.
     pub(crate) fn claims_per_class(&self) -> [(Class, usize); 4] {
         let mut counts = Class::ALL.map(|c| (c, 0));
@@ -653,7 +697,7 @@ pub(crate) fn load_page(src: Source, rel: &str, diags: &mut Vec<Diagnostic>) -> 
             let v = v.into_inner();
             NamedView {
                 name,
-                kind_span: v.kind.span(),
+                kind_span: Span(v.kind.span()),
                 kind: v.kind.into_inner(),
                 columns: columns(&src, v.columns, "views.columns.label", diags),
             }
@@ -688,23 +732,25 @@ pub(crate) fn load_page(src: Source, rel: &str, diags: &mut Vec<Diagnostic>) -> 
     };
     let failed = diags[before..].iter().any(Diagnostic::is_error) || title.is_none();
     let page = Page {
-        rel: rel.to_owned(),
-        url_path: url_path(rel),
-        title: title.unwrap_or_else(empty_bi),
-        lead,
-        weight: raw.weight,
-        updated: raw.updated.map(|d| d.to_string()),
-        layout,
-        entity,
-        members,
-        views,
+        outline: Outline {
+            rel: rel.to_owned(),
+            url_path: url_path(rel),
+            title: title.unwrap_or_else(empty_bi),
+            lead,
+            weight: raw.weight,
+            updated: raw.updated.map(|d| d.to_string()),
+            layout,
+            entity,
+            members,
+            views,
+            scope,
+            columns,
+            repeat_inline_claims: raw.repeat_inline_claims,
+            draft: raw.draft,
+        },
         claims,
-        scope,
-        columns,
         findings,
         segments,
-        repeat_inline_claims: raw.repeat_inline_claims,
-        draft: raw.draft,
         src,
     };
     if failed {
@@ -721,8 +767,8 @@ fn load_entity(
     diags: &mut Vec<Diagnostic>,
 ) -> Entity {
     Entity {
-        kind_span: e.kind.span(),
-        key_span: e.key.span(),
+        kind_span: Span(e.kind.span()),
+        key_span: Span(e.key.span()),
         kind: e.kind.into_inner(),
         key: e.key.into_inner(),
         name: bi(src, e.name, &format!("{table}.name"), diags).unwrap_or_else(empty_bi),
@@ -756,8 +802,8 @@ fn empty_bi() -> Bi<String> {
 }
 
 /// A spanned string as a value and its span.
-fn spanned(s: Spanned<String>) -> (String, Range<usize>) {
-    let span = s.span();
+fn spanned(s: Spanned<String>) -> (String, Span) {
+    let span = Span(s.span());
     (s.into_inner(), span)
 }
 
@@ -810,6 +856,31 @@ mod tests {
             _ => None,
         };
         (p, d)
+    }
+
+    /// The outline is the page's part of every render unit's memo key: a
+    /// value another page may show changes it, a line that only moves
+    /// the declarations (their spans) does not.
+    #[test]
+    fn an_outline_hashes_its_values_not_where_they_sit() {
+        let page = |above: &str, status: &str| {
+            let text = format!(
+                "+++\ntitle = {{ ja = \"x\", en = \"x\" }}\n{above}[entity]\nkind = \"component\"\n\
+                 key = \"k\"\nname = {{ ja = \"k\", en = \"k\" }}\nstatus = \"{status}\"\n\
+                 depends-on = [\"j\"]\n+++\nBody.\n"
+            );
+            let (page, d) = load(&text);
+            page.unwrap_or_else(|| panic!("{d:?}"))
+        };
+        let hash = |p: &Page| crate::hash::memo::hash_of(&p.outline);
+        let (before, moved) = (page("", "a"), page("# a note\n", "a"));
+        let (b, m) = (before.entity.as_ref(), moved.entity.as_ref());
+        assert_ne!(
+            b.map(|e| e.key_span.0.clone()),
+            m.map(|e| e.key_span.0.clone())
+        );
+        assert_eq!(hash(&before), hash(&moved));
+        assert_ne!(hash(&before), hash(&page("", "b")));
     }
 
     #[test]

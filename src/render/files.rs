@@ -240,7 +240,7 @@ pub(super) fn evidence_page(
                         class: claim.class.name(),
                         text: claim.text.get(lang).clone(),
                         href: view.href.clone(),
-                        page_title: site.content.pages[at.page].title.get(lang).clone(),
+                        page_title: site.content.outline(at.page).title.get(lang).clone(),
                         inline: view.inline.clone(),
                         // Suspect because of this very file, not of another.
                         suspect: site

@@ -22,8 +22,9 @@
 //!   `static/` (or kansoku itself) changes;
 //! - a render unit is rendered again only when its input changes (see
 //!   [`Inputs`]): what every unit reads (kansoku's version, the theme,
-//!   `book.toml`, every page but its body and claims, the evidence
-//!   files' names and headers), its own source and the stale
+//!   `book.toml`, every page's outline — `content::Outline`, the one
+//!   value render code reads of another page, hashed whole —, the
+//!   evidence files' names and headers), its own source and the stale
 //!   translations the review lock finds in it, and the views of the
 //!   claims it showed: those its last render looked up, found or not
 //!   (every claim for a generated view), each view as a value
@@ -96,7 +97,7 @@ pub struct Caches {
     saved_checks: Option<CheckStore>,
     /// What [`validate_saved`] found, for [`Caches::save_checks`].
     checks_to_save: Option<(PathBuf, SavedChecks)>,
-    /// Make no render keys (a page's `visible` and `claims`):
+    /// Make no render keys (a page's `outline` and `claims` hashes):
     /// a load that renders nothing (`check`) would spend a sixth of its
     /// time on them.
     unrendered: bool,
@@ -121,9 +122,9 @@ struct PageMemo {
     bytes: u64,
     /// The parse itself, unless forgotten ([`forget_parses`]).
     parsed: Option<(Loaded, Vec<Diagnostic>)>,
-    /// Hash of what other outputs may read of the page besides its claims
-    /// (whose views are hashed on their own): all of it but its body.
-    visible: u64,
+    /// Hash of its outline (`content::Outline`): what other outputs may
+    /// read of it besides its claims, whose views are hashed on their own.
+    outline: u64,
     /// Hash of its claims as parsed (what claim views are made from).
     claims: u64,
     /// What other pages' checks read of it (`validate::page_facts`); 0
@@ -269,11 +270,11 @@ fn read_page(
         Some(m) if m.bytes == hash && m.parsed.is_some() => (m.clone(), m.parsed.clone()),
         _ => {
             let (loaded, diags) = content::parse_file(rel, bytes);
-            let (visible, claims) = match &loaded {
+            let (outline, claims) = match &loaded {
                 _ if unrendered => (0, 0),
-                Loaded::Page(page) => (visible(page), hash_of(&page.claims)),
+                Loaded::Page(page) => (hash_of(&page.outline), hash_of(&page.claims)),
                 Loaded::Failed(f) => (hash_of(f), 0),
-                Loaded::Partial(f, page) => (hash_of(f) ^ visible(page), hash_of(&page.claims)),
+                Loaded::Partial(f, page) => (hash_of((f, &page.outline)), hash_of(&page.claims)),
             };
             let (facts, front) = match &loaded {
                 Loaded::Page(page) | Loaded::Partial(_, page) if !once => {
@@ -284,7 +285,7 @@ fn read_page(
             let mut memo = PageMemo {
                 bytes: hash,
                 parsed: Some((loaded, diags)),
-                visible,
+                outline,
                 claims,
                 facts,
                 front,
@@ -462,88 +463,11 @@ fn theme_fingerprint(root: &Path) -> Result<u64> {
     Ok(h.finish())
 }
 
-/// Hash of what outputs other than the page's own may read of it: all of
-/// it but its body, its claims (their views are hashed on their own) and
-/// the byte offsets kept for messages (which move with any edit above
-/// them).
-fn visible(page: &content::Page) -> u64 {
-    // Field by field, so that a new field of `Page` is a decision here
-    // (the destructuring does not compile without it).
-    let content::Page {
-        rel,
-        url_path,
-        title,
-        lead,
-        weight,
-        updated,
-        layout,
-        entity,
-        members,
-        views,
-        claims: _,
-        scope,
-        columns,
-        // Read by the page alone: its bytes key it.
-        findings: _,
-        segments: _,
-        repeat_inline_claims,
-        draft,
-        src,
-    } = page;
-    let mut h = hasher();
-    (rel, url_path, title, lead, weight, updated, layout).hash(&mut h);
-    let entity_facts = |e: &content::Entity, h: &mut dyn Hasher| {
-        let content::Entity {
-            kind,
-            key,
-            name,
-            role,
-            status,
-            kind_span: _,
-            key_span: _,
-            depends_on,
-        } = e;
-        let mut inner = hasher();
-        (kind, key, name, role, status.as_ref().map(|(id, _)| id)).hash(&mut inner);
-        for (dep, _) in depends_on {
-            dep.hash(&mut inner);
-        }
-        h.write_u64(inner.finish());
-    };
-    entity.is_some().hash(&mut h);
-    for e in entity.iter().chain(members) {
-        entity_facts(e, &mut h);
-    }
-    members.len().hash(&mut h);
-    for v in views {
-        (&v.name, &v.kind, &v.columns).hash(&mut h);
-    }
-    views.len().hash(&mut h);
-    match scope {
-        None => 0u8.hash(&mut h),
-        Some(s) => {
-            1u8.hash(&mut h);
-            for list in [&s.can, &s.cannot] {
-                list.len().hash(&mut h);
-                for (id, _) in list {
-                    id.hash(&mut h);
-                }
-            }
-        }
-    }
-    (columns, repeat_inline_claims, draft).hash(&mut h);
-    // The file's text holds the body and claims; its name is what
-    // others read.
-    src.rel.hash(&mut h);
-    h.finish()
-}
-
 /// The inputs render units share in one run, hashed: what a unit's memo
 /// key is made of besides its own source.
 pub(crate) struct Inputs {
     /// What every unit reads: kansoku and the theme, the configuration,
-    /// every page as others see it (but its claims), the evidence files'
-    /// names and headers.
+    /// every page's outline, the evidence files' names and headers.
     shared: u64,
     /// What the site-wide files read: `shared`, every page's claims, the
     /// review notices and every evidence file (the key of [`prepare`]).
@@ -566,7 +490,7 @@ fn shared(site: &Site, caches: &Caches) -> u64 {
     // prose edit render every unit (issue 25).
     for page in &site.content.pages {
         page.rel.hash(&mut h);
-        caches.pages.get(&page.rel).map(|m| m.visible).hash(&mut h);
+        caches.pages.get(&page.rel).map(|m| m.outline).hash(&mut h);
     }
     for (path, file) in &site.evidence.files {
         path.hash(&mut h);

@@ -100,7 +100,7 @@ impl Lookups {
             for e in page.entity.iter().chain(&page.members) {
                 l.entities
                     .entry((e.kind.clone(), e.key.clone()))
-                    .or_insert((pi, e.key_span.start));
+                    .or_insert((pi, e.key_span.0.start));
             }
         }
         l
@@ -412,13 +412,13 @@ impl<'a> Checker<'a> {
                 .l
                 .entities
                 .get(&key)
-                .filter(|&&(first, at)| (first, at) != (pi, entity.key_span.start))
+                .filter(|&&(first, at)| (first, at) != (pi, entity.key_span.0.start))
             {
                 let oloc = self.content.pages[first].src.location(at);
                 diags.push(
                     src.error(
                         "E022",
-                        entity.key_span.clone(),
+                        entity.key_span.0.clone(),
                         format!(
                             "duplicate {} key `{}` (also at {oloc})",
                             entity.kind, entity.key
@@ -706,13 +706,13 @@ impl<'a> Checker<'a> {
         }
         for view in &page.views {
             if !self.config.kinds.contains_key(&view.kind) {
-                diags.push(self.unknown_kind(pi, &view.kind, view.kind_span.clone()));
+                diags.push(self.unknown_kind(pi, &view.kind, view.kind_span.0.clone()));
             }
         }
         if let Some(scope) = &page.scope {
             for (id, span) in scope.can.iter().chain(&scope.cannot) {
                 if !self.known(id) {
-                    diags.extend(self.unknown(pi, "`scope`", id, span.clone()));
+                    diags.extend(self.unknown(pi, "`scope`", id, span.0.clone()));
                 }
             }
         }
@@ -735,11 +735,11 @@ impl<'a> Checker<'a> {
     fn entity(&self, pi: usize, entity: &crate::content::Entity, diags: &mut Vec<Diagnostic>) {
         let src = &self.content.pages[pi].src;
         if !self.config.kinds.contains_key(&entity.kind) {
-            diags.push(self.unknown_kind(pi, &entity.kind, entity.kind_span.clone()));
+            diags.push(self.unknown_kind(pi, &entity.kind, entity.kind_span.0.clone()));
         }
         if let Some((id, span)) = &entity.status {
             if !self.known(id) {
-                diags.extend(self.unknown(pi, "entity `status`", id, span.clone()));
+                diags.extend(self.unknown(pi, "entity `status`", id, span.0.clone()));
             }
         }
         for (dep, span) in &entity.depends_on {
@@ -766,7 +766,7 @@ impl<'a> Checker<'a> {
             diags.push(
                 src.error(
                     "E090",
-                    span.clone(),
+                    span.0.clone(),
                     format!("unknown {} `{dep}` in `depends-on`", entity.kind),
                 )
                 .with_hint(hint),

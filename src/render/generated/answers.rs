@@ -77,7 +77,7 @@ impl Ctx<'_> {
     fn entity_link(&self, tree: &str, lang: Lang, key: &str) -> Option<(PageLink, &str)> {
         self.order
             .iter()
-            .map(|&i| &*self.site.content.pages[i])
+            .map(|&i| self.site.content.outline(i))
             .find_map(|p| {
                 let e = p.entity.as_ref().filter(|e| e.key == key)?;
                 Some((
@@ -128,7 +128,7 @@ impl Ctx<'_> {
     pub(super) fn view_of(&self, tree: &str, aspect: &str) -> Option<String> {
         self.order
             .iter()
-            .map(|&i| &*self.site.content.pages[i])
+            .map(|&i| self.site.content.outline(i))
             .find(|p| {
                 p.columns.iter().any(|c| c.aspect == aspect)
                     || (p.layout == Layout::Observers
@@ -191,7 +191,7 @@ pub(in crate::render) fn answers(
         };
         let mut rows: Vec<FindingRow> = Vec::new();
         let mut cells: Vec<(Option<usize>, usize, PageLink, ClaimView)> = Vec::new();
-        for p in cx.order.iter().map(|&i| &*cx.site.content.pages[i]) {
+        for p in cx.order.iter().map(|&i| cx.site.content.outline(i)) {
             let Some(e) = &p.entity else { continue };
             let Some(c) = cx.cell(lang, &e.key, name) else {
                 continue;

@@ -11,7 +11,7 @@ pub(in crate::render) use answers::{answers, answers_html, PageLink};
 
 use super::pages::Ctx;
 use super::views::ClaimView;
-use crate::content::{Class, Layout, Page};
+use crate::content::{Class, Layout, Outline, Page};
 use crate::error::Diagnostic;
 use crate::lang::Lang;
 use serde::Serialize;
@@ -83,14 +83,20 @@ impl Ctx<'_> {
         self.claim_view(lang, &self.site.claim(*at).id)
     }
 
-    fn entities<'s>(&'s self, kind: &'s str) -> impl Iterator<Item = &'s Page> + 's {
+    fn entities<'s>(&'s self, kind: &'s str) -> impl Iterator<Item = &'s Outline> + 's {
         self.order
             .iter()
-            .map(|&i| &*self.site.content.pages[i])
+            .map(|&i| self.site.content.outline(i))
             .filter(move |p| p.entity.as_ref().is_some_and(|e| e.kind == kind))
     }
 
-    fn row(&self, lang: Lang, tree: &str, page: &Page, cells: Vec<Option<ClaimView>>) -> EntityRow {
+    fn row(
+        &self,
+        lang: Lang,
+        tree: &str,
+        page: &Outline,
+        cells: Vec<Option<ClaimView>>,
+    ) -> EntityRow {
         let e = page
             .entity
             .as_ref()
@@ -246,7 +252,7 @@ fn wrap(s: &str, n: usize) -> Vec<String> {
 fn page_source(cx: &Ctx<'_>) -> String {
     cx.entities("observer")
         .next()
-        .map_or_else(|| "content".to_owned(), |p| p.source_path().to_owned())
+        .map_or_else(|| "content".to_owned(), |p| format!("content/{}", p.rel))
 }
 
 /// A generated view in both languages, Japanese then English, each marked
@@ -469,9 +475,9 @@ pub(in crate::render) struct Node {
 fn members<'s>(
     cx: &'s Ctx<'s>,
     kind: &'s str,
-) -> impl Iterator<Item = (&'s Page, &'s crate::content::Entity, bool)> + 's {
+) -> impl Iterator<Item = (&'s Outline, &'s crate::content::Entity, bool)> + 's {
     cx.order.iter().flat_map(move |&i| {
-        let p: &Page = &cx.site.content.pages[i];
+        let p: &Outline = cx.site.content.outline(i);
         p.entity
             .iter()
             .map(move |e| (p, e, true))

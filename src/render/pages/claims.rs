@@ -15,7 +15,7 @@ pub(in crate::render) fn claim_view(cx: &Ctx<'_>, at: ClaimAt, lang: Lang) -> Cl
     let href = |a: ClaimAt| {
         format!(
             "{}#claim-{}",
-            cx.page_href(lang.code(), &cx.site.content.pages[a.page]),
+            cx.page_href(lang.code(), cx.site.content.outline(a.page)),
             cx.site.claim(a).id
         )
     };
@@ -92,7 +92,7 @@ pub(in crate::render) fn notes_view(
             label: id.clone(),
             href: format!(
                 "{}#claim-{id}",
-                cx.page_href(lang.code(), &cx.site.content.pages[a.page])
+                cx.page_href(lang.code(), cx.site.content.outline(a.page))
             ),
         })
     });

@@ -3,7 +3,7 @@
 
 use super::claims::*;
 use super::nav::*;
-use crate::content::{Class, Page};
+use crate::content::{Class, Outline, Page};
 use crate::error::Diagnostic;
 use crate::lang::Lang;
 use crate::render::views::*;
@@ -184,7 +184,7 @@ pub(in crate::render) fn li(lang: Lang) -> usize {
 }
 
 impl Ctx<'_> {
-    pub(in crate::render) fn page_href(&self, tree: &str, page: &Page) -> String {
+    pub(in crate::render) fn page_href(&self, tree: &str, page: &Outline) -> String {
         format!("{}{tree}/{}", self.base, page.url_path)
     }
 
@@ -277,7 +277,7 @@ impl Ctx<'_> {
             let Some(children) = cx.nav_children.get(parent) else {
                 return;
             };
-            let page_at = |pos: usize| &cx.site.content.pages[cx.order[pos]];
+            let page_at = |pos: usize| cx.site.content.outline(cx.order[pos]);
             let on_path = |url: &str| {
                 current == Some(url)
                     || (!url.is_empty() && current.is_some_and(|c| c.starts_with(url)))
@@ -354,7 +354,7 @@ impl Ctx<'_> {
     /// as in mdBook), linked in `tree` with titles in `lang`.
     pub(in crate::render) fn neighbours(&self, tree: &str, lang: Lang, page: &Page) -> Neighbours {
         let link = |pos: Option<usize>| {
-            let p = &self.site.content.pages[*self.order.get(pos?)?];
+            let p = self.site.content.outline(*self.order.get(pos?)?);
             Some(PageLink {
                 title: p.title.get(lang).clone(),
                 href: self.page_href(tree, p),
@@ -399,7 +399,7 @@ impl Ctx<'_> {
                 .skip((number - 1) * per)
                 .take(per)
                 .map(|&pos| {
-                    let p = &self.site.content.pages[self.order[pos]];
+                    let p = self.site.content.outline(self.order[pos]);
                     PageLink {
                         title: p.title.get(lang).clone(),
                         href: self.page_href(tree, p),
@@ -457,7 +457,7 @@ pub(in crate::render) fn prepare(r: &Renderer, site: &Site) -> Result<Prepared, 
     for (parent, children) in &p.nav_children {
         let mut subs = Vec::new();
         for (i, &pos) in children.iter().enumerate() {
-            let page = &site.content.pages[p.order[pos]];
+            let page = site.content.outline(p.order[pos]);
             p.nav_at.insert(page.url_path.clone(), i);
             if page.is_section_index() {
                 subs.push(i);
@@ -572,7 +572,7 @@ fn nav_entry(cx: &Ctx<'_>, tree: NavTree, pos: usize) -> Result<(String, String)
         NavTree::Lang(l) => (l, l.code()),
         NavTree::Parallel => (site.config.default_lang(), "ja-en"),
     };
-    let page = &site.content.pages[cx.order[pos]];
+    let page = site.content.outline(cx.order[pos]);
     let mut item = NavItem {
         title: page.title.get(lang).clone(),
         href: format!("{}{code}/{}", cx.base, page.url_path),

@@ -2,7 +2,7 @@
 //! and section listings split into pages.
 
 use super::context::*;
-use crate::content::Page;
+use crate::content::{Outline, Page};
 use crate::validate::Site;
 use std::collections::BTreeMap;
 
@@ -32,7 +32,7 @@ pub(in crate::render) fn nav_window(len: usize, focus: Option<usize>) -> std::op
 /// Whether `page` lists its section's pages: a section's own page with the
 /// ordinary layout (a generated view already presents its section, and the
 /// home page's entries are the top of the navigation).
-pub(in crate::render) fn lists(page: &Page) -> bool {
+pub(in crate::render) fn lists(page: &Outline) -> bool {
     page.is_section_index()
         && !page.url_path.is_empty()
         && page.layout == crate::content::Layout::Page
@@ -90,7 +90,7 @@ pub(in crate::render) fn nav_children(
         .collect();
     let mut children: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (pos, &i) in order.iter().enumerate() {
-        let url = site.content.pages[i].url_path.as_str();
+        let url = site.content.outline(i).url_path.as_str();
         let mut parent = url.trim_end_matches('/');
         let key = loop {
             if parent.is_empty() {
@@ -117,16 +117,16 @@ pub(in crate::render) fn nav_children(
 /// Navigation order: sections by the weight of their `_index.md`, pages by
 /// weight then path, each section's own page before its children.
 pub(in crate::render) fn nav_order(site: &Site) -> Vec<usize> {
-    let pages = &site.content.pages;
+    let outline = |i: usize| site.content.outline(i);
     let section_weight = |dir: &str| -> i64 {
         let idx = if dir.is_empty() {
             "_index.md".to_owned()
         } else {
             format!("{dir}/_index.md")
         };
-        site.index.pages.get(&idx).map_or(0, |&i| pages[i].weight)
+        site.index.pages.get(&idx).map_or(0, |&i| outline(i).weight)
     };
-    let key = |p: &Page| -> Vec<(i64, String)> {
+    let key = |p: &Outline| -> Vec<(i64, String)> {
         let mut parts: Vec<&str> = p
             .url_path
             .trim_end_matches('/')
@@ -149,8 +149,8 @@ pub(in crate::render) fn nav_order(site: &Site) -> Vec<usize> {
         }
         key
     };
-    let mut order: Vec<usize> = (0..pages.len()).collect();
-    order.sort_by_cached_key(|&i| key(&pages[i]));
+    let mut order: Vec<usize> = (0..site.content.pages.len()).collect();
+    order.sort_by_cached_key(|&i| key(outline(i)));
     order
 }
 
@@ -162,7 +162,7 @@ pub(in crate::render) fn nav_depths(p: &Prepared, site: &Site) -> Vec<usize> {
         };
         for &pos in children {
             out[pos] = depth;
-            let url = &site.content.pages[p.order[pos]].url_path;
+            let url = &site.content.outline(p.order[pos]).url_path;
             if !url.is_empty() {
                 walk(p, site, url, depth + 1, out);
             }

@@ -155,7 +155,7 @@ fn page_text(
                 url(&cx.absolute(&format!("{href}{frag}")))
             );
         }
-        let page = &site.content.pages[at.page];
+        let page = site.content.outline(at.page);
         let _ = write!(out, " · {}", md.link(page.title.get(lang), &v.href));
         // Suspect because of this very file, as the HTML says.
         let suspect = site
