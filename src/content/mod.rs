@@ -400,7 +400,7 @@ pub(crate) fn load_content_with(
         let entry = entry?;
         let rel = rel_path(&dir, entry.path());
         if entry.path_is_symlink() {
-            diags.push(symlink_warning(format!("content/{rel}")));
+            diags.push(symlink_warning(shown_path(&rel)));
             if !is_page(&entry) {
                 continue;
             }
@@ -411,7 +411,7 @@ pub(crate) fn load_content_with(
                 diags.push(
                     Diagnostic::error(
                         "E060",
-                        crate::error::Location::file(format!("content/{rel}")),
+                        crate::error::Location::file(shown_path(&rel)),
                         format!(
                             "file name `{}` cannot become a page URL: {why}",
                             crate::terminal::escape(&rel, &[])
@@ -592,10 +592,16 @@ pub(crate) fn load_file(dir: &Path, path: &Path) -> Result<(Loaded, Vec<Diagnost
     Ok(parse_file(&rel_path(dir, path), bytes))
 }
 
+/// The path, relative to the site root, that messages and views show for
+/// the page at `rel` (relative to `content/`): its `Source`'s path.
+pub(crate) fn shown_path(rel: &str) -> String {
+    format!("content/{rel}")
+}
+
 /// Parses the bytes of the content file at `rel` (under `content/`).
 pub(crate) fn parse_file(rel: &str, bytes: Vec<u8>) -> (Loaded, Vec<Diagnostic>) {
+    let shown = shown_path(rel);
     let rel = rel.to_owned();
-    let shown = format!("content/{rel}");
     let mut diags = Vec::new();
     let loaded = match decode_owned(&shown, bytes) {
         Ok(text) => match load_page(Source::new(shown, text), &rel, &mut diags) {

@@ -299,10 +299,13 @@ impl<'a> Checker<'a> {
                     .warning(
                         "W071",
                         span,
-                        format!("claim `{id}` in {what} is in `content/{rel}`, which failed to load"),
+                        format!(
+                            "claim `{id}` in {what} is in `{}`, which failed to load",
+                            crate::content::shown_path(rel)
+                        ),
                     )
                     .with_hint("fix that page's error first; references to its claims are checked once it loads")
-                    .with_about(format!("content/{rel}")),
+                    .with_about(crate::content::shown_path(rel)),
             );
         }
         let draft = self

@@ -250,9 +250,10 @@ fn wrap(s: &str, n: usize) -> Vec<String> {
 }
 
 fn page_source(cx: &Ctx<'_>) -> String {
-    cx.entities("observer")
-        .next()
-        .map_or_else(|| "content".to_owned(), |p| format!("content/{}", p.rel))
+    cx.entities("observer").next().map_or_else(
+        || "content".to_owned(),
+        |p| crate::content::shown_path(&p.rel),
+    )
 }
 
 /// A generated view in both languages, Japanese then English, each marked
