@@ -142,17 +142,11 @@ fn read_bounded(path: &Path) -> Result<String> {
             MAX_JSON_BYTES / (1024 * 1024)
         ))
     };
-    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
-    if !meta.is_file() {
-        return Err(not_regular());
-    }
+    let (file, meta) = crate::fsutil::open_regular(path)
+        .map_err(|e| Error::io(path, e))?
+        .ok_or_else(not_regular)?;
     if meta.len() > MAX_JSON_BYTES {
         return Err(too_big(meta.len()));
-    }
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    let meta = file.metadata().map_err(|e| Error::io(path, e))?;
-    if !meta.is_file() {
-        return Err(not_regular());
     }
     let mut bytes = Vec::new();
     file.take(MAX_JSON_BYTES + 1)

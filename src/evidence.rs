@@ -67,10 +67,11 @@ struct RawHeader {
     #[serde(default)]
     command: Vec<String>,
     cwd: Option<String>,
-    started: Option<String>,
-    ended: Option<String>,
-    exit: Option<String>,
-    stream: Option<String>,
+    // Spanned: a value `check` cannot trust is reported where it is written.
+    started: Option<toml::Spanned<String>>,
+    ended: Option<toml::Spanned<String>>,
+    exit: Option<toml::Spanned<String>>,
+    stream: Option<toml::Spanned<String>>,
     #[serde(rename = "other-stream")]
     other_stream: Option<String>,
     #[serde(default)]
@@ -302,8 +303,8 @@ pub(crate) fn load_evidence_with(
                 // W060 where none does.
                 index.escaping.insert(rel);
             }
-            Loaded::Broken(rel, d) => {
-                diags.push(d);
+            Loaded::Broken(rel, found) => {
+                diags.extend(found);
                 index.broken.insert(rel);
             }
             Loaded::File(file) => {
@@ -343,7 +344,7 @@ enum Loaded {
     /// A symlink whose target leaves the evidence directory.
     Escaping(String),
     /// A file that cannot be read as evidence, with the finding.
-    Broken(String, Diagnostic),
+    Broken(String, Vec<Diagnostic>),
     /// Boxed: most of these move through a `Vec`.
     File(Box<EvidenceFile>),
 }
@@ -369,7 +370,7 @@ fn unsafe_name(abs: &Path, dir_name: &str, entry: &walkdir::DirEntry) -> Option<
     .with_hint(
         "rename the file using letters, digits, `-`, `_` and `.`, and the evidence links that cite it",
     );
-    Some(Loaded::Broken(rel, d))
+    Some(Loaded::Broken(rel, vec![d]))
 }
 
 /// What a file is read as: its bytes, or (when large) the file itself.
@@ -450,6 +451,77 @@ fn tampered(shown: &str, header: &Header, got: impl FnOnce() -> String) -> Optio
     }
 }
 
+/// E003 for each provenance value the evidence page and the RO-Crate
+/// cannot show as what it claims to be, where it is written: a `stream`
+/// that is neither stream (the page would look up a label that does not
+/// exist), an `exit` that is no exit status, a time that is not RFC 3339.
+/// Said here, by `check`, rather than by a template error in `build`.
+fn header_findings(src: &Source, h: &RawHeader) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    let mut bad = |value: &toml::Spanned<String>, key: &str, why: &str, hint: &str| {
+        found.push(
+            src.error(
+                "E003",
+                value.span(),
+                format!(
+                    "`{key}` is \"{}\": {why}",
+                    crate::terminal::escape(value.get_ref(), &[])
+                ),
+            )
+            .with_hint(hint.to_owned()),
+        );
+    };
+    let rewrite = "a capture's header is written by `kansoku capture`: capture it again (`--replace`), or restore the file from version control";
+    if let Some(v) = &h.stream {
+        if !matches!(v.get_ref().as_str(), "stdout" | "stderr") {
+            bad(
+                v,
+                "stream",
+                "a capture's stream is \"stdout\" or \"stderr\"",
+                rewrite,
+            );
+        }
+    }
+    if let Some(v) = &h.exit {
+        if !exit_status(v.get_ref()) {
+            bad(
+                v,
+                "exit",
+                "an exit status is a number (`0`), `signal N` or `unknown`",
+                rewrite,
+            );
+        }
+    }
+    for (key, v) in [("started", &h.started), ("ended", &h.ended)] {
+        if let Some(v) = v {
+            if !rfc3339(v.get_ref()) {
+                bad(
+                    v,
+                    key,
+                    "a time is written as RFC 3339 in UTC, such as `2026-11-25T16:30:00Z`",
+                    rewrite,
+                );
+            }
+        }
+    }
+    found
+}
+
+/// `0`, `-1`, `signal 9` or `unknown`: what `kansoku capture` records.
+fn exit_status(s: &str) -> bool {
+    let number = |n: &str| {
+        let n = n.strip_prefix('-').unwrap_or(n);
+        !n.is_empty() && n.len() <= 10 && n.bytes().all(|b| b.is_ascii_digit())
+    };
+    s == "unknown" || number(s) || s.strip_prefix("signal ").is_some_and(number)
+}
+
+/// A date with a time and an offset (`2026-11-25T16:30:00Z`).
+fn rfc3339(s: &str) -> bool {
+    s.parse::<toml::value::Datetime>()
+        .is_ok_and(|d| d.date.is_some() && d.time.is_some() && d.offset.is_some())
+}
+
 /// A header as read, into what the site keeps.
 fn header_of(h: RawHeader) -> Header {
     Header {
@@ -464,10 +536,10 @@ fn header_of(h: RawHeader) -> Header {
         provenance: Provenance {
             command: h.command,
             cwd: h.cwd,
-            started: h.started,
-            ended: h.ended,
-            exit: h.exit,
-            stream: h.stream,
+            started: h.started.map(toml::Spanned::into_inner),
+            ended: h.ended.map(toml::Spanned::into_inner),
+            exit: h.exit.map(toml::Spanned::into_inner),
+            stream: h.stream.map(toml::Spanned::into_inner),
             other_stream: h.other_stream,
             facts: h.facts,
             env: h.env,
@@ -510,7 +582,7 @@ fn load_file(
                     format!("not a readable gzip file: {e}"),
                 )
                 .with_hint("compress the log with `gzip`, or drop the `.gz` from its name if it is plain text");
-                return Ok(Loaded::Broken(rel, d));
+                return Ok(Loaded::Broken(rel, vec![d]));
             }
         }
     } else {
@@ -534,25 +606,29 @@ fn load_file(
     };
     let text = match decode_owned(&shown, bytes) {
         Ok(t) => t,
-        Err(d) => return Ok(Loaded::Broken(rel, d)),
+        Err(d) => return Ok(Loaded::Broken(rel, vec![d])),
     };
     let src = Source::new(shown, text);
     let (header, body) = match front_matter::split(&src, false) {
         Ok(None) => (None, src.text),
         Ok(Some(split)) => match front_matter::parse::<RawHeader>(&src, split) {
             Ok(h) => {
+                let found = header_findings(&src, &h);
+                if !found.is_empty() {
+                    return Ok(Loaded::Broken(rel, found));
+                }
                 let header = header_of(h);
                 let mut body = src.text;
                 // In place: evidence logs are the largest files of a site.
                 body.drain(..split.body_start);
                 if let Some(d) = tampered(&src.rel, &header, || body_sha256(&body)) {
-                    return Ok(Loaded::Broken(rel, d));
+                    return Ok(Loaded::Broken(rel, vec![d]));
                 }
                 (Some(header), body)
             }
-            Err(d) => return Ok(Loaded::Broken(rel, d)),
+            Err(d) => return Ok(Loaded::Broken(rel, vec![d])),
         },
-        Err(d) => return Ok(Loaded::Broken(rel, d)),
+        Err(d) => return Ok(Loaded::Broken(rel, vec![d])),
     };
     Ok(Loaded::File(Box::new(EvidenceFile {
         path: rel,
@@ -586,19 +662,25 @@ fn streamed(rel: String, shown: String, path: &Path, mut file: std::fs::File) ->
     };
     let text = match crate::source::decode(&shown, &head) {
         Ok(t) => t,
-        Err(d) => return Ok(Loaded::Broken(rel, d)),
+        Err(d) => return Ok(Loaded::Broken(rel, vec![d])),
     };
     let src = Source::new(shown, text);
     let (header, head_lines) = match front_matter::split(&src, false) {
         Ok(None) => (None, 0),
         Ok(Some(split)) => match front_matter::parse::<RawHeader>(&src, split) {
-            Ok(h) => (
-                Some(header_of(h)),
-                src.text[..split.body_start].matches('\n').count(),
-            ),
-            Err(d) => return Ok(Loaded::Broken(rel, d)),
+            Ok(h) => {
+                let found = header_findings(&src, &h);
+                if !found.is_empty() {
+                    return Ok(Loaded::Broken(rel, found));
+                }
+                (
+                    Some(header_of(h)),
+                    src.text[..split.body_start].matches('\n').count(),
+                )
+            }
+            Err(d) => return Ok(Loaded::Broken(rel, vec![d])),
         },
-        Err(d) => return Ok(Loaded::Broken(rel, d)),
+        Err(d) => return Ok(Loaded::Broken(rel, vec![d])),
     };
     // The body starts after the header's last line end in the bytes as
     // they are (the text above had its `\r\n` read as `\n`).
@@ -627,13 +709,13 @@ fn streamed(rel: String, shown: String, path: &Path, mut file: std::fs::File) ->
                 ),
             )
             .with_hint("save the file as UTF-8");
-            return Ok(Loaded::Broken(rel, d));
+            return Ok(Loaded::Broken(rel, vec![d]));
         }
     };
     if let Some(h) = &header {
         let sha = scanned.sha256.clone().unwrap_or_default();
         if let Some(d) = tampered(&src.rel, h, || sha) {
-            return Ok(Loaded::Broken(rel, d));
+            return Ok(Loaded::Broken(rel, vec![d]));
         }
     }
     let body = Body::Streamed(std::sync::Arc::new(scanned.body));

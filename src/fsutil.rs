@@ -53,34 +53,24 @@ pub(crate) fn write_atomic_with(
     Ok(())
 }
 
-/// Copies the regular files under `from` to the same places under `to`,
-/// making directories as needed. Symbolic links are not followed: a link
-/// is copied as the file it names only when that is a regular file inside
-/// `from`, so a copy never reaches outside the tree it copies.
-pub(crate) fn copy_tree(from: &Path, to: &Path) -> crate::error::Result<()> {
-    use crate::error::Error;
-    let canon = from.canonicalize().map_err(|e| Error::io(from, e))?;
-    for entry in walkdir::WalkDir::new(from).follow_links(false) {
-        let entry = entry.map_err(|e| {
-            let p = e.path().unwrap_or(from).to_owned();
-            Error::io(&p, e.into())
-        })?;
-        let rel = entry.path().strip_prefix(from).unwrap_or(entry.path());
-        let dest = to.join(rel);
-        let ft = entry.file_type();
-        if ft.is_dir() {
-            std::fs::create_dir_all(&dest).map_err(|e| Error::io(&dest, e))?;
-        } else if ft.is_file()
-            || (ft.is_symlink()
-                && entry
-                    .path()
-                    .canonicalize()
-                    .is_ok_and(|t| t.starts_with(&canon) && t.is_file()))
-        {
-            std::fs::copy(entry.path(), &dest).map_err(|e| Error::io(entry.path(), e))?;
-        }
+/// Opens `path` for reading only if it is a regular file, with its
+/// metadata; `None` for a FIFO, a device, a socket or a directory. Opened
+/// without blocking (a FIFO with no writer would wait forever) and
+/// checked again once open, so a FIFO swapped in between is refused too.
+pub(crate) fn open_regular(path: &Path) -> io::Result<Option<(fs::File, fs::Metadata)>> {
+    if !fs::metadata(path)?.is_file() {
+        return Ok(None);
     }
-    Ok(())
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32);
+    }
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    Ok(meta.is_file().then_some((file, meta)))
 }
 
 #[cfg(test)]

@@ -31,6 +31,52 @@ pub struct Lock {
     /// Each page's reviewed language pairs, by content-relative path.
     #[serde(default)]
     pub(crate) pages: BTreeMap<String, LockedPage>,
+    /// Each capture whose command a person approved for `recapture`, by
+    /// its path from the site root (`evidence/captures/x.txt`). Absent
+    /// from locks written before approvals, which read as none approved.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(crate) captures: BTreeMap<String, LockedCapture>,
+    /// `book.toml`'s `[capture] facts` as a person approved them.
+    #[serde(
+        default,
+        rename = "capture-facts",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub(crate) capture_facts: Option<LockedFacts>,
+}
+
+/// A capture's command as a person approved it: what `recapture` may run.
+/// The command and the rest are kept as text, so that an approval shows
+/// up in a diff as the command line it lets run; `hash` is of all of it,
+/// and an entry whose text and hash disagree (edited by hand) approves
+/// nothing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LockedCapture {
+    /// The command and its arguments, as its header records them.
+    pub(crate) command: Vec<String>,
+    /// Its working directory, as recorded (relative to the site root).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) cwd: Option<String>,
+    /// The names of the environment variables it records.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) env: Vec<String>,
+    /// Each file of the site its command names (a script it runs, a file
+    /// it reads), with the SHA-256 of its bytes then.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(crate) files: BTreeMap<String, String>,
+    /// `sha256:` of all of the above (`review::captures`).
+    pub(crate) hash: String,
+}
+
+/// The host facts' commands as a person approved them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LockedFacts {
+    /// Fact name → the command printing it, as in `book.toml`.
+    pub(crate) facts: BTreeMap<String, String>,
+    /// `sha256:` of the facts (`review::captures`).
+    pub(crate) hash: String,
 }
 
 /// A claim as it was reviewed.
@@ -135,7 +181,7 @@ pub(crate) fn parse(text: &str) -> std::result::Result<Lock, Diagnostic> {
 pub(crate) fn to_text(lock: &Lock) -> String {
     let body = toml::to_string_pretty(lock).expect("the lock serialises: strings and tables only");
     format!(
-        "# What was last reviewed: claim texts, the hash of each cited range,\n# and each page's language pairs. Written by `kansoku review`; do not edit.\n{body}"
+        "# What was last reviewed: claim texts, the hash of each cited range,\n# and each page's language pairs; and the capture commands `recapture`\n# may run. Written by `kansoku review`; do not edit.\n{body}"
     )
 }
 

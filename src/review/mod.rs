@@ -8,6 +8,7 @@
 //! the lock and nothing else, and writes only in `review` and `fix`.
 
 mod approve;
+pub mod captures;
 pub(crate) mod lock;
 
 pub use approve::{fix, review, Reviewed, Selection};
@@ -17,7 +18,9 @@ use crate::error::{Diagnostic, Result};
 use crate::evidence::EvidenceFile;
 use crate::lang::{Bi, Lang};
 use crate::validate::{ClaimNote, Mode, Move, ReviewStatus, Site};
-pub use lock::{Lock, LockedClaim, LockedLink, LockedPage, LockedPair, LOCK_FILE};
+pub use lock::{
+    Lock, LockedCapture, LockedClaim, LockedFacts, LockedLink, LockedPage, LockedPair, LOCK_FILE,
+};
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -90,7 +93,10 @@ pub(crate) fn examine(
     site: &Site,
     mode: Mode,
 ) -> Result<(ReviewStatus, Vec<Diagnostic>)> {
-    let Some(lock) = lock::read(root)? else {
+    // A lock holding only capture approvals (`review --capture`) does not
+    // switch claim reviews on: the site has not started reviewing claims.
+    let Some(lock) = lock::read(root)?.filter(|l| !l.claims.is_empty() || !l.pages.is_empty())
+    else {
         return Ok((ReviewStatus::default(), Vec::new()));
     };
     Ok(compare(site, &lock, mode))

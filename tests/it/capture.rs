@@ -5,7 +5,6 @@
 use crate::common;
 use common::SiteTest;
 use kansoku::capture::{self, Import, Request};
-use std::process::Command;
 
 fn site() -> SiteTest {
     SiteTest::from_fixture("check/clean")
@@ -172,45 +171,6 @@ fn an_existing_capture_is_never_overwritten_unasked() {
 }
 
 #[test]
-fn a_secret_looking_environment_variable_is_refused() {
-    let t = site();
-    let run = |env: (&str, &str), name: &str| {
-        Command::new(env!("CARGO_BIN_EXE_kansoku"))
-            .args(["capture", "--root"])
-            .arg(t.root())
-            .args(["--as", "runs/env.txt", "--env", name, "--", "true"])
-            .env(env.0, env.1)
-            .output()
-            .expect("runs")
-    };
-    let by_value = run(("BUILD_LABEL", "ghp_0123456789abcdefghij"), "BUILD_LABEL");
-    assert_eq!(by_value.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&by_value.stderr)
-            .contains("--env BUILD_LABEL: its value looks like a secret (a GitHub token), and evidence is published"),
-        "{}",
-        String::from_utf8_lossy(&by_value.stderr)
-    );
-    let by_name = run(("GITHUB_TOKEN", "x"), "GITHUB_TOKEN");
-    assert_eq!(by_name.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&by_name.stderr)
-        .contains("--env GITHUB_TOKEN: the name looks like a secret's"));
-    assert!(
-        !t.root().join("evidence/runs/env.txt").exists(),
-        "nothing written"
-    );
-    // A plain variable is recorded.
-    let ok = run(("BUILD_LABEL", "nightly"), "BUILD_LABEL");
-    assert!(
-        ok.status.success(),
-        "{}",
-        String::from_utf8_lossy(&ok.stderr)
-    );
-    let (head, _) = read(&t, "evidence/runs/env.txt");
-    assert_eq!(head["env"]["BUILD_LABEL"].as_str(), Some("nightly"));
-}
-
-#[test]
 fn an_import_records_where_the_log_came_from() {
     let mut t = site();
     let log = t.root().join("dmesg.log");
@@ -263,56 +223,73 @@ fn the_evidence_page_shows_the_provenance_in_both_languages() {
 // ---------- recapture ----------
 
 /// A site with a reviewed claim citing line 2 (`y`) of a capture of
-/// `cat data.txt`, run in the site's root.
-fn captured_data() -> SiteTest {
+/// `cat OUTSIDE/data.txt` (a file beside the site), run in the site's
+/// root; the capture approved by `capture` itself. Returns the site and
+/// the data file.
+fn captured_data() -> (SiteTest, std::path::PathBuf) {
     let mut t = site();
-    std::fs::write(t.root().join("data.txt"), "x\ny\n").expect("data");
+    let data = t.root().parent().expect("parent").join("data.txt");
+    std::fs::write(&data, "x\ny\n").expect("data");
     let req = Request {
         cwd: Some(t.root().to_owned()),
-        ..request(&["cat", "data.txt"])
+        ..request(&["cat", data.to_str().expect("utf-8")])
     };
     capture::capture(t.root(), &req).expect("captured");
     cite(&mut t, "runs/out.txt", "2", "y");
     crate::review::review_all(t.root());
     assert_eq!(t.check().errors(), 0);
-    t
+    (t, data)
 }
 
-fn outcomes(done: &[capture::Recaptured]) -> Vec<(String, &'static str)> {
-    done.iter()
+fn recapture(root: &std::path::Path, files: &[&str], mode: capture::Mode) -> capture::Run {
+    capture::recapture(
+        root,
+        &capture::Options {
+            files: files.iter().map(|f| (*f).to_owned()).collect(),
+            mode,
+            approvals_from: None,
+            limits: capture::Limits::default(),
+            on_run: &|_| {},
+        },
+    )
+    .expect("recaptured")
+}
+
+fn outcomes(done: &capture::Run) -> Vec<(String, &'static str)> {
+    done.captures
+        .iter()
         .flat_map(|r| r.claims.iter().map(|c| (c.id.clone(), c.outcome)))
         .collect()
 }
 
 #[test]
 fn recapture_of_the_same_output_leaves_every_claim_unchanged() {
-    let t = captured_data();
+    let (t, _) = captured_data();
     let before = std::fs::read(t.root().join("evidence/runs/out.txt")).expect("capture");
-    let done = capture::recapture(t.root(), &[], true).expect("recaptured");
-    assert_eq!(done.len(), 1);
-    assert_eq!(done[0].status, "recaptured");
+    let done = recapture(t.root(), &[], capture::Mode::Compare);
+    assert_eq!(done.captures.len(), 1);
+    assert_eq!(done.captures[0].status, "compared");
     assert_eq!(outcomes(&done), [("captured".to_owned(), "unchanged")]);
     assert_eq!(
         std::fs::read(t.root().join("evidence/runs/out.txt")).expect("capture"),
         before,
-        "--dry-run writes nothing"
+        "--compare writes nothing"
     );
 }
 
 #[test]
 fn recapture_after_lines_were_inserted_above_says_moved() {
-    let t = captured_data();
-    std::fs::write(t.root().join("data.txt"), "new\nx\ny\n").expect("data");
-    let done =
-        capture::recapture(t.root(), &["runs/out.txt".to_owned()], true).expect("recaptured");
+    let (t, data) = captured_data();
+    std::fs::write(&data, "new\nx\ny\n").expect("data");
+    let done = recapture(t.root(), &["runs/out.txt"], capture::Mode::Compare);
     assert_eq!(outcomes(&done), [("captured".to_owned(), "moved")]);
     assert_eq!(
-        done[0].claims[0].finding.as_deref(),
+        done.captures[0].claims[0].finding.as_deref(),
         Some("the text cited by claim `captured` moved: `evidence/runs/out.txt#L2` is now `evidence/runs/out.txt#L3`")
     );
     // Written, the site then says the same, and `check --fix` can fix it.
-    let done = capture::recapture(t.root(), &[], false).expect("written");
-    assert_eq!(done[0].status, "written");
+    let done = recapture(t.root(), &[], capture::Mode::Write);
+    assert_eq!(done.captures[0].status, "written");
     let codes: Vec<String> = t
         .check()
         .diagnostics
@@ -324,81 +301,85 @@ fn recapture_after_lines_were_inserted_above_says_moved() {
 
 #[test]
 fn recapture_after_the_output_changed_names_the_claim_suspect() {
-    let t = captured_data();
-    std::fs::write(t.root().join("data.txt"), "x\nz\n").expect("data");
-    let done = capture::recapture(t.root(), &[], true).expect("recaptured");
+    let (t, data) = captured_data();
+    std::fs::write(&data, "x\nz\n").expect("data");
+    let done = recapture(t.root(), &[], capture::Mode::Compare);
     assert_eq!(outcomes(&done), [("captured".to_owned(), "changed")]);
+    // The quote `y` is gone from the cited line: that is what is said.
     assert_eq!(
-        done[0].claims[0].finding.as_deref(),
-        Some("claim `captured` is suspect: `evidence/runs/out.txt#L2` changed after the claim was reviewed")
+        done.captures[0].claims[0].finding.as_deref(),
+        Some("quote \"y\" not found in line 2 of `evidence/runs/out.txt`")
     );
     let human = capture::report(&done, "human");
     assert_eq!(
         human,
-        "evidence/runs/out.txt: recaptured (exit 0)\n  captured: changed — claim `captured` is suspect: `evidence/runs/out.txt#L2` changed after the claim was reviewed\n"
+        "evidence/runs/out.txt: compared (exit 0)\n  captured: changed — quote \"y\" not found in line 2 of `evidence/runs/out.txt`\n"
     );
     assert_eq!(
         capture::report(&done, "github"),
-        "::error file=evidence/runs/out.txt::claim captured changed after recapture: claim `captured` is suspect: `evidence/runs/out.txt#L2` changed after the claim was reviewed\n"
+        "::error file=evidence/runs/out.txt::claim captured changed after recapture: quote \"y\" not found in line 2 of `evidence/runs/out.txt`\n"
     );
 }
 
 #[test]
 fn a_capture_that_cannot_be_rerun_here_says_so_and_changes_nothing() {
-    let t = captured_data();
+    let (t, data) = captured_data();
     let path = t.root().join("evidence/runs/out.txt");
     let before = std::fs::read_to_string(&path).expect("capture");
     // Run in the site's root, it recorded that relative to the root, so
     // that it re-runs in another checkout (and no machine path is kept).
     assert!(before.contains("cwd = \".\"\n"), "{before}");
-    // Its working directory is gone.
-    let moved = before.replace("cwd = \".\"", "cwd = \"/nonexistent/kansoku-test\"");
-    std::fs::write(&path, &moved).expect("edit the header");
-    let done = capture::recapture(t.root(), &[], false).expect("ran");
-    assert_eq!(done[0].status, "skipped");
-    assert_eq!(
-        done[0].detail,
-        "cannot be re-run here: its working directory /nonexistent/kansoku-test does not exist"
-    );
-    assert_eq!(
-        std::fs::read_to_string(&path).expect("capture"),
-        moved,
-        "unchanged"
-    );
-    // A forged header whose working directory climbs out of the site.
-    let climbing = before.replace("cwd = \".\"", "cwd = \"../..\"");
-    std::fs::write(&path, &climbing).expect("edit the header");
-    let done = capture::recapture(t.root(), &[], false).expect("ran");
-    assert_eq!(done[0].status, "skipped");
-    assert_eq!(
-        done[0].detail,
-        "cannot be re-run here: its working directory ../.. climbs out of the site with `..`, which kansoku capture never records"
-    );
-    assert_eq!(std::fs::read_to_string(&path).expect("capture"), climbing);
-    // Its command is missing here.
-    let missing = before.replace(
-        "command = [\"cat\", \"data.txt\"]",
-        "command = [\"kansoku-no-such-tool\"]",
-    );
+    // Its command is missing here (approved as such: the lock is edited
+    // by `review`, as a person would).
+    let cmd = format!("command = [\"cat\", \"{}\"]", data.display());
+    assert!(before.contains(&cmd), "{before}");
+    let missing = before.replace(&cmd, "command = [\"kansoku-no-such-tool\"]");
     std::fs::write(&path, &missing).expect("edit the header");
-    let done = capture::recapture(t.root(), &[], false).expect("ran");
-    assert_eq!(done[0].status, "skipped");
+    let done = recapture(t.root(), &[], capture::Mode::Write);
+    assert_eq!(done.captures[0].status, "refused");
+    assert_eq!(
+        done.captures[0].detail,
+        "its command changed since it was approved"
+    );
+    crate::recapture::kansoku(t.root(), &["review", "--captures"]);
+    let done = recapture(t.root(), &[], capture::Mode::Write);
+    assert_eq!(done.captures[0].status, "skipped");
     assert!(
-        done[0]
+        done.captures[0]
             .detail
             .starts_with("cannot be re-run here: could not run `kansoku-no-such-tool`"),
         "{}",
-        done[0].detail
+        done.captures[0].detail
     );
     assert_eq!(std::fs::read_to_string(&path).expect("capture"), missing);
+    // Its working directory is not in the site.
+    let gone = missing.replace("cwd = \".\"", "cwd = \"nowhere\"");
+    std::fs::write(&path, &gone).expect("edit the header");
+    crate::recapture::kansoku(t.root(), &["review", "--captures"]);
+    let done = recapture(t.root(), &[], capture::Mode::Write);
+    assert_eq!(done.captures[0].status, "skipped");
+    assert_eq!(
+        done.captures[0].detail,
+        "cannot be re-run here: its working directory nowhere does not exist in the site (recapture runs commands in a copy of book.toml, kansoku.lock, content/, the evidence, templates/ and static/)"
+    );
+    assert_eq!(std::fs::read_to_string(&path).expect("capture"), gone);
 }
 
 #[test]
 fn recapture_refuses_what_is_not_a_capture() {
-    let t = captured_data();
-    let err = capture::recapture(t.root(), &["logs/a.log".to_owned()], true)
-        .expect_err("refused")
-        .to_string();
+    let (t, _) = captured_data();
+    let err = capture::recapture(
+        t.root(),
+        &capture::Options {
+            files: vec!["logs/a.log".to_owned()],
+            mode: capture::Mode::DryRun,
+            approvals_from: None,
+            limits: capture::Limits::default(),
+            on_run: &|_| {},
+        },
+    )
+    .expect_err("refused")
+    .to_string();
     assert!(
         err.contains("evidence/logs/a.log is not a capture"),
         "{err}"

@@ -1,6 +1,7 @@
 //! What keeps builds from hurting each other or leaving litter: one lock
 //! per build directory, the removal of what killed builds left behind,
-//! and clean-up when the process is interrupted.
+//! and clean-up when the process is interrupted (the commands a capture
+//! runs stopped and its temporary files removed too).
 
 use super::tree::remove_tree;
 use std::fs;
@@ -148,17 +149,90 @@ pub(crate) fn active() -> MutexGuard<'static, Vec<PathBuf>> {
     crate::sync::lock(&ACTIVE)
 }
 
+/// Held while a capture renames its files into place: an interruption
+/// waits for the renames, as it waits for a build's commit.
+pub(crate) fn commit_section() -> MutexGuard<'static, Vec<PathBuf>> {
+    active()
+}
+
 /// Whether a signal has interrupted this process (see
 /// [`exit_cleanly_on_signals`]).
 pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
 }
 
-/// Removes this process's staging trees after an interruption: waits for
-/// a commit in progress, stops further writes, then removes each tree
-/// (again if a write still in flight re-created part of it).
+/// The commands `kansoku capture` runs, by process group, with the command
+/// line shown when one is stopped; and the temporary files it writes. An
+/// interruption stops the one and removes the others (issue 39, M5): a
+/// command left running after kansoku exits would go on filling a disk.
+static CHILDREN: Mutex<Vec<(u32, String)>> = Mutex::new(Vec::new());
+static TEMPORARY: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// A command's process group, stopped on an interruption until dropped.
+#[derive(Debug)]
+pub(crate) struct Child(u32);
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        crate::sync::lock(&CHILDREN).retain(|(g, _)| *g != self.0);
+    }
+}
+
+/// Registers the process group `group` (the command `shown` leads it).
+pub(crate) fn child(group: u32, shown: String) -> Child {
+    crate::sync::lock(&CHILDREN).push((group, shown));
+    Child(group)
+}
+
+/// A temporary file (or a scratch tree), removed on an interruption until
+/// dropped.
+#[derive(Debug)]
+pub(crate) struct Temporary(PathBuf);
+
+impl Drop for Temporary {
+    fn drop(&mut self) {
+        crate::sync::lock(&TEMPORARY).retain(|p| *p != self.0);
+    }
+}
+
+/// Registers the temporary file or tree at `path`.
+pub(crate) fn temporary(path: PathBuf) -> Temporary {
+    crate::sync::lock(&TEMPORARY).push(path.clone());
+    Temporary(path)
+}
+
+/// Stops every process of the group `group`: SIGTERM, then, after up to a
+/// second for them to end, SIGKILL.
+#[cfg(unix)]
+pub(crate) fn stop_group(group: u32) {
+    use rustix::process::{kill_process_group, test_kill_process_group, Pid, Signal};
+    let Some(pid) = i32::try_from(group).ok().and_then(Pid::from_raw) else {
+        return;
+    };
+    if kill_process_group(pid, Signal::TERM).is_err() {
+        return;
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(1);
+    while test_kill_process_group(pid).is_ok() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let _ = kill_process_group(pid, Signal::KILL);
+}
+
+#[cfg(not(unix))]
+pub(crate) fn stop_group(_group: u32) {}
+
+/// Removes this process's staging trees after an interruption: stops the
+/// commands a capture runs, waits for a commit in progress, stops further
+/// writes, then removes each tree (again if a write still in flight
+/// re-created part of it) and each temporary file.
 pub fn clean_up_after_interrupt() {
     INTERRUPTED.store(true, Ordering::SeqCst);
+    let children: Vec<(u32, String)> = crate::sync::lock(&CHILDREN).clone();
+    for (group, shown) in children {
+        stop_group(group);
+        eprintln!("kansoku: interrupted: stopped `{shown}` and every process it started");
+    }
     // A write that began before the flag was set may still make a
     // directory or a file: wait for those (they are short) so that none
     // re-creates part of a tree after it is removed.
@@ -167,6 +241,16 @@ pub fn clean_up_after_interrupt() {
         std::thread::yield_now();
     }
     let mut dirs = active();
+    for path in crate::sync::lock(&TEMPORARY).drain(..) {
+        let removed = if path.is_dir() {
+            remove_tree(&path)
+        } else {
+            fs::remove_file(&path)
+        };
+        if removed.is_ok() {
+            eprintln!("kansoku: interrupted: removed {}", path.display());
+        }
+    }
     for dir in dirs.drain(..) {
         for _ in 0..50 {
             match remove_tree(&dir) {

@@ -44,6 +44,7 @@ mod stage;
 mod tree;
 
 pub(crate) use crate::glob::Keep;
+pub(crate) use guard::{child, commit_section, stop_group, temporary, Temporary};
 pub use guard::{clean_up_after_interrupt, exit_cleanly_on_signals, interrupted};
 
 use crate::error::{Error, Result};
