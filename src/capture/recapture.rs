@@ -152,6 +152,12 @@ impl Run {
             cs.iter()
                 .map(|c| c.file.clone())
                 .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let flags = |cs: &[&Recaptured]| {
+            cs.iter()
+                .map(|c| format!("--capture {}", c.file))
+                .collect::<Vec<_>>()
                 .join(" ")
         };
         match unapproved.len() {
@@ -161,15 +167,15 @@ impl Run {
                 unapproved[0].file, unapproved[0].file
             )),
             n => parts.push(format!(
-                "{n} captures are not approved ({}); read their commands above, then approve them with `kansoku review --capture {}`",
-                names(&unapproved).replace(' ', ", "),
-                names(&unapproved)
+                "{n} captures are not approved ({}); read their commands above, then approve them with `kansoku review {}`",
+                names(&unapproved),
+                flags(&unapproved)
             )),
         }
         if !cannot.is_empty() {
             parts.push(format!(
                 "{} cannot be run again (see why above): capture {} again from inside the site",
-                names(&cannot).replace(' ', ", "),
+                names(&cannot),
                 if cannot.len() == 1 { "it" } else { "them" }
             ));
         }

@@ -656,3 +656,23 @@ fn a_forged_capture_the_examples_ci_line_would_run_is_refused() {
         assert_eq!(out.status.code(), Some(2), "{mode}");
     }
 }
+
+#[test]
+fn the_examples_captures_are_all_approved_and_a_dry_run_lists_them() {
+    let t = SiteTest::from_dir(&crate::common::repo_root().join("examples/shared-libs"));
+    let out = kansoku(t.root(), &["recapture", "--all", "--dry-run"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let listed = text(&out.stdout);
+    assert_eq!(listed.matches(": would run\n").count(), 3, "{listed}");
+    assert!(listed.contains("evidence/captures/readelf-dynamic.txt: would run\n  command: readelf -d /bin/cat\n  cwd: .\n"));
+    // Without their approvals, the hint names each, as `review` takes them.
+    let lock = read(&t, "kansoku.lock");
+    let cut = lock.find("\n[captures.").expect("approvals");
+    std::fs::write(t.root().join("kansoku.lock"), &lock[..=cut]).expect("lock");
+    let out = kansoku(t.root(), &["recapture", "--all", "--compare"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "error: nothing was run: 3 captures are not approved (evidence/captures/cat-maps.txt, evidence/captures/readelf-dynamic.txt, evidence/captures/readelf-interp.txt); read their commands above, then approve them with `kansoku review --capture evidence/captures/cat-maps.txt --capture evidence/captures/readelf-dynamic.txt --capture evidence/captures/readelf-interp.txt`\n"
+    );
+}
