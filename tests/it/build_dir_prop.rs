@@ -570,3 +570,9 @@ proptest! {
         run_site(&ops)?;
     }
 }
+
+// ---------------------------------------------------------------------------
+// Issue 39 (capture and recapture): forged capture headers, forged facts
+// and hand-edited approvals between recaptures, captures, checks and
+// builds never run. In a file of its own, `build_dir_prop/captures.rs`.
+mod captures;
