@@ -28,7 +28,7 @@ enum Command {
     Build(cmd::build::Args),
     /// Run every content rule without writing anything (exit 0 clean, 1 errors, 2 usage/IO).
     Check(cmd::check::Args),
-    /// Re-approve claims after looking at them: rewrites their entries in kansoku.lock.
+    /// Re-approve claims after looking at them, or approve the commands recapture may run (--capture, --facts): rewrites their entries in kansoku.lock.
     Review(cmd::review::Args),
     /// List claims added, removed, re-classed, re-answered, reworded, re-evidenced or re-stated.
     Diff(cmd::diff::Args),
@@ -44,7 +44,7 @@ enum Command {
     Clean(cmd::clean::Args),
     /// Run a command and keep its output as evidence, with how it ran (or import a log with --file).
     Capture(cmd::capture::Args),
-    /// Re-run stored captures and report what the new output did to each claim citing them.
+    /// Re-run stored captures whose commands were approved and report what the new output did to each claim citing them.
     Recapture(cmd::capture::RecaptureArgs),
     /// Print a shell completion script (e.g. `kansoku completions bash > /etc/bash_completion.d/kansoku`).
     Completions(cmd::completions::Args),
