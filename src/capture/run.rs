@@ -104,7 +104,9 @@ pub(crate) fn run(mut cmd: Command, shown: &str, limits: Limits) -> Result<Ran> 
     };
     // Stopped by the signal handler: what it printed is not a capture.
     if crate::site::output::interrupted() {
-        return Err(Error::Usage(format!("`{shown}` was stopped by an interruption")));
+        return Err(Error::Usage(format!(
+            "`{shown}` was stopped by an interruption"
+        )));
     }
     if let Some(stop) = stopped {
         crate::site::output::stop_group(child.id());

@@ -299,7 +299,15 @@ fn a_signal_to_recapture_stops_the_command_and_removes_its_scratch_copy() {
     );
     let out = kansoku(
         t.root(),
-        &["capture", "--replace", "--shell", "--as", "runs/out.txt", "--", &line],
+        &[
+            "capture",
+            "--replace",
+            "--shell",
+            "--as",
+            "runs/out.txt",
+            "--",
+            &line,
+        ],
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     std::fs::write(outside.join("go"), "").expect("go");
@@ -339,7 +347,9 @@ fn a_signal_to_recapture_stops_the_command_and_removes_its_scratch_copy() {
     }
     let still = alive(pid);
     if still {
-        let _ = Command::new("kill").args(["-KILL", &pid.to_string()]).status();
+        let _ = Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .status();
     }
     assert!(!still, "the command outlived kansoku");
     assert_eq!(out.status.code(), Some(143), "{}", text(&out.stderr));
