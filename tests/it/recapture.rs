@@ -676,3 +676,31 @@ fn the_examples_captures_are_all_approved_and_a_dry_run_lists_them() {
         "error: nothing was run: 3 captures are not approved (evidence/captures/cat-maps.txt, evidence/captures/readelf-dynamic.txt, evidence/captures/readelf-interp.txt); read their commands above, then approve them with `kansoku review --capture evidence/captures/cat-maps.txt --capture evidence/captures/readelf-dynamic.txt --capture evidence/captures/readelf-interp.txt`\n"
     );
 }
+
+#[test]
+fn a_lock_of_approvals_alone_leaves_claim_reviews_off_and_review_captures_drops_the_gone() {
+    let t = SiteTest::from_fixture("check/clean");
+    assert!(!t.root().join("kansoku.lock").exists());
+    for dest in ["runs/a.txt", "runs/b.txt"] {
+        let out = kansoku(t.root(), &["capture", "--as", dest, "--", "echo", "hi"]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains(&format!("note: approved its command for `kansoku recapture` in kansoku.lock ([captures.\"evidence/{dest}\"]); commit it with the capture")),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+    // The lock the captures made holds approvals only: the site has not
+    // started reviewing claims, so none is "not reviewed".
+    let codes: Vec<&str> = t.check().diagnostics.iter().map(|d| d.code).collect();
+    assert!(!codes.contains(&"W080"), "{codes:?}");
+    std::fs::remove_file(t.root().join("evidence/runs/a.txt")).expect("rm");
+    let out = kansoku(t.root(), &["review", "--captures"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let lock = read(&t, "kansoku.lock");
+    assert!(!lock.contains("evidence/runs/a.txt"), "{lock}");
+    assert!(
+        lock.contains("[captures.\"evidence/runs/b.txt\"]"),
+        "{lock}"
+    );
+}
