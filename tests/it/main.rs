@@ -47,3 +47,4 @@ mod scratch;
 mod search;
 mod serve;
 mod threads;
+mod workflow;
