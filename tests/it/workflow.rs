@@ -287,3 +287,54 @@ fn issue_42_the_release_script_packages_and_the_install_script_verifies_it() {
     );
     assert!(!runner.join("kansoku-install/bin/kansoku").exists());
 }
+
+#[test]
+fn issue_42_with_no_updated_date_the_crate_is_dated_by_source_date_epoch() {
+    let tmp = crate::scratch::tempdir();
+    let root = tmp.path().join("site");
+    assert!(kansoku(&["init", "--no-ci", arg(&root)], &[])
+        .status
+        .success());
+    let page = root.join("content/notes/first-observation.md");
+    let source = std::fs::read_to_string(&page).expect("the page");
+    let undated: String = source
+        .lines()
+        .filter(|l| !l.starts_with("updated = "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&page, undated).expect("no updated date");
+    let build = |epoch: &str| {
+        Command::new(env!("CARGO_BIN_EXE_kansoku"))
+            .args(["build", "--quiet", "--root", arg(&root)])
+            .env("SOURCE_DATE_EPOCH", epoch)
+            .output()
+            .expect("the kansoku binary runs")
+    };
+    let date = || {
+        let crate_: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(root.join("public/ro-crate-metadata.json")).expect("crate"),
+        )
+        .expect("JSON");
+        crate_["@graph"][1]["datePublished"]
+            .as_str()
+            .expect("a date")
+            .to_owned()
+    };
+    assert!(build("0").status.success());
+    assert_eq!(date(), "1970-01-01");
+    // The second build remembers every unit but the crate, whose date
+    // the memo keys on.
+    assert!(build("86400").status.success());
+    assert_eq!(date(), "1970-01-02");
+    let out = build("yesterday");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "SOURCE_DATE_EPOCH: error[E009]: `yesterday` is not a whole number of seconds since 1970-01-01 UTC\n  = hint: unset it, or give the time the record was last changed, e.g. SOURCE_DATE_EPOCH=$(git log -1 --format=%ct)\nerror: 1 error found; nothing was written\n"
+    );
+    assert_eq!(
+        date(),
+        "1970-01-02",
+        "a failed build leaves public/ as it was"
+    );
+}
