@@ -149,6 +149,9 @@ pub fn format(report: &Report, format: Format) -> String {
 
 /// [`format`], listing accepted findings too when `all` (`check --all`).
 pub fn format_with(report: &Report, format: Format, all: bool) -> String {
+    if format == Format::Github {
+        return github(report, all, None);
+    }
     let mut out = String::new();
     let mut shown: Vec<&Diagnostic> = report.diagnostics.iter().collect();
     // Errors first whatever order the caller's list is in (stable).
@@ -178,13 +181,172 @@ pub fn format_with(report: &Report, format: Format, all: bool) -> String {
             out.push_str(&summary(report));
             out.push('\n');
         }
-        Format::Github => {
-            out.push_str(&format!(
-                "::notice title=kansoku check::{}\n",
-                gh_data(&summary(report))
-            ));
+        Format::Github | Format::Json => {}
+    }
+    out
+}
+
+/// How many annotations of each level (error, warning, notice) GitHub
+/// shows for one step; it drops the rest, and shows at most 50 a job.
+pub const GITHUB_ANNOTATIONS_PER_STEP: usize = 10;
+
+/// `check --format github`: a workflow command per finding, as many of
+/// each level as GitHub shows for a step, the rest as plain lines of the
+/// log (a command GitHub drops is a finding no one sees), then a notice
+/// with the counts that says how many more there are and where: in the
+/// job summary when `summary` names it (see [`github_summary`]), else in
+/// the log.
+pub fn format_github(report: &Report, all: bool, summary: Option<&str>) -> String {
+    github(report, all, summary)
+}
+
+fn github(report: &Report, all: bool, summary_at: Option<&str>) -> String {
+    let mut findings: Vec<(&'static str, &Diagnostic)> = Vec::new();
+    let mut shown: Vec<&Diagnostic> = report.diagnostics.iter().collect();
+    shown.sort_by_key(|d| d.severity);
+    for d in shown {
+        findings.push((if d.is_error() { "error" } else { "warning" }, d));
+    }
+    if all {
+        // An accepted finding is known: a notice, not a warning.
+        for a in &report.accepted {
+            findings.extend(a.diagnostics.iter().map(|d| ("notice", d)));
         }
-        Format::Json => {}
+    }
+    let mut out = String::new();
+    let mut used = [
+        ("error", 0usize, 0usize),
+        ("warning", 0, 0),
+        ("notice", 0, 0),
+    ];
+    // The closing notice is one of the step's notices.
+    let room = |level: &str| match level {
+        "notice" => GITHUB_ANNOTATIONS_PER_STEP - 1,
+        _ => GITHUB_ANNOTATIONS_PER_STEP,
+    };
+    for (level, d) in findings {
+        let slot = used.iter_mut().find(|u| u.0 == level).expect("a level");
+        if slot.1 < room(level) {
+            slot.1 += 1;
+            finding(&mut out, d, Format::Github, level == "notice");
+        } else {
+            slot.2 += 1;
+            out.push_str(&plain_line(d));
+        }
+    }
+    let mut notice = summary(report);
+    let more: Vec<String> = used
+        .iter()
+        .filter(|u| u.2 > 0)
+        .map(|u| format!("{} more {}{}", u.2, u.0, if u.2 == 1 { "" } else { "s" }))
+        .collect();
+    if !more.is_empty() {
+        let place = match summary_at {
+            Some(_) => "the job summary lists every finding",
+            None => "the log lists every finding",
+        };
+        notice.push_str(&format!(
+            ". GitHub shows {GITHUB_ANNOTATIONS_PER_STEP} annotations of each kind per step: {} not shown here; {place}",
+            more.join(", ")
+        ));
+    }
+    out.push_str(&format!(
+        "::notice title=kansoku check::{}\n",
+        gh_data(&notice)
+    ));
+    out
+}
+
+/// One finding on one line of a log, shown as a terminal shows it.
+fn plain_line(d: &Diagnostic) -> String {
+    let level = if d.is_error() { "error" } else { "warning" };
+    let mut line = format!(
+        "{}: {level}[{}]: {}",
+        crate::error::visible(&d.location.to_string()),
+        d.code,
+        crate::error::visible(&d.message)
+    );
+    if let Some(h) = &d.hint {
+        line.push_str(&format!(" (hint: {})", crate::error::visible(h)));
+    }
+    line.push('\n');
+    line
+}
+
+/// The most a step's summary may hold on GitHub is 1 MiB; past this many
+/// bytes the table stops and says how many findings it leaves out.
+const SUMMARY_BUDGET: usize = 900 * 1024;
+
+/// Every finding as a Markdown table, for `$GITHUB_STEP_SUMMARY`: where,
+/// code, message and hint, each cell escaped so that no text from a
+/// site's files can end a cell (`|`), a row (a line break) or the table,
+/// or become HTML, a link or emphasis. Accepted findings are counted; with
+/// `all` (`check --all`) they are listed too.
+pub fn github_summary(report: &Report, all: bool) -> String {
+    let mut out = String::from("### kansoku check\n\n");
+    out.push_str(&md_cell(&summary(report)));
+    out.push_str("\n\n");
+    let mut shown: Vec<(&Diagnostic, bool)> =
+        report.diagnostics.iter().map(|d| (d, false)).collect();
+    shown.sort_by_key(|(d, _)| d.severity);
+    if all {
+        for a in &report.accepted {
+            shown.extend(a.diagnostics.iter().map(|d| (d, true)));
+        }
+    }
+    if !shown.is_empty() {
+        out.push_str("| where | code | message | hint |\n|---|---|---|---|\n");
+    }
+    let total = shown.len();
+    for (i, (d, accepted)) in shown.into_iter().enumerate() {
+        let level = match (d.is_error(), accepted) {
+            (true, _) => "error",
+            (false, true) => "accepted",
+            (false, false) => "warning",
+        };
+        let row = format!(
+            "| {} | {} {} | {} | {} |\n",
+            md_cell(&d.location.to_string()),
+            md_cell(d.code),
+            level,
+            md_cell(&d.message),
+            md_cell(d.hint.as_deref().unwrap_or(""))
+        );
+        if out.len() + row.len() > SUMMARY_BUDGET {
+            out.push_str(&format!(
+                "\n… and {} more findings, past the size GitHub allows a summary: `kansoku check` lists them all.\n",
+                total - i
+            ));
+            return out;
+        }
+        out.push_str(&row);
+    }
+    for a in &report.accepted {
+        out.push_str(&format!("\n{}\n", md_cell(&accepted_line(a))));
+    }
+    out
+}
+
+/// Text as one Markdown table cell that reads as the terminal shows it:
+/// control and format characters written out (`\u{1b}`, line breaks
+/// included), HTML's `&`, `<` and `>` as entities, and `|` and the
+/// characters that make links, emphasis and code escaped with `\`.
+pub(crate) fn md_cell(s: &str) -> String {
+    let s = crate::error::visible(s);
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            // An entity, not `\@`: GitHub links a mention in text either way.
+            '@' => out.push_str("&#64;"),
+            '|' | '\\' | '`' | '*' | '_' | '[' | ']' | '(' | ')' | '!' | '~' | '#' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
     }
     out
 }
@@ -345,6 +507,62 @@ mod tests {
         assert_eq!(
             format(&report(), Format::Github),
             "::error file=content/a%2Cb.md,line=3,col=6,title=E011::claim `x` has no evidence link (hint: add `evidence = [\"…\"]`)\n::notice title=kansoku check::check: 1 error, 0 warnings\n"
+        );
+    }
+
+    fn errors(n: usize) -> Report {
+        Report {
+            diagnostics: (1..=n)
+                .map(|line| {
+                    Diagnostic::error(
+                        "E012",
+                        Location {
+                            path: "content/p.md".into(),
+                            line,
+                            col: 1,
+                        },
+                        format!("evidence file `evidence/{line}.log` not found"),
+                    )
+                })
+                .collect(),
+            accepted: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn github_annotates_as_many_as_github_shows_and_says_where_the_rest_are() {
+        let out = format_github(&errors(15), false, Some("summary.md"));
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 16);
+        assert!(lines[..10]
+            .iter()
+            .all(|l| l.starts_with("::error file=content/p.md,line=")));
+        assert_eq!(
+            lines[10],
+            "content/p.md:11:1: error[E012]: evidence file `evidence/11.log` not found"
+        );
+        assert_eq!(
+            lines[15],
+            "::notice title=kansoku check::check: 15 errors, 0 warnings. GitHub shows 10 annotations of each kind per step: 5 more errors not shown here; the job summary lists every finding"
+        );
+        // Ten fit: no word of more.
+        let out = format_github(&errors(10), false, None);
+        assert!(
+            out.ends_with("::notice title=kansoku check::check: 10 errors, 0 warnings\n"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn the_summary_table_holds_every_finding_and_no_text_can_break_it() {
+        let table = github_summary(&errors(15), false);
+        for line in 1..=15 {
+            assert!(table.contains(&format!("| content/p.md:{line}:1 | E012 error | evidence file \\`evidence/{line}.log\\` not found |  |\n")), "{line}: {table}");
+        }
+        assert_eq!(
+            md_cell("a | b\n<script>&x</script> [l](u) @team `c`"),
+            // The line break as the terminal shows it, its `\` escaped.
+            "a \\| b\\\\u{a}&lt;script&gt;&amp;x&lt;/script&gt; \\[l\\]\\(u\\) &#64;team \\`c\\`"
         );
     }
 

@@ -79,6 +79,8 @@ struct RawBook {
     #[serde(default)]
     authors: Vec<String>,
     languages: Option<Spanned<Vec<String>>>,
+    license: Option<Spanned<String>>,
+    publisher: Option<crate::publication::RawPublisher>,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -321,6 +323,10 @@ pub struct Config {
     pub(crate) description: Bi<String>,
     /// Authors, in order.
     pub(crate) authors: Vec<String>,
+    /// `[book] license`: the terms the record is published under.
+    pub(crate) license: Option<crate::publication::License>,
+    /// `[book] publisher`: who publishes the record.
+    pub(crate) publisher: Option<crate::publication::Publisher>,
     /// Languages in order; the first is the default.
     pub(crate) languages: [Lang; 2],
     /// Output directory, relative to the root.
@@ -559,6 +565,10 @@ impl Config {
             },
         };
         let accept = acceptances(&src, raw.check.accept, &mut diags);
+        let license = (raw.book.license.as_ref())
+            .and_then(|l| crate::publication::license(&src, l, &mut diags));
+        let publisher = (raw.book.publisher.as_ref())
+            .and_then(|p| crate::publication::publisher(&src, p, &mut diags));
         let paginate_by = match &raw.output.html.paginate_by {
             None => DEFAULT_PAGINATE_BY,
             Some(n) => usize::try_from(*n.get_ref()).unwrap_or_else(|_| {
@@ -590,6 +600,8 @@ impl Config {
             title,
             description,
             authors: raw.book.authors,
+            license,
+            publisher,
             languages,
             build_dir,
             keep,

@@ -2,7 +2,10 @@
 //! site compiled into the binary, and page skeletons.
 //!
 //! It never overwrites: a non-empty target directory is refused, so no
-//! one's work is lost to a mistyped path.
+//! one's work is lost to a mistyped path. Besides the site, `init` writes
+//! a GitHub Actions workflow (`.github/workflows/kansoku.yml`: check pull
+//! requests, build and deploy the default branch to Pages) unless told not
+//! to.
 
 use crate::error::{Error, Result};
 use std::path::Path;
@@ -23,8 +26,58 @@ pub(crate) const FILES: &[(&str, &str)] = embed!(
     "evidence/notes/reading.md",
 );
 
-/// Writes the starter site into `dir`, which must be missing or empty.
-pub fn init(dir: &Path) -> Result<usize> {
+/// The GitHub Actions workflow of a new site and the script it installs
+/// kansoku with (`kansoku init` writes them unless `--no-ci`): the
+/// version and repository placeholders are filled in by [`ci_files`].
+const CI_FILES: &[(&str, &str)] = embed!(
+    ".github/workflows/kansoku.yml",
+    ".github/kansoku-install.sh",
+);
+
+/// The license the starter's `book.toml` gives, which `init` names so the
+/// writer can change it: CC BY 4.0, the usual terms for research data
+/// and records (Zenodo's default).
+pub const STARTER_LICENSE: &str = "CC-BY-4.0";
+
+/// The workflow files with this kansoku's version, and the GitHub
+/// repository its releases are published in (from `Cargo.toml`'s
+/// `repository`; empty when it names none, and the workflow then builds
+/// kansoku with cargo).
+fn ci_files() -> Vec<(&'static str, String)> {
+    let repo = github_repo(option_env!("CARGO_PKG_REPOSITORY").unwrap_or(""));
+    CI_FILES
+        .iter()
+        .map(|(path, text)| {
+            let text = text
+                .replace("@KANSOKU_VERSION@", env!("CARGO_PKG_VERSION"))
+                .replace("@KANSOKU_REPO@", &repo);
+            (*path, text)
+        })
+        .collect()
+}
+
+/// `owner/name` of a `https://github.com/owner/name` URL, else empty.
+fn github_repo(url: &str) -> String {
+    let Some(path) = url.strip_prefix("https://github.com/") else {
+        return String::new();
+    };
+    let path = path.trim_end_matches('/');
+    let path = path.strip_suffix(".git").unwrap_or(path);
+    let parts: Vec<&str> = path.split('/').collect();
+    let safe = |p: &str| {
+        !p.is_empty()
+            && p.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    };
+    match parts.as_slice() {
+        [owner, name] if safe(owner) && safe(name) => format!("{owner}/{name}"),
+        _ => String::new(),
+    }
+}
+
+/// Writes the starter site into `dir`, which must be missing or empty,
+/// with the GitHub workflow when `ci`. Returns how many files it wrote.
+pub fn init(dir: &Path, ci: bool) -> Result<usize> {
     if dir.exists() {
         let mut entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
         if entries.next().is_some() {
@@ -34,16 +87,22 @@ pub fn init(dir: &Path) -> Result<usize> {
             )));
         }
     }
-    for (rel, text) in FILES {
+    let ci_files = if ci { ci_files() } else { Vec::new() };
+    let files = FILES
+        .iter()
+        .map(|(rel, text)| (*rel, (*text).to_owned()))
+        .chain(ci_files)
+        .chain(std::iter::once((".gitignore", GITIGNORE.to_owned())));
+    let mut written = 0;
+    for (rel, text) in files {
         let path = dir.join(rel);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
         }
         std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
+        written += 1;
     }
-    let ignore = dir.join(".gitignore");
-    std::fs::write(&ignore, GITIGNORE).map_err(|e| Error::io(&ignore, e))?;
-    Ok(FILES.len() + 1)
+    Ok(written)
 }
 
 /// What `init` puts in `.gitignore`: the build directory and kansoku's
@@ -224,4 +283,39 @@ evidence = []          # e.g. ["logs/run-1.log#L4-L5"], a file under evidence/
 :::
 "#
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_plain_github_url_names_the_release_repository() {
+        assert_eq!(github_repo("https://github.com/o/kansoku"), "o/kansoku");
+        assert_eq!(
+            github_repo("https://github.com/o/kansoku.git/"),
+            "o/kansoku"
+        );
+        assert_eq!(github_repo(""), "");
+        assert_eq!(github_repo("https://gitlab.com/o/kansoku"), "");
+        // Nothing that could end the YAML string or run in the shell.
+        assert_eq!(github_repo("https://github.com/o/k\"; rm -rf ~"), "");
+        assert_eq!(github_repo("https://github.com/o/k/tree/main"), "");
+    }
+
+    #[test]
+    fn init_names_the_license_the_starter_gives() {
+        let (_, book) = FILES
+            .iter()
+            .find(|(p, _)| *p == "book.toml")
+            .expect("book.toml");
+        assert!(book.contains(&format!("\nlicense = \"{STARTER_LICENSE}\"\n")));
+    }
+
+    #[test]
+    fn the_workflow_has_its_placeholders_filled() {
+        for (path, text) in ci_files() {
+            assert!(!text.contains("@KANSOKU_"), "{path}");
+        }
+    }
 }

@@ -51,6 +51,7 @@ mod pipeline_tests;
 #[cfg(test)]
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+pub(crate) mod publication;
 pub mod record;
 pub mod render;
 pub mod review;

@@ -7,7 +7,8 @@ use std::process::ExitCode;
 #[derive(clap::Args)]
 pub(crate) struct Args {
     /// Output format: human (stderr), json (one finding per line, stdout)
-    /// or github (workflow annotations, stdout).
+    /// or github (workflow annotations, stdout; every finding is also
+    /// appended to $GITHUB_STEP_SUMMARY as a table when it is set).
     #[arg(long, value_enum, default_value_t = FormatArg::Human)]
     format: FormatArg,
     /// Also list the findings that `[[check.accept]]` in book.toml accepts.
@@ -35,7 +36,13 @@ pub(crate) fn run(root: &Path, args: Args) -> ExitCode {
             };
             // Human output is for a terminal; machine formats go to
             // stdout so they can be piped without the noise of stderr.
-            let text = kansoku::check::format_with(&report, format, args.all);
+            let text = match format {
+                kansoku::check::Format::Github => {
+                    let summary = github_summary(&report, args.all);
+                    kansoku::check::format_github(&report, args.all, summary.as_deref())
+                }
+                _ => kansoku::check::format_with(&report, format, args.all),
+            };
             if format == kansoku::check::Format::Human {
                 eprint!("{text}");
             } else {
@@ -44,6 +51,32 @@ pub(crate) fn run(root: &Path, args: Args) -> ExitCode {
             ExitCode::from(report.exit_code())
         }
         Err(e) => super::fail(root, e),
+    }
+}
+
+/// On GitHub Actions (`$GITHUB_STEP_SUMMARY` names a file), appends
+/// every finding to the job summary as a table, since GitHub shows only
+/// some of the annotations; the file's path when it was written. A
+/// summary that cannot be written is said on stderr and does not change
+/// the check's outcome: the log still holds every finding.
+fn github_summary(report: &kansoku::check::Report, all: bool) -> Option<String> {
+    use std::io::Write;
+    let path = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty())?;
+    let text = kansoku::check::github_summary(report, all);
+    let written = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(&path)
+        .and_then(|mut f| f.write_all(text.as_bytes()));
+    match written {
+        Ok(()) => Some(path.to_string_lossy().into_owned()),
+        Err(e) => {
+            eprintln!(
+                "warning: cannot append the findings to the job summary ($GITHUB_STEP_SUMMARY, {}): {e}",
+                std::path::Path::new(&path).display()
+            );
+            None
+        }
     }
 }
 

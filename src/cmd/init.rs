@@ -8,6 +8,9 @@ use std::process::ExitCode;
 pub(crate) struct Args {
     /// A new or empty directory [default: --root, else the current directory].
     dir: Option<PathBuf>,
+    /// Leave out the GitHub Actions workflow (.github/workflows/kansoku.yml).
+    #[arg(long)]
+    no_ci: bool,
 }
 
 pub(crate) fn run(root: Option<PathBuf>, args: Args) -> ExitCode {
@@ -19,13 +22,22 @@ pub(crate) fn run(root: Option<PathBuf>, args: Args) -> ExitCode {
         (Some(d), None) | (None, Some(d)) => d,
         (None, None) => PathBuf::from("."),
     };
-    match kansoku::init::init(&dir) {
+    match kansoku::init::init(&dir, !args.no_ci) {
         Ok(n) => {
             println!(
                 "wrote {n} files to {}; build it with `kansoku build --root {}`",
                 dir.display(),
                 dir.display()
             );
+            println!(
+                "book.toml: license = \"{}\" (Creative Commons Attribution 4.0), the terms the record's RO-Crate states; change it if yours differ (an SPDX id, a URL, or \"NOASSERTION\")",
+                kansoku::init::STARTER_LICENSE
+            );
+            if !args.no_ci {
+                println!(
+                    ".github/workflows/kansoku.yml: checks pull requests and publishes the default branch to GitHub Pages (Settings → Pages → Source: GitHub Actions); `kansoku init --no-ci` leaves it out"
+                );
+            }
             ExitCode::SUCCESS
         }
         Err(e) => super::fail(&dir, e),

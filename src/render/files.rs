@@ -21,16 +21,7 @@ pub(super) fn site_part(cx: &Ctx<'_>, part: SitePart) -> Result<Vec<OutputFile>,
     match part {
         SitePart::EvidenceIndex => evidence_index(cx, &mut out)?,
         SitePart::Chooser => chooser_and_404(cx, &mut out)?,
-        SitePart::Claims => {
-            let claims = cx
-                .site
-                .content
-                .pages
-                .iter()
-                .flat_map(|p| claim_records(cx, p))
-                .collect();
-            out.extend(claims_files(claims));
-        }
+        SitePart::Claims => out.extend(claims_files(all_claim_records(cx))),
         // Relative addresses make an invalid sitemap: without an absolute
         // `site-url` there is none (the build warns, W041).
         SitePart::Sitemap if cx.site.config.origin.is_none() => {}
@@ -39,7 +30,13 @@ pub(super) fn site_part(cx: &Ctx<'_>, part: SitePart) -> Result<Vec<OutputFile>,
             bytes: sitemap(cx).into_bytes(),
         }),
         SitePart::Crate if !cx.site.config.outputs.ro_crate => {}
-        SitePart::Crate => out.extend(super::rocrate::files(cx.site)?),
+        // The crate states the claims files' sizes and hashes: made here
+        // again from the same records, not read from the other unit, so
+        // each unit stays a function of the site alone.
+        SitePart::Crate => {
+            let claims = claims_files(all_claim_records(cx));
+            out.extend(super::rocrate::files(cx.site, &claims)?);
+        }
         // Rendered by the caller: the theme's static files, which it owns,
         // and the llms files (`super::llms`).
         SitePart::Static | SitePart::Llms => {}
@@ -518,6 +515,16 @@ fn claim_records<'a>(cx: &Ctx<'_>, page: &'a crate::content::Page) -> Vec<ClaimR
                 .machine_translated
                 .then_some(Cow::Borrowed("machine")),
         })
+        .collect()
+}
+
+/// Every claim of the site, page by page.
+fn all_claim_records<'a>(cx: &'a Ctx<'_>) -> Vec<ClaimRecord<'a>> {
+    cx.site
+        .content
+        .pages
+        .iter()
+        .flat_map(|p| claim_records(cx, p))
         .collect()
 }
 

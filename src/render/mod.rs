@@ -4,6 +4,7 @@
 //! written here (the theme was read when the renderer was made), so the same
 //! input gives the same bytes and a failure leaves nothing behind.
 
+mod crate_terms;
 pub mod diagram;
 mod files;
 mod generated;
@@ -19,6 +20,7 @@ pub(crate) use crate::theme;
 mod twin;
 pub(crate) mod views;
 
+pub(crate) use crate_terms::date_published;
 pub(crate) use files::raw_evidence_path;
 pub(crate) use pages::Prepared;
 

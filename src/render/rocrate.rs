@@ -13,10 +13,14 @@
 //!
 //! Only terms of the RO-Crate context are used (no `@vocab` there: a term
 //! it lacks would vanish on expansion), the graph and every object's keys
-//! are sorted, and nothing depends on the clock: `datePublished` is the
-//! newest `updated` date a page states, and absent when none does. The raw
-//! bytes are read from disk as `files::evidence_page` reads them to copy.
+//! are sorted, and every entity a property names is in the graph. The
+//! root's license, publisher and `datePublished` are `super::crate_terms`'s;
+//! the date is the only thing that can come from the clock, and only when
+//! no page states an `updated` date (`SOURCE_DATE_EPOCH` then fixes it).
+//! The raw bytes are read from disk as `files::evidence_page` reads them
+//! to copy.
 
+use super::crate_terms as terms;
 use super::files::raw_evidence_path;
 use super::OutputFile;
 use crate::error::{Diagnostic, Location};
@@ -35,8 +39,10 @@ const CONTEXT: &str = "https://w3id.org/ro/crate/1.3/context";
 /// The JSON Schema of `claims.json`, published beside it.
 pub(crate) const CLAIMS_SCHEMA: &str = include_str!("../../schemas/claims.schema.json");
 
-/// The crate and the schema, in that order.
-pub(super) fn files(site: &Site) -> Result<[OutputFile; 2], Diagnostic> {
+/// The crate and the schema, in that order. `claims` are `claims.json`
+/// and `claims.jsonld` as the build writes them, whose sizes and hashes
+/// the crate states.
+pub(super) fn files(site: &Site, claims: &[OutputFile]) -> Result<[OutputFile; 2], Diagnostic> {
     let mut evidence = Vec::with_capacity(site.evidence.files.len());
     for file in site.evidence.files.values() {
         let (size, hash) = hash_file(&file.disk_path).map_err(|e| {
@@ -48,8 +54,9 @@ pub(super) fn files(site: &Site) -> Result<[OutputFile; 2], Diagnostic> {
         })?;
         evidence.push((file, size, hash));
     }
-    let mut bytes =
-        serde_json::to_vec_pretty(&document(site, &evidence)).expect("the crate serialises");
+    let published = terms::date_published(site)?;
+    let mut bytes = serde_json::to_vec_pretty(&document(site, &evidence, claims, &published))
+        .expect("the crate serialises");
     bytes.push(b'\n');
     Ok([
         OutputFile {
@@ -75,7 +82,7 @@ fn hash_file(path: &std::path::Path) -> std::io::Result<(u64, String)> {
     Ok((size, hex(&hasher.finalize())))
 }
 
-fn document(site: &Site, evidence: &[Raw<'_>]) -> Value {
+fn document(site: &Site, evidence: &[Raw<'_>], claims: &[OutputFile], published: &str) -> Value {
     let config = &site.config;
     let mut parts: Vec<Value> = Vec::new();
     let mut entities: BTreeMap<String, Value> = BTreeMap::new();
@@ -84,24 +91,43 @@ fn document(site: &Site, evidence: &[Raw<'_>]) -> Value {
         parts.push(json!({ "@id": id }));
         entities.insert(id.to_owned(), entity);
     };
-    add(json!({
-        "@id": "claims.json",
-        "@type": "File",
-        "conformsTo": { "@id": "claims.schema.json" },
-        "description": "Every claim of the record: its id, evidence class, page, texts in Japanese and English, the evidence lines it cites, the claims it rests on, its answer and its state.",
-        "encodingFormat": "application/json",
-        "name": "claims.json",
-    }));
-    add(json!({
-        "@id": "claims.jsonld",
-        "@type": "File",
-        "description": "The claims of claims.json as linked data: each a schema.org Claim and a W3C PROV Entity, derived from the evidence lines it cites (prov:wasDerivedFrom).",
-        "encodingFormat": "application/ld+json",
-        "name": "claims.jsonld",
-    }));
+    // The size and hash of a claims file as this build writes it.
+    let sized = |path: &str, mut entity: Value| {
+        if let Some(f) = claims.iter().find(|f| f.path == path) {
+            entity["contentSize"] = json!(f.bytes.len().to_string());
+            entity["sha256"] = json!(sha256(&f.bytes));
+        }
+        entity
+    };
+    add(sized(
+        "claims.json",
+        json!({
+            "@id": "claims.json",
+            "@type": "File",
+            "conformsTo": { "@id": "claims.schema.json" },
+            "description": "Every claim of the record: its id, evidence class, page, texts in Japanese and English, the evidence lines it cites, the claims it rests on, its answer and its state.",
+            "encodingFormat": "application/json",
+            "name": "claims.json",
+        }),
+    ));
+    add(sized(
+        "claims.jsonld",
+        json!({
+            "@id": "claims.jsonld",
+            "@type": "File",
+            "description": "The claims of claims.json as linked data: each a schema.org Claim and a W3C PROV Entity, derived from the evidence lines it cites (prov:wasDerivedFrom).",
+            "encodingFormat": "application/ld+json",
+            "name": "claims.jsonld",
+        }),
+    ));
+    // A File, and the CreativeWork that claims.json `conformsTo`: RO-Crate
+    // asks that a file conform to a Profile or CreativeWork entity of the
+    // crate, and a JSON Schema is a creative work (a File is a
+    // MediaObject, one too, but a reader without schema.org's class tree
+    // cannot tell).
     add(json!({
         "@id": "claims.schema.json",
-        "@type": "File",
+        "@type": ["File", "CreativeWork"],
         "contentSize": CLAIMS_SCHEMA.len().to_string(),
         "description": "The JSON Schema of claims.json.",
         "encodingFormat": "application/schema+json",
@@ -149,14 +175,46 @@ fn document(site: &Site, evidence: &[Raw<'_>]) -> Value {
         add(Value::Object(entity));
     }
     let mut programs = BTreeMap::new();
+    let mut statuses = std::collections::BTreeSet::new();
     for action in actions.values() {
         let entity = action.entity(&mut programs);
+        if let Some(status) = entity["actionStatus"]["@id"].as_str() {
+            statuses.insert(status.to_owned());
+        }
         entities.insert(action.id.clone(), entity);
     }
+    // The program as the command line named it: a capture records neither
+    // its version nor where it came from, which RO-Crate requires of a
+    // `SoftwareApplication`, so it is the schema.org `Thing` an action's
+    // `instrument` may be, and says what is not known.
     for (id, name) in programs {
         entities.insert(
             id.clone(),
-            json!({ "@id": id, "@type": "SoftwareApplication", "name": name }),
+            json!({
+                "@id": id,
+                "@type": "Thing",
+                "description": format!("The program `{name}` as the captured command line named it; its version and origin were not recorded."),
+                "name": name,
+            }),
+        );
+    }
+    // Each status an action ended with, described in the graph as RO-Crate
+    // asks of every entity referenced.
+    for id in statuses {
+        let (name, description) = if id.ends_with("CompletedActionStatus") {
+            (
+                "Completed",
+                "The command ran to its end and exited with status 0.",
+            )
+        } else {
+            (
+                "Failed",
+                "The command exited with a non-zero status (see the action's `error`).",
+            )
+        };
+        entities.insert(
+            id.clone(),
+            json!({ "@id": id, "@type": "ActionStatusType", "description": description, "name": name }),
         );
     }
     parts.sort_by(|a, b| a["@id"].as_str().cmp(&b["@id"].as_str()));
@@ -164,22 +222,27 @@ fn document(site: &Site, evidence: &[Raw<'_>]) -> Value {
     let mut root = Map::new();
     root.insert("@id".into(), json!("./"));
     root.insert("@type".into(), json!("Dataset"));
-    if let Some(date) = site
-        .content
-        .pages
-        .iter()
-        .filter_map(|p| p.updated.as_deref())
-        .filter(|d| is_iso_date(d))
-        .max()
-    {
-        root.insert("datePublished".into(), json!(date));
-    }
+    root.insert("datePublished".into(), json!(published));
     if !config.description.ja.is_empty() || !config.description.en.is_empty() {
         root.insert("description".into(), tagged(&config.description));
     }
     root.insert("hasPart".into(), Value::Array(parts));
     root.insert("inLanguage".into(), json!(["ja", "en"]));
+    if let Some(license) = &config.license {
+        let (reference, described) = terms::license_entities(license);
+        root.insert("license".into(), reference);
+        for e in described {
+            entities.insert(e["@id"].as_str().unwrap_or_default().to_owned(), e);
+        }
+    }
     root.insert("name".into(), tagged(&config.title));
+    if let Some(publisher) = &config.publisher {
+        let (reference, described) = terms::publisher_entities(publisher);
+        root.insert("publisher".into(), reference);
+        for e in described {
+            entities.insert(e["@id"].as_str().unwrap_or_default().to_owned(), e);
+        }
+    }
     if let Some(origin) = &config.origin {
         root.insert("url".into(), json!(format!("{origin}{}", config.base_path)));
     }
@@ -285,7 +348,7 @@ fn run_of<'a>(site: &'a Site, file: &'a EvidenceFile) -> Option<(String, &'a Pro
 }
 
 /// A language-tagged value per language, Japanese first.
-fn tagged(bi: &Bi<String>) -> Value {
+pub(super) fn tagged(bi: &Bi<String>) -> Value {
     json!([
         { "@language": "ja", "@value": bi.ja },
         { "@language": "en", "@value": bi.en },
@@ -335,7 +398,7 @@ fn media_type(path: &str) -> &'static str {
 
 /// `YYYY-MM-DD`, optionally followed by a time: what ISO 8601 dates in
 /// headers and front matter look like (a free-text `captured` is not).
-fn is_iso_date(s: &str) -> bool {
+pub(super) fn is_iso_date(s: &str) -> bool {
     let b = s.as_bytes();
     b.len() >= 10
         && b[..4].iter().all(u8::is_ascii_digit)

@@ -700,6 +700,16 @@ fn unit_input(
                 hash_of((inputs.site, format!("{part:?}"), bodies)),
             ))
         }
+        // The crate's `datePublished` may be the day of the build (or
+        // `SOURCE_DATE_EPOCH`'s), which no source holds.
+        Unit::Site(part @ crate::render::SitePart::Crate) => Some((
+            format!("site:{part:?}"),
+            hash_of((
+                inputs.site,
+                format!("{part:?}"),
+                crate::render::date_published(site).ok(),
+            )),
+        )),
         Unit::Site(part) => Some((
             format!("site:{part:?}"),
             hash_of((inputs.site, format!("{part:?}"))),

@@ -60,6 +60,10 @@ cases! {
         [("E003", "error", "content/page.md", 3, 10)];
     e004_missing_title: "e004-missing-title", Check,
         [("E004", "error", "content/page.md", 1, 1)];
+    e007_license_not_on_the_spdx_list: "e007-unknown-license", Check,
+        [("E007", "error", "book.toml", 4, 12)];
+    e008_publisher_url_without_a_scheme: "e008-publisher", Check,
+        [("E008", "error", "book.toml", 4, 35)];
     e010_unknown_class: "e010-unknown-class", Check,
         [("E010", "error", "content/page.md", 6, 9)];
     e011_claim_without_evidence: "e011-no-evidence", Check,
@@ -218,6 +222,10 @@ cases! {
 
 /// Codes the engine defines that no fixture can reach, with the reason.
 const UNREACHABLE: &[(&str, &str)] = &[
+    (
+        "E009",
+        "a value of the environment (SOURCE_DATE_EPOCH), not of a site: tests/it/workflow.rs runs the binary with one and asserts the message",
+    ),
     (
         "W005",
         "needs a log over 8 MiB with a line over 1 MiB, too large to commit as a fixture: tests/it/large_logs.rs writes one and asserts the message",
@@ -461,6 +469,19 @@ fn misspelt_class_suggests_the_nearest() {
     let f = only_finding("e010-unknown-class");
     assert_eq!(f.message, "unknown evidence class `confimed`");
     assert_eq!(f.hint.as_deref(), Some("did you mean `confirmed`?"));
+}
+
+#[test]
+fn an_unknown_license_suggests_the_spdx_id_and_a_bad_publisher_url_says_why() {
+    let f = only_finding("e007-unknown-license");
+    assert_eq!(f.message, "`CC-BY-4` is not an SPDX license id");
+    assert_eq!(f.hint.as_deref(), Some("did you mean `CC-BY-4.0`?"));
+    let f = only_finding("e008-publisher");
+    assert_eq!(f.message, "the publisher's `url` is not an http(s) URL");
+    assert_eq!(
+        f.hint.as_deref(),
+        Some("give the publisher's web address, e.g. \"https://example.org/\"")
+    );
 }
 
 #[test]

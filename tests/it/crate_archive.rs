@@ -81,7 +81,43 @@ fn assert_crate_names_every_evidence_file(t: &SiteTest) -> BTreeMap<String, Valu
     }
     for f in ["claims.json", "claims.jsonld", "claims.schema.json"] {
         assert!(parts.contains(f), "{f} is not a part");
-        assert!(t.exists(f), "{f} is not published");
+        let bytes = std::fs::read(t.out_path(f)).unwrap_or_else(|_| panic!("{f} is published"));
+        // Issue 42: RO-Crate recommends a size on every File.
+        assert_eq!(g[f]["contentSize"], bytes.len().to_string(), "{f}");
+        assert_eq!(g[f]["sha256"], sha256(&bytes), "{f}");
+    }
+    // Issue 42: what claims.json conforms to is an entity of the crate,
+    // a CreativeWork, as RO-Crate asks.
+    let schema = g["claims.json"]["conformsTo"]["@id"]
+        .as_str()
+        .expect("claims.json names its schema");
+    assert_eq!(
+        g[schema]["@type"],
+        serde_json::json!(["File", "CreativeWork"])
+    );
+    for (id, node) in &g {
+        if node["@type"] == "File" || node["@type"][0] == "File" {
+            assert!(node["contentSize"].is_string(), "{id} has no contentSize");
+        }
+    }
+    // Every entity a property names is in the graph, except the RO-Crate
+    // specification the descriptor conforms to.
+    for node in g.values() {
+        for value in node.as_object().expect("an object").values() {
+            let refs: Vec<&Value> = match value {
+                Value::Array(a) => a.iter().collect(),
+                v => vec![v],
+            };
+            for r in refs {
+                if let Some(id) = r.get("@id").and_then(Value::as_str) {
+                    assert!(
+                        g.contains_key(id) || id == "https://w3id.org/ro/crate/1.3",
+                        "{} names {id}, which the graph does not describe",
+                        node["@id"]
+                    );
+                }
+            }
+        }
     }
     assert_eq!(
         parts.len(),
@@ -104,8 +140,27 @@ fn issue_28_the_crate_of_this_site_names_every_evidence_file() {
         ])
     );
     assert_eq!(root["inLanguage"], serde_json::json!(["ja", "en"]));
-    // book.toml states no license and no page an `updated` date.
-    assert!(root.get("license").is_none() && root.get("datePublished").is_none());
+    // Issue 42: book.toml says no license is stated (NOASSERTION), and the
+    // crate says so in words rather than name one.
+    assert_eq!(root["license"]["@id"], "#license");
+    assert_eq!(g["#license"]["identifier"], "NOASSERTION");
+    assert_eq!(
+        g["#license"]["name"],
+        serde_json::json!([
+            { "@language": "ja", "@value": "ライセンスの記載なし" },
+            { "@language": "en", "@value": "No license stated" },
+        ])
+    );
+    assert_eq!(
+        g[root["publisher"]["@id"].as_str().expect("a publisher")],
+        serde_json::json!({ "@id": "#publisher", "@type": "Organization", "name": "ROCm-pages maintainers" })
+    );
+    // No page states an `updated` date: the day of the build.
+    let date = root["datePublished"].as_str().expect("a datePublished");
+    assert!(
+        date.len() == 10 && date.as_bytes()[4] == b'-' && date.as_bytes()[7] == b'-',
+        "{date}"
+    );
     // Transcripts and notes: no run made them.
     assert!(!g.values().any(|n| n["@type"] == "CreateAction"));
     assert_eq!(
@@ -137,9 +192,46 @@ fn issue_28_a_capture_is_the_result_of_a_create_action_with_its_command_and_time
             "startTime": "2026-11-25T16:34:35Z",
         })
     );
+    // Issue 42: a capture records no version or origin of its program,
+    // which RO-Crate requires of a SoftwareApplication: a Thing, saying so.
     assert_eq!(
         g["#program-readelf"],
-        serde_json::json!({ "@id": "#program-readelf", "@type": "SoftwareApplication", "name": "readelf" })
+        serde_json::json!({
+            "@id": "#program-readelf",
+            "@type": "Thing",
+            "description": "The program `readelf` as the captured command line named it; its version and origin were not recorded.",
+            "name": "readelf",
+        })
+    );
+    assert_eq!(
+        g["http://schema.org/CompletedActionStatus"],
+        serde_json::json!({
+            "@id": "http://schema.org/CompletedActionStatus",
+            "@type": "ActionStatusType",
+            "description": "The command ran to its end and exited with status 0.",
+            "name": "Completed",
+        })
+    );
+    // kansoku's own example, under kansoku's license: both of its
+    // licenses, each an SPDX entity saying which expression it is from.
+    let root = &g["./"];
+    assert_eq!(
+        root["license"],
+        serde_json::json!([
+            { "@id": "https://spdx.org/licenses/MIT" },
+            { "@id": "https://spdx.org/licenses/Apache-2.0" },
+        ])
+    );
+    assert_eq!(
+        g["https://spdx.org/licenses/Apache-2.0"],
+        serde_json::json!({
+            "@id": "https://spdx.org/licenses/Apache-2.0",
+            "@type": "CreativeWork",
+            "description": "Apache-2.0, one of the licenses of the SPDX expression `MIT OR Apache-2.0` the record is published under; its text is at https://spdx.org/licenses/Apache-2.0.html.",
+            "identifier": "Apache-2.0",
+            "name": "Apache License 2.0",
+            "url": "https://spdx.org/licenses/Apache-2.0.html",
+        })
     );
     let actions = g.values().filter(|n| n["@type"] == "CreateAction").count();
     assert_eq!(actions, published_evidence(&t).len(), "one run per capture");
@@ -175,6 +267,10 @@ fn issue_28_a_capture_and_its_stderr_are_one_run_and_a_failed_run_says_so() {
     );
     assert_eq!(run["error"], "exit 2");
     assert_eq!(
+        g["http://schema.org/FailedActionStatus"]["@type"],
+        "ActionStatusType"
+    );
+    assert_eq!(
         run["result"],
         serde_json::json!([
             { "@id": "evidence/runs/ls.stderr.txt" },
@@ -197,6 +293,58 @@ fn issue_28_paths_are_percent_encoded_and_the_date_is_the_newest_updated() {
     // notes/page.md says `updated = 2026-01-15`; the site's url is absolute.
     assert_eq!(g["./"]["datePublished"], "2026-01-15");
     assert_eq!(g["./"]["url"], "https://example.org/");
+}
+
+#[test]
+fn issue_42_license_and_publisher_come_from_book_toml() {
+    let mut t = SiteTest::from_fixture("basic");
+    t.edit(
+        "book.toml",
+        "languages = [\"ja\", \"en\"]",
+        "languages = [\"ja\", \"en\"]\nlicense = \"CC-BY-4.0\"\npublisher = { name = \"Example Lab\", url = \"https://example.org/lab/\", email = \"lab@example.org\" }",
+    )
+    .build();
+    let g = assert_crate_names_every_evidence_file(&t);
+    let root = &g["./"];
+    assert_eq!(
+        root["license"],
+        serde_json::json!({ "@id": "https://spdx.org/licenses/CC-BY-4.0" })
+    );
+    assert_eq!(
+        g["https://spdx.org/licenses/CC-BY-4.0"],
+        serde_json::json!({
+            "@id": "https://spdx.org/licenses/CC-BY-4.0",
+            "@type": "CreativeWork",
+            "description": "The SPDX license CC-BY-4.0; its text is at https://spdx.org/licenses/CC-BY-4.0.html.",
+            "identifier": "CC-BY-4.0",
+            "name": "Creative Commons Attribution 4.0 International",
+            "url": "https://spdx.org/licenses/CC-BY-4.0.html",
+        })
+    );
+    assert_eq!(
+        root["publisher"],
+        serde_json::json!({ "@id": "https://example.org/lab/" })
+    );
+    assert_eq!(
+        g["https://example.org/lab/"],
+        serde_json::json!({
+            "@id": "https://example.org/lab/",
+            "@type": "Organization",
+            "contactPoint": { "@id": "mailto:lab@example.org" },
+            "name": "Example Lab",
+            "url": "https://example.org/lab/",
+        })
+    );
+    assert_eq!(
+        g["mailto:lab@example.org"],
+        serde_json::json!({
+            "@id": "mailto:lab@example.org",
+            "@type": "ContactPoint",
+            "email": "lab@example.org",
+            "name": "Example Lab",
+            "url": "https://example.org/lab/",
+        })
+    );
 }
 
 #[test]

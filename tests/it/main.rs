@@ -50,3 +50,4 @@ mod scratch;
 mod search;
 mod serve;
 mod threads;
+mod workflow;
