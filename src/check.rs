@@ -30,6 +30,12 @@ pub struct Report {
     pub diagnostics: Vec<Diagnostic>,
     /// Findings set aside by `[[check.accept]]`, counted, not listed.
     pub accepted: Vec<Accepted>,
+    /// Drafts a build without `--drafts` leaves out (check reads them).
+    pub drafts: usize,
+    /// Evidence files a build without `--drafts` leaves out because only
+    /// drafts cite them: not W001 (they are cited), but said in the
+    /// summary, so that nobody expects them published.
+    pub drafts_evidence: usize,
 }
 
 impl Report {
@@ -80,6 +86,7 @@ fn check_with(root: &Path, free: fn(Option<Site>)) -> Result<Report, Error> {
         Err(Error::Content(diagnostics)) => (None, diagnostics),
         Err(e) => return Err(e),
     };
+    let (drafts, drafts_evidence) = site.as_ref().map_or((0, 0), left_out);
     let accept = match &site {
         Some(site) => site.config.accept.clone(),
         // The findings may still include warnings to set aside; a
@@ -94,7 +101,31 @@ fn check_with(root: &Path, free: fn(Option<Site>)) -> Result<Report, Error> {
     Ok(Report {
         diagnostics: t.shown,
         accepted: t.accepted,
+        drafts,
+        drafts_evidence,
     })
+}
+
+/// The drafts of `site` (loaded with them) and the evidence files only
+/// they cite: what a build without `--drafts` leaves out.
+fn left_out(site: &Site) -> (usize, usize) {
+    let (drafts, published): (Vec<_>, Vec<_>) = site.content.pages.iter().partition(|p| p.draft);
+    let cites = |pages: Vec<&std::sync::Arc<crate::content::Page>>| -> Vec<String> {
+        pages
+            .into_iter()
+            .flat_map(|p| &p.claims)
+            .flat_map(|c| c.evidence.iter().map(|l| l.path.clone()))
+            .collect()
+    };
+    let (by_drafts, by_published) = (cites(drafts.clone()), cites(published));
+    let evidence = crate::site::drafts_only_evidence(
+        by_published
+            .iter()
+            .chain(site.content.failed.iter().flat_map(|f| &f.cites)),
+        by_drafts.iter(),
+        &site.evidence,
+    );
+    (drafts.len(), evidence.len())
 }
 
 impl Report {
@@ -104,6 +135,7 @@ impl Report {
         Report {
             diagnostics: t.shown,
             accepted: t.accepted,
+            ..Report::default()
         }
     }
 
@@ -442,8 +474,12 @@ pub fn summary(report: &Report) -> String {
         0 => String::new(),
         n => format!(" ({n} accepted)"),
     };
+    let drafts = match crate::site::left_out(report.drafts, report.drafts_evidence) {
+        Some(what) => format!(" · `kansoku build` leaves out {what} (`--drafts` publishes them)"),
+        None => String::new(),
+    };
     format!(
-        "check: {errors}, {}{accepted}",
+        "check: {errors}, {}{accepted}{drafts}",
         plural(report.warnings(), "warning")
     )
 }
@@ -482,6 +518,7 @@ mod tests {
             )
             .with_hint("add `evidence = [\"…\"]`")],
             accepted: Vec::new(),
+            ..Report::default()
         }
     }
 
@@ -526,6 +563,7 @@ mod tests {
                 })
                 .collect(),
             accepted: Vec::new(),
+            ..Report::default()
         }
     }
 

@@ -235,6 +235,9 @@ pub struct EvidenceIndex {
     pub files: BTreeMap<String, EvidenceFile>,
     /// Symlinks whose target lies outside the evidence directory.
     pub(crate) escaping: BTreeSet<String>,
+    /// Files that only drafts cite, which a build without `--drafts`
+    /// leaves out: taken out of `files`, so nothing publishes them.
+    pub(crate) left_out: BTreeSet<String>,
     /// Files that exist but could not be read as evidence (already
     /// reported), so claims citing them are not also told they are missing.
     pub(crate) broken: BTreeSet<String>,

@@ -188,6 +188,7 @@ impl Builder {
         crate::site::BuildReport {
             pages: site.content.pages.len(),
             drafts: site.content.drafts.len(),
+            drafts_evidence: site.evidence.left_out.len(),
             claims: site.content.claims_per_class(),
             evidence_files: site.evidence.files.len(),
             files_written: 0,

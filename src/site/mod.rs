@@ -234,6 +234,17 @@ fn load_all(
             .iter()
             .map(|p: &std::sync::Arc<crate::content::Page>| crate::content::FailedPage::of(p))
             .collect();
+        // A draft's evidence is as private as the draft: what only drafts
+        // cite is taken out of the index, so no output lists it.
+        let evidence = &mut sources.evidence;
+        evidence.left_out = drafts_only_evidence(
+            cited_by(&content.pages).chain(content.failed.iter().flat_map(|f| &f.cites)),
+            content.drafts.iter().flat_map(|d| &d.cites),
+            evidence,
+        );
+        for path in &evidence.left_out {
+            evidence.files.remove(path);
+        }
     }
     run::lap("load/read", t);
     let t = Instant::now();
@@ -256,6 +267,60 @@ fn load_all(
     ))
 }
 
+/// The evidence paths the claims of `pages` cite.
+fn cited_by<'a>(
+    pages: &'a [std::sync::Arc<crate::content::Page>],
+) -> impl Iterator<Item = &'a String> + 'a {
+    pages
+        .iter()
+        .flat_map(|p| &p.claims)
+        .flat_map(|c| c.evidence.iter().map(|l| &l.path))
+}
+
+/// The evidence files that drafts cite (`by_drafts`) and no published
+/// page does (`published`): a build without `--drafts` leaves them out.
+/// A capture's two streams go together (its header names the other,
+/// and the rendered pages of one name the other): both are published
+/// when a published page cites either.
+pub(crate) fn drafts_only_evidence<'a>(
+    published: impl Iterator<Item = &'a String>,
+    by_drafts: impl Iterator<Item = &'a String>,
+    evidence: &crate::evidence::EvidenceIndex,
+) -> std::collections::BTreeSet<String> {
+    use std::collections::{BTreeMap, BTreeSet};
+    let mut candidates: Vec<&str> = by_drafts
+        .map(String::as_str)
+        .filter(|p| evidence.files.contains_key(*p))
+        .collect();
+    if candidates.is_empty() {
+        return BTreeSet::new();
+    }
+    candidates.sort_unstable();
+    candidates.dedup();
+    // Each capture stream with the other one its header names, both ways.
+    let mut pairs: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (path, file) in &evidence.files {
+        let other = file
+            .header
+            .as_ref()
+            .and_then(|h| h.provenance.other_stream.as_deref());
+        if let Some(other) = other.filter(|o| evidence.files.contains_key(*o)) {
+            pairs.entry(path).or_default().push(other);
+            pairs.entry(other).or_default().push(path);
+        }
+    }
+    let published: BTreeSet<&str> = published.map(String::as_str).collect();
+    let mut out = BTreeSet::new();
+    for path in candidates {
+        let mut group = vec![path];
+        group.extend(pairs.get(path).into_iter().flatten().copied());
+        if group.iter().all(|p| !published.contains(p)) {
+            out.extend(group.into_iter().map(str::to_owned));
+        }
+    }
+    out
+}
+
 /// What a successful build did.
 #[derive(Debug, Clone)]
 pub struct BuildReport {
@@ -263,6 +328,8 @@ pub struct BuildReport {
     pub pages: usize,
     /// Drafts left out.
     pub drafts: usize,
+    /// Evidence files left out because only drafts cite them.
+    pub drafts_evidence: usize,
     /// Claims per class, in legend order.
     pub claims: [(Class, usize); 4],
     /// Evidence files.
@@ -291,10 +358,9 @@ impl BuildReport {
             .iter()
             .map(|(c, n)| format!("{n} {}", c.name()))
             .collect();
-        let drafts = match self.drafts {
-            0 => String::new(),
-            1 => " · 1 draft left out".to_owned(),
-            n => format!(" · {n} drafts left out"),
+        let drafts = match left_out(self.drafts, self.drafts_evidence) {
+            Some(what) => format!(" · {what} left out"),
+            None => String::new(),
         };
         format!(
             "{verb} {} pages × 2 languages (+ parallel view){drafts} · claims: {} · {} evidence file{} · {} ms → {}",
@@ -305,6 +371,21 @@ impl BuildReport {
             self.elapsed.as_millis(),
             self.out_dir.display()
         )
+    }
+}
+
+/// `1 draft`, `2 drafts and 1 evidence file`: what a build without
+/// `--drafts` leaves out, if anything.
+pub(crate) fn left_out(drafts: usize, evidence: usize) -> Option<String> {
+    let n = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    match (drafts, evidence) {
+        (0, 0) => None,
+        (d, 0) => Some(n(d, "draft", "drafts")),
+        (d, e) => Some(format!(
+            "{} and {}",
+            n(d, "draft", "drafts"),
+            n(e, "evidence file", "evidence files")
+        )),
     }
 }
 
@@ -582,6 +663,7 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     let report = BuildReport {
         pages: site.content.pages.len(),
         drafts: site.content.drafts.len(),
+        drafts_evidence: site.evidence.left_out.len(),
         claims: site.content.claims_per_class(),
         evidence_files: site.evidence.files.len(),
         files_written: committed.files,

@@ -28,6 +28,7 @@ mod cli;
 mod common;
 mod content;
 mod crate_archive;
+mod drafts;
 // The benches' corpus generator, run in-process: no test runs `cargo run`.
 // The example's command line reads parts of it that the tests do not.
 #[allow(dead_code)]

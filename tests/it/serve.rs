@@ -889,3 +889,27 @@ async fn serve_shows_a_draft_marked_as_one_issue_25() {
         "a draft's missing evidence is no error"
     );
 }
+
+/// Issue 39: what a build leaves out with a draft (the evidence only the
+/// draft cites) is what serve previews with it.
+#[tokio::test]
+async fn serve_previews_a_draft_with_the_evidence_only_it_cites_issue_39() {
+    let mut site = site();
+    site.write(
+        "content/notes/idea.md",
+        "+++\ntitle = { ja = \"構想\", en = \"Idea\" }\ndraft = true\n\n[[claims]]\nid = \"idea-log\"\nclass = \"confirmed\"\nja = \"記録は一行目にある。\"\nen = \"The record is on the first line.\"\nevidence = [\"drafts/idea.txt#L1\"]\n+++\n\n::: ja\n書きかけ。\n:::\n\n::: en\nWork in progress.\n:::\n",
+    )
+    .write(
+        "evidence/drafts/idea.txt",
+        "+++\nkind = \"raw\"\nsource = \"idea\"\n+++\nthe draft's own line\n",
+    );
+    let handle = start(&site).await;
+    let en = page(&handle, "/en/evidence/drafts/idea.txt/").await;
+    assert!(
+        en.contains("the draft&#39;s own line") || en.contains("the draft's own line"),
+        "{en}"
+    );
+    assert!(en.contains("idea-log"), "cited by the draft's claim: {en}");
+    let raw = page(&handle, "/evidence/drafts/idea.txt").await;
+    assert!(raw.contains("the draft's own line"), "{raw}");
+}
