@@ -1,13 +1,13 @@
 //! `kansoku claims`: querying the claims of a site.
 //!
 //! The claims are the records of `claims.json` ([`ClaimRecord`]), read
-//! from the file the renderer writes (so the two can never disagree), then
-//! filtered. This module writes nothing.
+//! from the file the renderer writes, rendered with the plan `build`
+//! runs (drafts left out unless asked for), so the two can never
+//! disagree; then filtered. This module writes nothing.
 
 use crate::error::Result;
 use crate::record::{ClaimRecord, ClaimsFile};
 use crate::render::SitePart;
-use crate::validate::Mode;
 use std::path::Path;
 
 /// Which claims to list; `None` matches every claim.
@@ -19,6 +19,9 @@ pub struct Query<'a> {
     pub page: Option<&'a str>,
     /// The claim's `about` entity key.
     pub about: Option<&'a str>,
+    /// Drafts' claims too, as `build --drafts` publishes them; off, the
+    /// claims of the `claims.json` a plain `build` writes.
+    pub drafts: bool,
 }
 
 impl Query<'_> {
@@ -37,11 +40,21 @@ impl Query<'_> {
 /// The claims of the site at `root` that `query` matches, as the records
 /// of `claims.json`, in its order. Fails like `build` on a site with errors.
 pub fn query(root: &Path, query: &Query<'_>) -> Result<Vec<ClaimRecord<'static>>> {
-    use crate::site::run::{run, Memory, Plan, Until};
+    let all = records(root, query.drafts, true)?;
+    Ok(all.into_iter().filter(|c| query.matches(c)).collect())
+}
+
+/// Every record of the `claims.json` that `build` (`build --drafts` with
+/// `drafts`) would write for the site at `root`, rendered in memory with
+/// the build's plan; `lock`: compared with the review lock, as a build
+/// does (a lock that does not read is then an error).
+pub(crate) fn records(root: &Path, drafts: bool, lock: bool) -> Result<Vec<ClaimRecord<'static>>> {
+    use crate::site::run::{run, Memory, Plan};
     let plan = Plan {
-        until: Until::Rendered,
         only: Some(SitePart::Claims),
-        ..Plan::load(Mode::Build)
+        drafts,
+        lock,
+        ..Plan::build()
     };
     let caches = &mut crate::site::Caches::unrendered();
     let (_, out) = run(root, &plan, caches, |_, _| Ok(Memory::default()))?;
@@ -51,10 +64,9 @@ pub fn query(root: &Path, query: &Query<'_>) -> Result<Vec<ClaimRecord<'static>>
         .flat_map(Memory::into_files)
         .find(|f| f.path == "claims.json")
         .expect("the claims part renders claims.json");
-    let all = serde_json::from_slice::<ClaimsFile<'_>>(&file.bytes)
+    Ok(serde_json::from_slice::<ClaimsFile<'_>>(&file.bytes)
         .expect("claims.json is the renderer's own JSON")
-        .claims;
-    Ok(all.into_iter().filter(|c| query.matches(c)).collect())
+        .claims)
 }
 
 /// As a JSON array, pretty-printed like `claims.json` but with each

@@ -2,8 +2,9 @@
 //!
 //! Either two `claims.json` files, or a git revision of this site against
 //! its working tree (`--since REF`: the old tree is read with `git archive`
-//! into a temporary directory and loaded in memory; nothing is built or
-//! written). Lists claims added, removed, re-classed, texts changed per
+//! into a temporary directory, and each tree's `claims.json` is rendered
+//! in memory as `build` would write it, drafts left out unless asked
+//! for; nothing is built or written). Lists claims added, removed, re-classed, texts changed per
 //! language, evidence changed and states changed, in four formats.
 
 use crate::check::{gh_data, gh_property};
@@ -86,11 +87,16 @@ pub fn read_json(path: &Path) -> Result<Claims> {
         ))
     };
     let list = ClaimsFile::read(&text).map_err(bad)?;
+    if list.iter().any(|c| c.id.is_empty()) {
+        return Err(bad("a claim without `id`".to_owned()));
+    }
+    Ok(compared(list))
+}
+
+/// The records of a `claims.json` as they are compared.
+fn compared(list: Vec<crate::record::ClaimRecord<'_>>) -> Claims {
     let mut out = Claims::new();
     for c in list {
-        if c.id.is_empty() {
-            return Err(bad("a claim without `id`".to_owned()));
-        }
         let state = match c.state {
             st if st.is_empty() => "current".to_owned(),
             st => st.into_owned(),
@@ -118,7 +124,7 @@ pub fn read_json(path: &Path) -> Result<Claims> {
             },
         );
     }
-    Ok(out)
+    out
 }
 
 /// The text of the regular file at `path`, refused whole if it is larger
@@ -163,31 +169,18 @@ fn read_bounded(path: &Path) -> Result<String> {
     })
 }
 
-/// The claims of the site at `root`, loaded without building.
+/// The claims of the site at `root`: those of the `claims.json` a build
+/// would write (drafts left out), rendered in memory, so that
+/// `diff --since` and `diff OLD.json NEW.json` of the same two trees agree.
 pub fn from_site(root: &Path) -> Result<Claims> {
-    let (site, _) = crate::site::load_unreviewed(root, crate::validate::Mode::Build)?;
-    let mut out = Claims::new();
-    for page in &site.content.pages {
-        for c in &page.claims {
-            out.insert(
-                c.id.clone(),
-                Claim {
-                    page: page.source_path().to_owned(),
-                    class: c.class.name().to_owned(),
-                    answer: c
-                        .answer
-                        .as_ref()
-                        .map(|(a, _)| a.clone())
-                        .unwrap_or_default(),
-                    state: c.life.state.name().to_owned(),
-                    ja: c.text.ja.clone(),
-                    en: c.text.en.clone(),
-                    evidence: c.evidence.iter().map(|l| l.label()).collect(),
-                },
-            );
-        }
-    }
-    Ok(out)
+    from_site_with(root, false)
+}
+
+/// [`from_site`], with the drafts' claims too when `drafts` (as
+/// `build --drafts` publishes them). The review lock is not read: a diff
+/// compares what the pages say.
+pub fn from_site_with(root: &Path, drafts: bool) -> Result<Claims> {
+    Ok(compared(crate::claims::records(root, drafts, false)?))
 }
 
 /// The claims of the site at `root` as it was at git revision `rev`: the
@@ -198,6 +191,11 @@ pub fn from_site(root: &Path) -> Result<Claims> {
 /// `--end-of-options`; `git archive` then gets the commit id it resolved
 /// to, never `rev` itself (a ref like `--output=F` would write a file).
 pub fn from_git(root: &Path, rev: &str) -> Result<Claims> {
+    from_git_with(root, rev, false)
+}
+
+/// [`from_git`], with the drafts' claims too when `drafts`.
+pub fn from_git_with(root: &Path, rev: &str, drafts: bool) -> Result<Claims> {
     if rev.starts_with('-') {
         return Err(Error::Usage(format!(
             "`{rev}` is not a git revision: it starts with `-`, which git reads as an \
@@ -256,7 +254,7 @@ pub fn from_git(root: &Path, rev: &str) -> Result<Claims> {
     if !status.success() {
         return Err(Error::Usage(format!("tar could not unpack {tree}")));
     }
-    from_site(dir.path()).map_err(|e| match e {
+    from_site_with(dir.path(), drafts).map_err(|e| match e {
         Error::Content(d) => Error::Usage(format!(
             "the site at {rev} does not load ({} finding{}; first: {})",
             d.len(),

@@ -19,6 +19,11 @@ pub(crate) struct Args {
     /// Output format; `json` gives the objects of claims.json.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
+    /// Include the claims of drafts (`draft = true`), as `build --drafts`
+    /// publishes them; without it, exactly the claims of the claims.json
+    /// `kansoku build` writes.
+    #[arg(long)]
+    drafts: bool,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -47,6 +52,7 @@ pub(crate) fn run(root: &Path, args: Args) -> ExitCode {
         class,
         page: args.page.as_deref(),
         about: args.about.as_deref(),
+        drafts: args.drafts,
     };
     match kansoku::claims::query(root, &query) {
         Ok(claims) => {

@@ -15,6 +15,11 @@ pub(crate) struct Args {
     /// Compare the site at this git revision with the working tree.
     #[arg(long, value_name = "GIT_REF", conflicts_with = "files")]
     since: Option<String>,
+    /// With --since: include the claims of drafts on both sides, as
+    /// `build --drafts` publishes them (without it, the claims of the
+    /// claims.json `kansoku build` writes, as OLD.json NEW.json compare).
+    #[arg(long, requires = "since")]
+    drafts: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = FormatArg::Human)]
     format: FormatArg,
@@ -31,7 +36,8 @@ enum FormatArg {
 pub(crate) fn run(root: &Path, args: Args) -> ExitCode {
     let pair = match (&args.files[..], args.since.as_deref()) {
         ([old, new], None) => diff::read_json(old).and_then(|o| Ok((o, diff::read_json(new)?))),
-        ([], Some(rev)) => diff::from_git(root, rev).and_then(|o| Ok((o, diff::from_site(root)?))),
+        ([], Some(rev)) => diff::from_git_with(root, rev, args.drafts)
+            .and_then(|o| Ok((o, diff::from_site_with(root, args.drafts)?))),
         _ => Err(Error::Usage(
             "give OLD and NEW claims.json files, or --since GIT_REF".to_owned(),
         )),

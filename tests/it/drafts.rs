@@ -12,8 +12,10 @@
 use crate::common::SiteTest;
 use kansoku::site::archive::Archive;
 use kansoku::site::{build_with, BuildOptions};
+use serde_json::Value;
 use std::io::Read;
 use std::path::Path;
+use std::process::{Command, Output};
 
 /// What every text only the draft brings in holds.
 pub(crate) const MARK: &str = "zqx";
@@ -104,6 +106,19 @@ pub(crate) fn traces(dir: &Path, mark: &str) -> Vec<String> {
         }
     }
     found
+}
+
+fn kansoku(root: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kansoku"))
+        .args(args)
+        .arg("--root")
+        .arg(root)
+        .output()
+        .expect("the kansoku binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("output is UTF-8")
 }
 
 #[test]
@@ -222,4 +237,127 @@ fn a_capture_stays_whole_whoever_cites_its_streams_issue_39() {
     assert!(t.exists("evidence/cap/pub.txt"));
     assert!(t.exists("evidence/cap/pub.stderr.txt"));
     assert_eq!(traces(&t.out(), MARK), Vec::<String>::new());
+}
+
+/// `kansoku claims --format json` gives exactly the objects of the
+/// `claims.json` a build writes; with `--drafts`, those of
+/// `build --drafts`.
+#[test]
+fn claims_lists_exactly_what_claims_json_holds_issue_39() {
+    let t = draft_site();
+    let built = |out: &Path, drafts: bool| -> Value {
+        build_with(
+            t.root(),
+            BuildOptions {
+                out: Some(out.to_path_buf()),
+                drafts,
+                search: false,
+                ..BuildOptions::default()
+            },
+        )
+        .expect("builds");
+        let file: Value = serde_json::from_str(
+            &std::fs::read_to_string(out.join("claims.json")).expect("claims.json"),
+        )
+        .expect("JSON");
+        file["claims"].clone()
+    };
+    let listed = |args: &[&str]| -> Value {
+        let out = kansoku(t.root(), args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        serde_json::from_slice(&out.stdout).expect("JSON")
+    };
+    let base = t.root().parent().expect("a parent").to_path_buf();
+    let published = built(&base.join("plain"), false);
+    assert_eq!(
+        listed(&["claims", "--format", "json"]),
+        published,
+        "claims = claims.json"
+    );
+    assert!(!published.to_string().contains(MARK));
+    let with_drafts = built(&base.join("drafts"), true);
+    assert_eq!(
+        listed(&["claims", "--format", "json", "--drafts"]),
+        with_drafts,
+        "claims --drafts = the claims.json of build --drafts"
+    );
+    assert_eq!(
+        with_drafts.as_array().map(Vec::len),
+        published.as_array().map(|a| a.len() + 2)
+    );
+}
+
+fn git(root: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
+        .args(["-c", "commit.gpgsign=false"])
+        .args(args)
+        .current_dir(root)
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
+}
+
+/// `diff --since REF` and `diff OLD.json NEW.json` of the same two trees
+/// say the same: a draft added in between is no change of the published
+/// claims (and is one with `--drafts`).
+#[test]
+fn diff_since_and_diff_of_built_claims_agree_on_drafts_issue_39() {
+    let mut t = SiteTest::from_fixture("basic");
+    git(t.root(), &["init", "-q"]);
+    git(t.root(), &["add", "-A"]);
+    git(t.root(), &["commit", "-qm", "first"]);
+    let base = t.root().parent().expect("a parent").to_path_buf();
+    let build_to = |t: &SiteTest, out: &Path| {
+        build_with(
+            t.root(),
+            BuildOptions {
+                out: Some(out.to_path_buf()),
+                search: false,
+                ..BuildOptions::default()
+            },
+        )
+        .expect("builds");
+    };
+    build_to(&t, &base.join("old"));
+    t.write("content/notes/zqxdraft.md", DRAFT)
+        .write(DRAFT_LOG.0, DRAFT_LOG.1)
+        .edit(
+            "content/notes/page.md",
+            "The runner started with one thread.",
+            "The runner started with a single thread.",
+        );
+    build_to(&t, &base.join("new"));
+    let files = kansoku(
+        t.root(),
+        &[
+            "diff",
+            base.join("old/claims.json").to_str().expect("UTF-8"),
+            base.join("new/claims.json").to_str().expect("UTF-8"),
+            "--format",
+            "json",
+        ],
+    );
+    let since = kansoku(t.root(), &["diff", "--since", "HEAD", "--format", "json"]);
+    assert!(since.status.success(), "{}", text(&since.stderr));
+    assert_eq!(text(&since.stdout), text(&files.stdout));
+    let changes: Value = serde_json::from_slice(&since.stdout).expect("JSON");
+    assert_eq!(
+        changes.as_array().map(Vec::len),
+        Some(1),
+        "only the edited text: {changes}"
+    );
+    let drafts = kansoku(
+        t.root(),
+        &["diff", "--since", "HEAD", "--drafts", "--format", "json"],
+    );
+    let changes: Value = serde_json::from_slice(&drafts.stdout).expect("JSON");
+    let added: Vec<&str> = changes
+        .as_array()
+        .expect("an array")
+        .iter()
+        .filter(|c| c["kind"] == "added")
+        .filter_map(|c| c["id"].as_str())
+        .collect();
+    assert_eq!(added, ["zqx-claim-log", "zqx-claim-shared"]);
 }
