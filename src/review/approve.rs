@@ -130,8 +130,15 @@ pub fn review(root: &Path, site: &Site, sel: &Selection) -> Result<Reviewed> {
             })
         })
         .collect::<Result<_>>()?;
+    // A claim no longer on the site that the lock still reviews (W084):
+    // naming it drops its entry, and only its.
+    let gone: Vec<&String> = sel
+        .claims
+        .iter()
+        .filter(|id| !site.index.claims.contains_key(*id) && old.claims.contains_key(*id))
+        .collect();
     for id in &sel.claims {
-        if !site.index.claims.contains_key(id) {
+        if !site.index.claims.contains_key(id) && !gone.contains(&id) {
             let hint =
                 crate::content::claims::nearest(id, site.index.claims.keys().map(String::as_str))
                     .map(|n| format!("; did you mean `{n}`?"))
@@ -142,6 +149,9 @@ pub fn review(root: &Path, site: &Site, sel: &Selection) -> Result<Reviewed> {
     if sel.all {
         new.claims.clear();
         new.pages.clear();
+    }
+    for id in gone {
+        new.claims.remove(id);
     }
     for (pi, page) in site.content.pages.iter().enumerate() {
         let whole = sel.all || pages.contains(&pi);

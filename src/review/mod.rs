@@ -274,6 +274,14 @@ pub(crate) fn compare(site: &Site, lock: &Lock, mode: Mode) -> (ReviewStatus, Ve
     }
     propagate(site, lock, mode, &mut status, &mut diags);
     pairs(site, lock, mode, &mut status, &mut diags);
+    // A draft this build leaves out is still on the site: its review
+    // stays for the day it is published.
+    seen.extend(
+        site.content
+            .drafts
+            .iter()
+            .flat_map(|d| d.claims.iter().map(String::as_str)),
+    );
     for id in lock.claims.keys().filter(|id| !seen.contains(id.as_str())) {
         diags.push(
             Diagnostic::warning(
@@ -281,7 +289,9 @@ pub(crate) fn compare(site: &Site, lock: &Lock, mode: Mode) -> (ReviewStatus, Ve
                 crate::error::Location::file(LOCK_FILE),
                 format!("`{LOCK_FILE}` reviews claim `{id}`, which is no longer on the site"),
             )
-            .with_hint("run `kansoku review --all` to drop it"),
+            .with_hint(format!(
+                "if it was removed on purpose, run `kansoku review {id}` to drop its entry; if it was renamed, review the new id too"
+            )),
         );
     }
     crate::validate::sort(&mut diags);

@@ -9,7 +9,7 @@
 //! search of every output file (compressed search files decoded) finds
 //! any trace of it.
 
-use crate::common::SiteTest;
+use crate::common::{fixture, SiteTest};
 use kansoku::site::archive::Archive;
 use kansoku::site::{build_with, BuildOptions};
 use serde_json::Value;
@@ -360,4 +360,70 @@ fn diff_since_and_diff_of_built_claims_agree_on_drafts_issue_39() {
         .filter_map(|c| c["id"].as_str())
         .collect();
     assert_eq!(added, ["zqx-claim-log", "zqx-claim-shared"]);
+}
+
+/// Trial M8: with a review lock, a page turned into a draft keeps its
+/// claims' reviews and draws no W084; a claim really gone draws a W084
+/// whose hint names it (never `review --all`, which would approve every
+/// unreviewed claim), and `kansoku review ID` drops that one entry.
+#[test]
+fn a_draft_keeps_its_reviews_and_a_gone_claim_is_dropped_by_name_issue_39() {
+    let mut t = SiteTest::from_dir(&fixture("basic"));
+    t.write(
+        "content/notes/other.md",
+        "+++\ntitle = { ja = \"別\", en = \"Other\" }\n\n[[claims]]\nid = \"other-claim\"\nclass = \"inferred\"\nja = \"入力は小さい。\"\nen = \"The input is small.\"\nevidence = [\"logs/run.log#L13\"]\n+++\n\n::: ja\n本文。\n:::\n\n::: en\nBody.\n:::\n",
+    );
+    let review = |t: &SiteTest, args: &[&str]| {
+        let out = kansoku(t.root(), &[&["review"][..], args].concat());
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    review(&t, &["--all"]);
+    // One claim that nobody reviewed since, so that `review --all` would
+    // approve it unseen.
+    t.edit(
+        "content/notes/page.md",
+        "The runner does not split small inputs.",
+        "The runner never splits small inputs.",
+    )
+    .edit(
+        "content/notes/page.md",
+        "入力が小さいとランナーは分割しない。",
+        "入力が小さければランナーは決して分割しない。",
+    );
+    t.edit(
+        "content/notes/other.md",
+        "\n\n[[claims]]",
+        "\ndraft = true\n\n[[claims]]",
+    );
+    let build = kansoku(t.root(), &["build"]);
+    assert!(build.status.success(), "{}", text(&build.stderr));
+    let stderr = text(&build.stderr);
+    assert!(!stderr.contains("W084"), "{stderr}");
+    assert!(stderr.contains("W081"), "{stderr}");
+    assert!(!stderr.contains("review --all"), "{stderr}");
+
+    std::fs::remove_file(t.root().join("content/notes/other.md")).expect("rm");
+    let build = kansoku(t.root(), &["build"]);
+    let stderr = text(&build.stderr);
+    assert!(
+        stderr.contains("kansoku.lock:1:1: warning[W084]: `kansoku.lock` reviews claim `other-claim`, which is no longer on the site"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("= hint: if it was removed on purpose, run `kansoku review other-claim` to drop its entry; if it was renamed, review the new id too"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("review --all"), "{stderr}");
+    assert_eq!(
+        review(&t, &["other-claim"]),
+        "reviewed 0 claims (0 new or changed) and 0 pages; 1 dropped; wrote kansoku.lock\n"
+    );
+    let build = kansoku(t.root(), &["build"]);
+    let stderr = text(&build.stderr);
+    assert!(!stderr.contains("W084"), "{stderr}");
+    assert!(
+        stderr.contains("W081"),
+        "the edited claim is still unreviewed: {stderr}"
+    );
 }
