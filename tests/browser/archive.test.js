@@ -219,3 +219,115 @@ test("axe-core: no violation in the index and the sections it opens, light and d
   }
   assert.deepEqual(failures, []);
 });
+
+// Issue 39 (attacks M3): whatever a page's raw HTML or the site's own
+// stylesheet holds, the archive asks for nothing and stays where it is.
+// A site is built with the kansoku binary (KANSOKU_BIN, or the release
+// build) from tests/fixtures/basic plus pages whose bodies try every way
+// out a Content-Security-Policy does not stop by itself (a meta refresh,
+// also inside SVG, after the body, inside noscript and across two
+// sections), and those it does (frames, objects, links, forms, images,
+// script, styles); a server on 127.0.0.1 logs every request. Opened from
+// file://, with every section laid out, the archive must have made none
+// and still be at its own address after 3 s.
+test("hostile raw HTML and CSS make no request and cannot navigate the archive away", async () => {
+  const { spawnSync } = await import("node:child_process");
+  const os = await import("node:os");
+  const http = await import("node:http");
+  const BIN = process.env.KANSOKU_BIN ?? path.join(repo, "target", "release", "kansoku");
+  const requests = [];
+  const server = http.createServer((req, res) => {
+    requests.push(req.url);
+    res.writeHead(200, { "content-type": "text/html" }).end("<p>gone</p>");
+  });
+  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+  const at = `http://127.0.0.1:${server.address().port}`;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "kansoku-hostile-"));
+  try {
+    const site = path.join(tmp, "site");
+    fs.cpSync(path.join(repo, "tests", "fixtures", "basic"), site, { recursive: true });
+    const page = (title, body) =>
+      `+++\ntitle = { ja = "${title}", en = "${title}" }\n+++\n\n::: ja\n${title}\n:::\n\n::: en\n${title}\n:::\n\n${body}\n`;
+    const vectors = [
+      `<meta http-equiv="refresh" content="0;url=${at}/meta-refresh">`,
+      `<base href="${at}/base/">`,
+      `<a href="after-base">after base</a>`,
+      `<svg><meta http-equiv="refresh" content="0;url=${at}/svg-meta"></svg>`,
+      `a <noscript><p title="</noscript><meta http-equiv=refresh content='0;url=${at}/noscript'>"></p></noscript> b`,
+      `<iframe src="${at}/iframe"></iframe>`,
+      `<iframe srcdoc="<meta http-equiv='refresh' content='0;url=${at}/srcdoc'>"></iframe>`,
+      `<object data="${at}/object"></object>`,
+      `<embed src="${at}/embed">`,
+      `<portal src="${at}/portal"></portal>`,
+      `<link rel="prefetch" href="${at}/prefetch">`,
+      `<link rel="preconnect" href="${at}/preconnect">`,
+      `<link rel="dns-prefetch" href="${at}/dns-prefetch">`,
+      `<link rel="prerender" href="${at}/prerender">`,
+      `<form action="${at}/form"><input autofocus onfocus="location='${at}/onfocus'"><button formaction="${at}/formaction">go</button></form>`,
+      `<img src="${at}/img" onerror="location='${at}/onerror'">`,
+      `<a ping="${at}/ping" href="#nowhere">ping</a>`,
+      `<svg width="20" height="20"><a href="${at}/svg-a"><text y="10">a</text></a><image href="${at}/svg-image"/><set attributeName="href" to="${at}/svg-set"/></svg>`,
+      `<style>@import url(${at}/import); .x{background:url(${at}/css-url)}</style><div class="x" style="background:url(${at}/style-url)">x</div>`,
+      `<video poster="${at}/poster" src="${at}/video" autoplay></video>`,
+      `<script>location='${at}/script'</script>`,
+      `<details open ontoggle="location='${at}/ontoggle'"><summary>s</summary></details>`,
+      `</body></html>`,
+      `<meta http-equiv="refresh" content="0;url=${at}/after-body">`,
+    ];
+    fs.writeFileSync(path.join(site, "content", "notes", "b-hostile.md"), page("Hostile", vectors.join("\n\n")));
+    // Left open in one page, an element ends in the next section, where a
+    // browser then reads the rest of an attribute as a tag. (After the
+    // page above in the archive, so that it does not hide that page.)
+    fs.writeFileSync(path.join(site, "content", "notes", "y-open.md"), page("Open", "<textarea>"));
+    fs.writeFileSync(
+      path.join(site, "content", "notes", "z-cross.md"),
+      page("Cross", `<p title="</textarea><meta http-equiv=refresh content='0;url=${at}/cross-section'>">x</p>`),
+    );
+    fs.mkdirSync(path.join(site, "static"), { recursive: true });
+    fs.writeFileSync(
+      path.join(site, "static", "kansoku.css"),
+      `body { color: #111 }\n/* </style><meta http-equiv="refresh" content="0;url=${at}/css-breakout"> */\n`,
+    );
+    const archive = path.join(tmp, "hostile.html");
+    const built = spawnSync(BIN, ["build", "--archive", archive, "--root", site], { encoding: "utf8" });
+    assert.equal(built.status, 0, `kansoku build --archive failed:\n${built.stderr}`);
+    const fileUrl = pathToFileURL(archive).href;
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const tab = await context.newPage();
+    const navigations = [];
+    tab.on("framenavigated", (f) => {
+      if (f === tab.mainFrame()) navigations.push(f.url());
+    });
+    await tab.goto(fileUrl);
+    for (const f of ["en/notes/b-hostile/", "ja/notes/b-hostile/", "en/notes/z-cross/"]) {
+      await tab.evaluate((x) => (location.hash = x), f).catch(() => {});
+    }
+    // Every section laid out, so that anything in one would load.
+    await tab
+      .evaluate(() => {
+        for (const s of document.querySelectorAll(".kx-page")) s.style.display = "block";
+      })
+      .catch(() => {});
+    await tab.waitForTimeout(3000);
+    assert.deepEqual(requests, [], `requests reached ${at}`);
+    // As the browser parsed it: no element or attribute left that a
+    // policy may not stop (each vector, not only the first to fire).
+    const left = await tab.evaluate(() =>
+      [
+        ...document.querySelectorAll(
+          "meta[http-equiv]:not([http-equiv='Content-Security-Policy']), body meta, base, iframe, frame, object, embed, portal, body link, noscript, set, [onfocus], [onerror], [ontoggle], [ping], [srcdoc]",
+        ),
+      ].map((el) => el.outerHTML.slice(0, 80)),
+    );
+    assert.deepEqual(left, []);
+    assert.ok(tab.url().startsWith(fileUrl), `the archive navigated to ${tab.url()}`);
+    assert.ok(
+      navigations.every((u) => u.startsWith(fileUrl)),
+      `navigations: ${navigations.join(", ")}`,
+    );
+    await context.close();
+  } finally {
+    server.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+});

@@ -16,6 +16,7 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod answers;
+mod archive;
 mod build;
 mod build_cache;
 mod build_dir;

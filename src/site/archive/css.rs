@@ -6,6 +6,29 @@
 //! blocks (a `#` in a declaration is a colour, not an id), skips strings
 //! and comments, and leaves everything else byte for byte.
 
+/// `css` as it may sit in a `<style>` element: an end tag in it
+/// (`</style`, in any case, in a site's own stylesheet or in a comment)
+/// would end the element and let what follows be read as HTML. Written
+/// `<\/style`, which CSS reads as the same text in a string and as no
+/// rule elsewhere.
+pub(super) fn inline(css: &str) -> std::borrow::Cow<'_, str> {
+    const END: &[u8] = b"</style";
+    let b = css.as_bytes();
+    let ends = |i: usize| b.len() >= i + END.len() && b[i..i + END.len()].eq_ignore_ascii_case(END);
+    if !(0..b.len()).any(ends) {
+        return std::borrow::Cow::Borrowed(css);
+    }
+    let mut out = String::with_capacity(css.len() + 8);
+    let mut last = 0;
+    for i in (0..b.len()).filter(|&i| ends(i)) {
+        out.push_str(&css[last..=i]);
+        out.push('\\');
+        last = i + 1;
+    }
+    out.push_str(&css[last..]);
+    std::borrow::Cow::Owned(out)
+}
+
 /// `css` with every id selector and `url(#…)` naming `id(name)`.
 pub(super) fn rewrite(css: &str, id: &dyn Fn(&str) -> String) -> String {
     /// What a block holds.
@@ -247,6 +270,17 @@ fn skip_comment(b: &[u8], i: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_end_tag_in_inlined_css_is_escaped_in_any_case() {
+        assert_eq!(inline("a{b:c}"), "a{b:c}");
+        assert_eq!(
+            inline("/* </style><meta> */ p::after{content:\"</STYLE\"}"),
+            "/* <\\/style><meta> */ p::after{content:\"<\\/STYLE\"}"
+        );
+        assert_eq!(inline("</style</sTyLe"), "<\\/style<\\/sTyLe");
+        assert_eq!(inline("x</styl"), "x</styl");
+    }
 
     fn id(name: &str) -> String {
         format!("ja/e/run.log/{name}")

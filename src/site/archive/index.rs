@@ -6,6 +6,7 @@
 //! Which section shows is CSS alone: the one the address's fragment names
 //! or holds (`:target`, `:has(:target)`), the index when it names none.
 
+use super::css;
 use super::links::{anchor, Links};
 use super::page::{self, escape, Section};
 use super::{size as human, Archive, MARK};
@@ -218,19 +219,19 @@ pub(super) fn document(
     }
     for name in ["kansoku.css", "syntax.css"] {
         out.push_str("<style>\n");
-        out.push_str(&static_text(name)?);
+        out.push_str(&css::inline(&static_text(name)?));
         out.push_str("</style>\n");
     }
     out.push_str("<style>\n");
     out.push_str(STYLE);
     for s in sections.iter().filter(|s| !s.style.trim().is_empty()) {
-        out.push_str(s.style.trim());
+        out.push_str(&css::inline(s.style.trim()));
         out.push('\n');
     }
     out.push_str("</style>\n</head>\n<body class=\"kansoku-archive\">\n");
-    out.push_str(&start(site, i18n, &trees, first, &page_set, &doc_title)?);
+    let mut body = start(site, i18n, &trees, first, &page_set, &doc_title)?;
     for s in &sections {
-        out.push_str(&format!(
+        body.push_str(&format!(
             "<div class=\"kx-page {}\" id=\"{}\" lang=\"{}\" data-title=\"{}\">",
             escape(&s.class),
             escape(&s.id),
@@ -238,9 +239,15 @@ pub(super) fn document(
             escape(&s.title)
         ));
         // A removed language switch leaves its list item empty.
-        out.push_str(s.body.trim().replace("<li></li>", "").as_str());
-        out.push_str("</div>\n");
+        body.push_str(s.body.trim().replace("<li></li>", "").as_str());
+        body.push_str("</div>\n");
     }
+    drop(sections);
+    // Each page was rewritten alone; joined, an element one left open
+    // can end in the next, so the whole is read once more as a browser
+    // reads it.
+    out.push_str(&page::sanitize(&body)?);
+    drop(body);
     out.push_str("<script>");
     out.push_str(SCRIPT);
     out.push_str("</script>\n</body>\n</html>\n");

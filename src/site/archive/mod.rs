@@ -9,8 +9,12 @@
 //! made unique by its page's path (`ja/components/rocblas/claim-x`,
 //! `ja/evidence/run.log/L7`), and whatever would load something (scripts,
 //! the search box, external images) is left out. The theme's stylesheets
-//! are inlined, an index with a filter replaces search ([`index`]), and a
-//! Content-Security-Policy forbids the document any request at all. CSS
+//! are inlined (an end tag in them escaped), an index with a filter
+//! replaces search ([`index`]), and a Content-Security-Policy forbids the
+//! document any request. What a policy does not stop (a `<meta>` refresh
+//! navigates whatever it says, `<base>`, frames and objects) is removed
+//! from every section, and once more from the sections joined, as a
+//! browser reads them: raw HTML cannot take the file elsewhere. CSS
 //! `:target` shows one section at a time, so the file reads without script.
 //!
 //! The archive is refused before anything is written when it would pass
@@ -19,8 +23,11 @@
 //! the build directory or the site's sources, never over a directory or a
 //! symbolic link, and never over a file unless that file is an archive
 //! kansoku wrote (its second line says so). It is written to a temporary
-//! file beside its path and renamed over it only after the build's tree is
-//! in place, so a failed build leaves the previous archive as it was.
+//! file beside its path (`.NAME.PID.RANDOM.kansoku-tmp`) and renamed over
+//! it only after the build's tree is in place, so a failed build leaves
+//! the previous archive as it was. An interrupted build removes that file;
+//! one killed outright leaves it, and the next build into the same place
+//! removes it once no process has its PID.
 
 mod css;
 mod index;
@@ -197,38 +204,116 @@ pub(crate) fn make(
         .file_name()
         .expect("a target has a name")
         .to_string_lossy();
-    let prefix = format!(".{name}.");
+    remove_stale(dir, &name);
+    // `.NAME.PID.RANDOM.kansoku-tmp`: the next build removes it if this
+    // process dies without doing so (SIGKILL, a power cut).
+    let prefix = format!(".{name}.{}.", std::process::id());
     let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".kansoku-tmp");
+    builder.prefix(&prefix).suffix(TMP_SUFFIX);
     // A document to read and share, not a secret: a temporary file's
     // owner-only mode would follow it into place.
     #[cfg(unix)]
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
     let mut tmp = builder.tempfile_in(dir).map_err(|e| Error::io(dir, e))?;
+    // An interruption (SIGINT, SIGTERM, SIGHUP) removes it.
+    super::output::remove_on_interrupt(tmp.path());
+    let mut staged = Staged {
+        at: tmp.path().to_path_buf(),
+        tmp: None,
+    };
     std::io::Write::write_all(&mut tmp, &bytes).map_err(|e| Error::io(tmp.path(), e))?;
-    Ok(Staged { tmp })
+    staged.tmp = Some(tmp);
+    Ok(staged)
+}
+
+/// The end of an archive's temporary file's name.
+const TMP_SUFFIX: &str = ".kansoku-tmp";
+
+/// Removes the temporary files that earlier builds writing an archive
+/// named `name` into `dir` left when they died: named with a process id
+/// that no process has now. Another build's, still running, is left.
+fn remove_stale(dir: &Path, name: &str) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let prefix = format!(".{name}.");
+    let own = std::process::id();
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let Some(pid) = file_name
+            .to_str()
+            .and_then(|n| n.strip_prefix(&prefix))
+            .and_then(|n| n.strip_suffix(TMP_SUFFIX))
+            .and_then(|n| n.split_once('.'))
+            .and_then(|(pid, _)| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != own && !alive(pid) && entry.file_type().is_ok_and(|t| t.is_file()) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether a process with this id exists (one of another user's too).
+#[cfg(unix)]
+fn alive(pid: u32) -> bool {
+    let Some(pid) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    else {
+        return false;
+    };
+    !matches!(
+        rustix::process::test_kill_process(pid),
+        Err(rustix::io::Errno::SRCH)
+    )
+}
+
+/// Elsewhere every process is taken for alive: nothing is removed.
+#[cfg(not(unix))]
+fn alive(_: u32) -> bool {
+    true
 }
 
 /// An archive written beside its target, not yet in place: dropped, it is
 /// removed.
 #[derive(Debug)]
 pub(crate) struct Staged {
-    tmp: tempfile::NamedTempFile,
+    /// Where it is written.
+    at: PathBuf,
+    /// `None` once put in place (or, while it is written, not yet held).
+    tmp: Option<tempfile::NamedTempFile>,
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        // The file goes with `tmp`, or is in place already.
+        drop(self.tmp.take());
+        super::output::forget_on_interrupt(&self.at);
+    }
 }
 
 impl Staged {
     /// Puts the archive in place: over the target when it is (still) an
     /// archive kansoku wrote, only where nothing is otherwise.
-    pub(crate) fn persist(self, target: &Target) -> Result<()> {
+    pub(crate) fn persist(mut self, target: &Target) -> Result<()> {
         let replace = match std::fs::symlink_metadata(&target.path) {
             Ok(m) => m.is_file() && is_archive(&target.path)?,
             Err(_) => false,
         };
-        let done = if replace {
-            self.tmp.persist(&target.path).map(drop)
-        } else {
-            self.tmp.persist_noclobber(&target.path).map(drop)
+        let Some(tmp) = self.tmp.take() else {
+            return Ok(());
         };
+        // Renamed while an interruption waits, so that it removes either
+        // the temporary file or nothing.
+        let done = super::output::settle(&self.at, || {
+            if replace {
+                tmp.persist(&target.path).map(drop)
+            } else {
+                tmp.persist_noclobber(&target.path).map(drop)
+            }
+        });
         done.map_err(|e| {
             if e.error.kind() == std::io::ErrorKind::AlreadyExists {
                 Error::Usage(format!(

@@ -4,10 +4,12 @@
 //! page's path in front (`claim-x` on `ja/a/` is `ja/a/claim-x`; an SVG
 //! element's is an XML name instead, [`xml_name`]), and so does each
 //! reference to one (`for`, `aria-*`, `url(#…)`, its `<style>` rules);
-//! each link goes where [`link`] says. Anything that would load by itself
-//! is removed or inlined: scripts, the search box (replaced by a link to
-//! the archive's index), `<link>`s, and images (inlined from the build
-//! when it holds them).
+//! each link goes where [`link`] says. Anything that would load or
+//! navigate by itself is removed or inlined: scripts, the search box
+//! (replaced by a link to the archive's index), `<link>`, `<meta>`,
+//! `<base>`, frames and objects, event handlers, and images (inlined from
+//! the build when it holds them). [`sanitize`] removes the same from the
+//! sections joined.
 
 use super::css;
 use super::links::{anchor, decode, link, place, xml_name, Link, Links, Place};
@@ -33,6 +35,68 @@ pub(super) struct Section {
     /// The rewritten rules of its `<head>`'s `<style>`s (an evidence page's
     /// cited ranges).
     pub(super) style: String,
+}
+
+/// The elements no section keeps, wherever they are: what loads,
+/// navigates or embeds a document of its own, which a Content-Security-
+/// Policy does not always stop (`<meta http-equiv="refresh">` navigates
+/// whatever the policy says, `<base>` changes every link, and a `<meta>`
+/// is not allowed in a body anyway), and the raw-text elements a browser
+/// and a rewriter could read differently across sections (`<noscript>`,
+/// `<noembed>`, `<noframes>`).
+const DROPPED: &str = "script, link, base, meta, iframe, frame, frameset, object, embed, applet, portal, fencedframe, noscript, noembed, noframes";
+
+/// SMIL's elements, which change an attribute after the page is read
+/// (an `href` to elsewhere): dropped when the attribute they animate
+/// is one that loads or leads somewhere.
+const ANIMATIONS: [&str; 4] = ["animate", "set", "animatemotion", "animatetransform"];
+
+/// The sections of an archive (or anything to sit in its body) without
+/// an element of `DROPPED`: the last pass over the document as a browser
+/// reads it, sections joined, where an element one section left open
+/// (`<textarea>`, a comment) ends in another and a tag the page's own
+/// pass read as text becomes one.
+pub(super) fn sanitize(html: &str) -> Result<String> {
+    let settings = RewriteStrSettings::new()
+        .append_element_content_handler(element!(DROPPED, |el| {
+            el.remove();
+            Ok(())
+        }))
+        .append_element_content_handler(element!("*", |el| {
+            drop_active(el);
+            Ok(())
+        }));
+    lol_html::rewrite_str(html, settings)
+        .map_err(|e| Error::Usage(format!("cannot make the archive safe to open: {e}")))
+}
+
+/// Removes from `el` what makes a request or runs on its own: event
+/// handlers (the archive's policy blocks them too), `ping`, and an
+/// animation of an attribute that loads or navigates.
+fn drop_active(el: &mut Element<'_, '_>) {
+    if el.removed() {
+        return;
+    }
+    let names: Vec<String> = el.attributes().iter().map(|a| a.name()).collect();
+    for name in names {
+        if name.starts_with("on") || name == "ping" || name == "srcdoc" {
+            el.remove_attribute(&name);
+        }
+    }
+    if ANIMATIONS.contains(&el.tag_name().as_str()) {
+        let target = el
+            .get_attribute("attributename")
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        let loads = target.ends_with("href")
+            || matches!(
+                target.as_str(),
+                "src" | "srcset" | "action" | "formaction" | "data" | "poster" | "background"
+            );
+        if loads {
+            el.remove();
+        }
+    }
 }
 
 /// The attributes holding one id or a list of them.
@@ -105,8 +169,10 @@ pub(super) fn rewrite(path: &str, html: &str, links: &Links<'_>) -> Result<Secti
             Ok(())
         }))
         // Scripts would not run (the archive's policy allows one), and
-        // what they do here needs the site's own addresses.
-        .append_element_content_handler(element!("body script, body link, body base", |el| {
+        // what they do here needs the site's own addresses; the rest of
+        // `DROPPED` would load or navigate. Anywhere: raw HTML can close
+        // the body early.
+        .append_element_content_handler(element!(DROPPED, |el| {
             el.remove();
             Ok(())
         }))
@@ -136,7 +202,7 @@ pub(super) fn rewrite(path: &str, html: &str, links: &Links<'_>) -> Result<Secti
             let mut buf = body_css.borrow_mut();
             buf.push_str(t.as_str());
             if t.last_in_text_node() {
-                let rules = css::rewrite(&buf, &id);
+                let rules = css::inline(&css::rewrite(&buf, &id)).into_owned();
                 buf.clear();
                 t.replace(&rules, ContentType::Html);
             } else {
@@ -176,6 +242,7 @@ fn attributes(
     id: &dyn Fn(&str) -> String,
     links: &Links<'_>,
 ) -> Result<()> {
+    drop_active(el);
     if el.removed() {
         return Ok(());
     }
@@ -351,6 +418,20 @@ mod tests {
                 assert!(!body.contains(gone), "{gone} left in\n{body}");
             }
         });
+    }
+
+    #[test]
+    fn sanitize_drops_what_loads_or_navigates_wherever_it_is() {
+        let html = "<div><meta http-equiv=refresh content='0;url=x'><svg><meta http-equiv=refresh></svg>\
+            <textarea><p title=\"</textarea><base href=x><iframe src=x></iframe>\"></p>\
+            <a href=\"#a\" ping=\"x\" onclick=\"y\">a</a><svg><set attributeName=\"href\" to=\"x\"/>\
+            <animate attributeName=\"fill\" to=\"red\"/></svg></div>";
+        assert_eq!(
+            sanitize(html).expect("reads"),
+            "<div><svg></svg><textarea><p title=\"</textarea>\"></p>\
+            <a href=\"#a\">a</a><svg>\
+            <animate attributeName=\"fill\" to=\"red\"/></svg></div>"
+        );
     }
 
     #[test]

@@ -47,6 +47,27 @@ pub(crate) use crate::glob::Keep;
 pub(crate) use guard::{child, commit_section, stop_group, temporary, Temporary};
 pub use guard::{clean_up_after_interrupt, exit_cleanly_on_signals, interrupted};
 
+/// Has an interruption of this process remove the file at `path` (the
+/// archive being written beside its target), as it removes staging trees.
+pub(crate) fn remove_on_interrupt(path: &Path) {
+    guard::active().push(path.to_path_buf());
+}
+
+/// Undoes [`remove_on_interrupt`].
+pub(crate) fn forget_on_interrupt(path: &Path) {
+    guard::active().retain(|p| p != path);
+}
+
+/// Runs `f` (which moves the file at `path` away) while an interruption
+/// waits, then forgets `path`: the interruption removes the file before,
+/// or nothing after.
+pub(crate) fn settle<R>(path: &Path, f: impl FnOnce() -> R) -> R {
+    let mut active = guard::active();
+    let r = f();
+    active.retain(|p| p != path);
+    r
+}
+
 use crate::error::{Error, Result};
 use crate::render::OutputFile;
 use crate::sync::lock;
