@@ -3,6 +3,8 @@
 //! Unknown keys and wrong types are errors naming `book.toml:line:col`. This
 //! module reads one file and knows nothing about content.
 
+mod bidi;
+
 use crate::error::{Diagnostic, Error, Result};
 use crate::lang::{Bi, Lang, RawBi};
 use crate::source::{decode, Source};
@@ -371,6 +373,9 @@ pub struct Config {
     /// (`site::run::Overrides`). The memo keys what reads the
     /// configuration on this.
     pub(crate) key: u64,
+    /// Its warnings (W062: a bidirectional control in a text), reported
+    /// with the site's findings.
+    pub(crate) warnings: Vec<Diagnostic>,
 }
 
 /// `[output]`: which outputs for machine and offline readers a build
@@ -458,6 +463,7 @@ impl Config {
     fn parse(root: &Path, src: Source) -> std::result::Result<Config, Vec<Diagnostic>> {
         let raw: RawConfig =
             toml::from_str(&src.text).map_err(|e| vec![toml_error(&src, 0, &e)])?;
+        let warnings = bidi::warnings(&src, &raw);
         let mut diags = Vec::new();
         let mut bi = |field: &Option<Spanned<RawBi>>, key: &str, fallback: &str| match field {
             None => Bi {
@@ -595,7 +601,7 @@ impl Config {
             ),
         };
         let (origin, base_path) = split_site_url(&site_url.0);
-        Ok(Config {
+        let mut config = Config {
             root: root.to_path_buf(),
             title,
             description,
@@ -625,7 +631,10 @@ impl Config {
                 ro_crate: raw.output.ro_crate.unwrap_or(true),
             },
             key: 0,
-        })
+            warnings,
+        };
+        bidi::isolate(&mut config);
+        Ok(config)
     }
 }
 

@@ -26,6 +26,7 @@
 //! each key is made of.
 
 pub(crate) mod accept;
+pub(crate) mod bidi;
 pub mod capture;
 pub mod check;
 pub mod claims;

@@ -279,6 +279,14 @@ pub(crate) fn claim(
     };
     let ja = text(raw.ja, Lang::Ja);
     let en = text(raw.en, Lang::En);
+    // Shown isolated wherever it is shown, and said where it is written.
+    let mut isolated = |t: Option<String>, lang: Lang, span: &Option<Range<usize>>| {
+        let span = span.clone().unwrap_or_else(|| id_span.clone());
+        let what = || format!("the `{lang}` text of claim `{id}`");
+        t.map(|t| crate::bidi::checked(src, span, what, t, diags))
+    };
+    let ja = isolated(ja, Lang::Ja, &ja_span);
+    let en = isolated(en, Lang::En, &en_span);
     let mut evidence = Vec::new();
     match &raw.evidence {
         Some(list) if !list.get_ref().is_empty() => {

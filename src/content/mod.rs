@@ -823,7 +823,16 @@ fn bi(
     let raw = v.into_inner();
     let missing = raw.missing();
     match (raw.ja, raw.en) {
-        (Some(ja), Some(en)) if missing.is_empty() => Some(Bi { ja, en }),
+        (Some(ja), Some(en)) if missing.is_empty() => {
+            let mut text = |lang: &str, t: String| {
+                let what = || format!("the `{lang}` text of `{key}`");
+                crate::bidi::checked(src, span.clone(), what, t, diags)
+            };
+            Some(Bi {
+                ja: text("ja", ja),
+                en: text("en", en),
+            })
+        }
         _ => {
             let langs: Vec<&str> = missing.iter().map(|l| l.code()).collect();
             diags.push(

@@ -251,6 +251,7 @@ fn load_all(
     let (index, vdiags) = memo::validate(&sources, plan.mode, caches);
     let (config, content, evidence) = (sources.config, sources.content, sources.evidence);
     let mut diags = sources.content_diags;
+    diags.extend(config.warnings.iter().cloned());
     diags.extend(sources.evidence_diags);
     diags.extend(vdiags);
     sort(&mut diags);

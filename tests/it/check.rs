@@ -132,6 +132,9 @@ cases! {
     /// Issue 25: English under `ja =` (a copy-paste, or swapped texts).
     w004_text_in_the_other_language: "w004-other-language", Check,
         [("W004", "warning", "content/page.md", 7, 6)];
+    /// Issue 39: a bidirectional control in a text (attacks L8).
+    w062_bidi_control_in_a_text: "w062-bidi-control", Check,
+        [("W062", "warning", "content/page.md", 8, 6)];
     e080_lock_does_not_parse: "e080-bad-lock", Check,
         [("E080", "error", "kansoku.lock", 7, 9)];
     e081_cited_text_changed_after_review: "e081-suspect", Check,

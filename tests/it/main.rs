@@ -17,6 +17,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod answers;
 mod archive;
+mod bidi;
 mod build;
 mod build_cache;
 mod build_dir;
