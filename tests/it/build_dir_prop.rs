@@ -576,3 +576,8 @@ proptest! {
 // and hand-edited approvals between recaptures, captures, checks and
 // builds never run. In a file of its own, `build_dir_prop/captures.rs`.
 mod captures;
+
+// Issue 39 (drafts): pages turned into drafts and back between builds leave
+// no trace of a draft under `public/` or in the archive, and cached builds
+// equal cold ones. In a file of its own, `build_dir_prop/drafts.rs`.
+mod drafts;
