@@ -334,8 +334,10 @@ fn diff_refuses_a_claims_json_over_256_mib_issue_23() {
 /// A claim text with an escape sequence, a carriage return, a tab, a
 /// newline, DEL, a C1 control (NEL), a bidi override and a zero-width space.
 const HOSTILE_TOML: &str = r"Red \u001B[31m\r\tx\ny\u007F\u0085 \u202Edcba\u200B.";
-/// The same text, escaped, as every terminal format must show it.
-const HOSTILE_SHOWN: &str = r"Red \u{1b}[31m\u{d}\u{9}x\u{a}y\u{7f}\u{85} \u{202e}dcba\u{200b}.";
+/// The same text, escaped, as every terminal format must show it: as
+/// every output holds it, isolated for its override (W062, issue 39).
+const HOSTILE_SHOWN: &str =
+    r"\u{2068}Red \u{1b}[31m\u{d}\u{9}x\u{a}y\u{7f}\u{85} \u{202e}dcba\u{200b}.\u{202c}\u{2069}";
 
 #[test]
 fn claims_table_and_csv_show_control_and_format_characters_escaped_issue_23() {
@@ -372,14 +374,15 @@ fn claims_table_and_csv_show_control_and_format_characters_escaped_issue_23() {
              page-claim,confirmed,content/page.md,,,,二行目に出力がある。,\"{csv_shown}\"\r\n"
         )
     );
-    // JSON was already escaped by serde: the text comes back as written.
+    // JSON was already escaped by serde: the text comes back as written,
+    // isolated as in claims.json.
     let out = kansoku(&[
         "claims", "--root", root, "--page", "page.md", "--format", "json",
     ]);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(
         json[0]["text"]["en"],
-        "Red \u{1b}[31m\r\tx\ny\u{7f}\u{85} \u{202e}dcba\u{200b}."
+        "\u{2068}Red \u{1b}[31m\r\tx\ny\u{7f}\u{85} \u{202e}dcba\u{200b}.\u{202c}\u{2069}"
     );
 }
 
