@@ -18,6 +18,7 @@ pub(super) struct RawAspect {
     question: Option<Spanned<RawBi>>,
     scope: Option<Spanned<String>>,
     setup: Option<Spanned<RawBi>>,
+    elsewhere: Option<Spanned<String>>,
     #[serde(default)]
     framing: bool,
     #[serde(default)]
@@ -84,6 +85,12 @@ pub(crate) struct Aspect {
     pub(crate) scope: Option<(String, crate::error::Location)>,
     /// How they were made ("Phase C, the runner's /proc/maps").
     pub(crate) setup: Option<Bi<String>>,
+    /// The aspect whose claims answer the same question on the other
+    /// entities of the scope's kind (`elsewhere = "direct-observation"`:
+    /// whether an observer works on gfx900 is its generation's
+    /// direct-observation claim), with where `book.toml` names it. An
+    /// entity with such a claim is not listed as "not observed".
+    pub(crate) elsewhere: Option<(String, crate::error::Location)>,
     /// The record's own framing (its questions, targets, statuses), not an
     /// observation: shown without a class badge.
     pub(crate) framing: bool,
@@ -224,12 +231,17 @@ pub(super) fn aspects(
             .scope
             .as_ref()
             .map(|s| (s.get_ref().clone(), src.location(s.span().start)));
+        let elsewhere = a
+            .elsewhere
+            .as_ref()
+            .map(|s| (s.get_ref().clone(), src.location(s.span().start)));
         out.push((
             name.clone(),
             Aspect {
                 question,
                 scope,
                 setup,
+                elsewhere,
                 framing: a.framing,
                 answers,
             },

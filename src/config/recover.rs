@@ -441,7 +441,7 @@ mod tests {
             [
                 "E002 book.toml:4:1 unknown field `site-ul`, expected one of `site-url`, `git-repository-url`, `edit-url-template`, `paginate-by`",
                 "E031 book.toml:6:13 `kinds.component` lacks en",
-                "E002 book.toml:9:1 unknown field `qestion`, expected one of `question`, `scope`, `setup`, `framing`, `answers`",
+                "E002 book.toml:9:1 unknown field `qestion`, expected one of `question`, `scope`, `setup`, `elsewhere`, `framing`, `answers`",
                 "E003 book.toml:11:40 invalid type: integer `3`, expected a string or a table `{ ja = \"…\", en = \"…\" }`",
                 "E003 book.toml:12:3 invalid type: string \"oops\", expected a table",
                 "E002 book.toml:13:17 unknown field `knd`, expected one of `key`, `kind`, `glyph`, `label`",

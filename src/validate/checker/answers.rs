@@ -150,10 +150,30 @@ impl Checker<'_> {
         )
     }
 
-    /// E024 for an `[aspects]` scope naming no entity of the site.
+    /// E024 for an `[aspects]` scope naming no entity of the site; E026
+    /// for an `elsewhere` naming no aspect.
     pub(crate) fn aspect_scopes(&self) -> Vec<Diagnostic> {
         let mut diags = Vec::new();
         for (name, aspect) in &self.config.aspects {
+            if let Some((other, at)) = &aspect.elsewhere {
+                if !self.aspect_known(other, true, true) {
+                    let names = self.config.aspects.iter().map(|(n, _)| n.as_str());
+                    let hint = match nearest(other, names.chain(self.l.columns.keys().map(String::as_str))) {
+                        Some(n) => format!("did you mean `{n}`?"),
+                        None => "name the aspect whose claims answer this question on the other entities of the scope's kind".to_owned(),
+                    };
+                    diags.push(
+                        Diagnostic::error(
+                            "E026",
+                            at.clone(),
+                            format!(
+                                "unknown aspect `{other}` in the `elsewhere` of aspect `{name}`"
+                            ),
+                        )
+                        .with_hint(hint),
+                    );
+                }
+            }
             let Some((key, at)) = &aspect.scope else {
                 continue;
             };
