@@ -663,8 +663,12 @@ fn unit_input(
             let page = &site.content.pages[i];
             let memo = caches.pages.get(&page.rel)?;
             // Generated views, named ones included, pivot claims of any
-            // page: they read every claim, not only those they look up.
-            let views = if page.layout != content::Layout::Page || !page.views.is_empty() {
+            // page: they read every claim, not only those they look up; a
+            // summary of findings counts every open question.
+            let views = if page.layout != content::Layout::Page
+                || !page.views.is_empty()
+                || !page.findings.is_empty()
+            {
                 inputs.all_views
             } else {
                 inputs.views_among(shown)
