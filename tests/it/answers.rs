@@ -867,3 +867,21 @@ fn settle_is_shown_with_the_claim_and_on_open_questions() {
         "{open}"
     );
 }
+
+/// An `elsewhere` naming no aspect is E026, like any name of an aspect.
+#[test]
+fn a_misspelt_elsewhere_is_reported() {
+    let mut t = summary_site();
+    t.edit(
+        "book.toml",
+        "elsewhere = \"watch\"",
+        "elsewhere = \"wacth\"",
+    );
+    let found = findings(&t, "E026");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].starts_with("book.toml:")
+            && found[0].ends_with(": unknown aspect `wacth` in the `elsewhere` of aspect `runs` | did you mean `watch`?"),
+        "{found:?}"
+    );
+}
