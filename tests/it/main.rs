@@ -49,5 +49,6 @@ mod scale;
 mod scratch;
 mod search;
 mod serve;
+mod summary;
 mod threads;
 mod workflow;
