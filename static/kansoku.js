@@ -159,10 +159,11 @@ function stickyBottom() {
 }
 
 /**
- * Puts a badge's tip next to what the badge explains, not over it: above
- * the badge's table cell or claim text, else below it, else beside it; on
- * screen and clear of the sticky header. Fixed to the viewport, so that a
- * table's scrolling box does not clip it.
+ * Puts a badge's tip next to what the badge explains, not over it: in a
+ * table beside the badge's cell, within its row (under a row drawn as a
+ * card); elsewhere above the claim text, else below it, else beside it;
+ * on screen and clear of the sticky header. Fixed to the viewport, so that
+ * a table's scrolling box does not clip it.
  */
 function placeTip(badge) {
   const tip = badge.querySelector(":scope > .badge__tip");
@@ -181,6 +182,39 @@ function placeTip(badge) {
   const clampY = (y) => Math.min(Math.max(ceiling, y), floor - h);
   let left = clampX(b.left);
   let top;
+  // In a table, the neighbouring rows are what a reader compares: the tip
+  // goes beside the badge's cell, within its row; in a row drawn as a card
+  // (a phone), under the card, clear of the question and scope above it.
+  const cell = badge.closest("td, th");
+  const row = cell?.closest("tr");
+  if (row) {
+    const r = row.getBoundingClientRect();
+    if (getComputedStyle(cell).display === "table-cell") {
+      // As wide as the room beside the cell allows, so that the tip is no
+      // taller than the row.
+      const fits = (room) => {
+        if (room < 160) return null;
+        tip.style.maxWidth = `${Math.floor(room)}px`;
+        tip.classList.add("is-measured");
+        const size = [tip.offsetWidth, tip.offsetHeight];
+        tip.classList.remove("is-measured");
+        return size[1] <= Math.floor(r.height) - 1 ? size : null;
+      };
+      const right = fits(innerWidth - edge - own.right - gap);
+      const left = right ? null : fits(own.left - gap - edge);
+      const size = right ?? left;
+      if (size) {
+        tip.style.left = `${Math.round(right ? own.right + gap : own.left - gap - size[0])}px`;
+        tip.style.top = `${Math.ceil(Math.max(ceiling, r.top + (r.height - size[1]) / 2))}px`;
+        return;
+      }
+      tip.style.maxWidth = "";
+    } else if (r.bottom + gap + h <= floor) {
+      tip.style.left = `${Math.round(left)}px`;
+      tip.style.top = `${Math.round(r.bottom + gap)}px`;
+      return;
+    }
+  }
   if (own.top - gap - h >= ceiling) top = own.top - gap - h;
   else if (own.bottom + gap + h <= floor) top = own.bottom + gap;
   else if (own.right + gap + w <= innerWidth - edge) {

@@ -50,7 +50,7 @@ pub(super) fn warnings(src: &Source, raw: &RawConfig) -> Vec<Diagnostic> {
             at(
                 r.span(),
                 format!("the `glyph` of `aspects.{name}.answers[{i}]`"),
-                r.get_ref().glyph.as_deref(),
+                r.get_ref().glyph.as_ref().map(|g| g.get_ref().as_str()),
             );
         }
     }

@@ -52,6 +52,9 @@ pub(crate) struct ClaimView {
     pub(crate) basis: Option<&'static str>,
     /// The answer it states from its aspect's vocabulary, if any.
     pub(crate) answer: Option<AnswerView>,
+    /// For an unresolved or limited claim: the observation that would
+    /// settle it, in the view's language.
+    pub(crate) settle: Option<String>,
     /// The record's own framing (its aspect is declared `framing`): shown
     /// without a class badge, as the record's words rather than an
     /// observation.
@@ -70,6 +73,9 @@ pub(crate) struct ClaimView {
 pub(crate) struct AnswerView {
     /// Its key (`yes`, `no`): the CSS class `answer--<key>`.
     pub(crate) key: String,
+    /// What kind of statement it is (`yes`, `no`, `partial`,
+    /// `not-known`), when `book.toml` says.
+    pub(crate) kind: Option<&'static str>,
     /// Its glyph.
     pub(crate) glyph: String,
     /// Its words in the view's language.

@@ -4,14 +4,17 @@
 //! checks one page and reads nothing else, so the caller may check pages in
 //! any order, in parallel, or only some of them. Nothing here reads files.
 
+mod answers;
+mod body;
+mod names;
+
 use super::{ClaimAt, Index, Map, Mode};
-use crate::config::{Config, RawHtmlPolicy};
-use crate::content::body::{heading_ids, scan, ChunkScan, IdSet, Langs, Reference};
+use crate::config::Config;
+use crate::content::body::{scan, ChunkScan, IdSet};
 use crate::content::claims::nearest;
 use crate::content::{Class, Content, Segment};
 use crate::error::{Diagnostic, Location};
 use crate::evidence::{EvidenceFile, EvidenceIndex, EvidenceKind};
-use crate::lang::Lang;
 use std::collections::hash_map::Entry;
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
@@ -64,6 +67,10 @@ pub(crate) struct Lookups {
     /// The first page with each entity (kind, key), in page order, and
     /// the offset of its key there.
     entities: Map<(String, String), (usize, usize)>,
+    /// Every aspect a view's columns show (`[view]`, `[views.NAME]`).
+    columns: Map<String, ()>,
+    /// Every aspect a claim gives.
+    claim_aspects: Map<String, ()>,
 }
 
 impl Lookups {
@@ -96,6 +103,13 @@ impl Lookups {
                 if let (Some(about), Some(aspect), true) = (&claim.about, &claim.aspect, current) {
                     l.cells.entry((about.clone(), aspect.clone())).or_insert(at);
                 }
+                if let Some(aspect) = &claim.aspect {
+                    l.claim_aspects.entry(aspect.clone()).or_default();
+                }
+            }
+            let views = page.views.iter().flat_map(|v| &v.columns);
+            for c in page.columns.iter().chain(views) {
+                l.columns.entry(c.aspect.clone()).or_default();
             }
             for e in page.entity.iter().chain(&page.members) {
                 l.entities
@@ -328,29 +342,6 @@ impl<'a> Checker<'a> {
             .into()
     }
 
-    fn heading_ids(&self, pi: usize, lang: Lang) -> &IdSet {
-        let slot = match lang {
-            Lang::Ja => 0,
-            Lang::En => 1,
-        };
-        self.anchors[pi][slot].get_or_init(|| {
-            let page = &self.content.pages[pi];
-            let langs = page
-                .segments
-                .iter()
-                .flat_map(Segment::chunks)
-                .map(|(_, l)| l);
-            let theme = self
-                .theme
-                .get_or_init(|| crate::theme::theme_ids(&self.config.root));
-            let reserved = crate::content::body::reserved_ids(
-                theme,
-                page.claims.iter().map(|c| c.id.as_str()),
-            );
-            heading_ids(self.scans(pi).iter().zip(langs), lang, &reserved)
-        })
-    }
-
     /// Every finding about page `pi`, in rule order, but those naming
     /// another page's location ([`Checker::located`]): a function of the
     /// page and of the site facts [`super::site_facts`] hashes, so that it
@@ -368,6 +359,7 @@ impl<'a> Checker<'a> {
             );
         }
         self.entity_and_scope(pi, &mut diags);
+        self.view_names(pi, &mut diags);
         self.body(pi, &mut diags);
         diags
     }
@@ -438,6 +430,7 @@ impl<'a> Checker<'a> {
         let (content, evidence) = (self.content, self.evidence);
         let src = &content.pages[at.page].src;
         let claim = &content.pages[at.page].claims[at.claim];
+        self.placement(at.page, at.claim, diags);
         if let Some((answer, span)) = &claim.answer {
             diags.extend(self.answer(src, claim, answer, span.clone()));
         }
@@ -606,7 +599,11 @@ impl<'a> Checker<'a> {
             }
         }
         if !claim.broken {
-            super::derive::premises(content, &self.l.claims, at, diags);
+            let answered = self
+                .answer_kind(claim)
+                .is_some_and(|k| k != crate::config::AnswerKind::NotKnown);
+            super::derive::premises(content, &self.l.claims, at, answered, diags);
+            self.certainty(at, diags);
         }
         if let Some((id, span)) = &claim.life.superseded_by {
             if !self.known(id) {
@@ -615,100 +612,13 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// E024 when a claim's `answer` is not one its aspect declares.
-    fn answer(
-        &self,
-        src: &crate::source::Source,
-        claim: &crate::content::Claim,
-        answer: &str,
-        span: Range<usize>,
-    ) -> Option<Diagnostic> {
-        let Some(aspect) = &claim.aspect else {
-            return Some(
-                src.error(
-                    "E024",
-                    span,
-                    format!("claim `{}` states an answer but no aspect", claim.id),
-                )
-                .with_hint(
-                    "an answer is one of an aspect's declared answers: add `aspect = \"…\"`, or remove `answer`",
-                ),
-            );
-        };
-        let declared = self.config.aspect(aspect).filter(|a| !a.answers.is_empty());
-        let Some(declared) = declared else {
-            return Some(
-                src.error("E024", span, format!("aspect `{aspect}` declares no answers"))
-                    .with_hint(format!(
-                        "declare them in book.toml, `[aspects.{aspect}] answers = [{{ key = \"{answer}\", label = {{ ja = \"…\", en = \"…\" }} }}]`, or remove `answer`"
-                    )),
-            );
-        };
-        if declared.answer(answer).is_some() {
-            return None;
-        }
-        // A writer may type the words readers see ("Loaded") for the key.
-        let by_label = declared
-            .answers
-            .iter()
-            .find(|a| a.label.ja == answer || a.label.en.eq_ignore_ascii_case(answer));
-        let keys = || declared.answers.iter().map(|a| a.key.as_str());
-        let hint = match by_label
-            .map(|a| a.key.as_str())
-            .or_else(|| nearest(answer, keys()))
-        {
-            Some(k) => format!("did you mean `{k}`?"),
-            None => format!(
-                "use one of {}",
-                keys()
-                    .map(|k| format!("`{k}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        };
-        Some(
-            src.error(
-                "E024",
-                span,
-                format!("unknown answer `{answer}` for aspect `{aspect}`"),
-            )
-            .with_hint(hint),
-        )
-    }
-
-    /// E024 for an `[aspects]` scope naming no entity of the site.
-    pub(crate) fn aspect_scopes(&self) -> Vec<Diagnostic> {
-        let mut diags = Vec::new();
-        for (name, aspect) in &self.config.aspects {
-            let Some((key, at)) = &aspect.scope else {
-                continue;
-            };
-            if self.l.entities.keys().any(|(_, k)| k == key) {
-                continue;
-            }
-            let hint = match nearest(key, self.l.entities.keys().map(|(_, k)| k.as_str())) {
-                Some(k) => format!("did you mean `{k}`?"),
-                None => "name the key of an entity declared by a page's `[entity]`".to_owned(),
-            };
-            diags.push(
-                Diagnostic::error(
-                    "E024",
-                    at.clone(),
-                    format!("the scope of aspect `{name}` names no entity: `{key}`"),
-                )
-                .with_hint(hint),
-            );
-        }
-        diags
-    }
-
     fn entity_and_scope(&self, pi: usize, diags: &mut Vec<Diagnostic>) {
         let page = &self.content.pages[pi];
         for entity in page.entity.iter().chain(&page.members) {
             self.entity(pi, entity, diags);
         }
         for view in &page.views {
-            if !self.config.kinds.contains_key(&view.kind) {
+            if !self.config.kinds.contains_key(&view.kind) && !self.config.unread.kind(&view.kind) {
                 diags.push(self.unknown_kind(pi, &view.kind, view.kind_span.0.clone()));
             }
         }
@@ -737,7 +647,7 @@ impl<'a> Checker<'a> {
     /// uniqueness is in [`Checker::located`]).
     fn entity(&self, pi: usize, entity: &crate::content::Entity, diags: &mut Vec<Diagnostic>) {
         let src = &self.content.pages[pi].src;
-        if !self.config.kinds.contains_key(&entity.kind) {
+        if !self.config.kinds.contains_key(&entity.kind) && !self.config.unread.kind(&entity.kind) {
             diags.push(self.unknown_kind(pi, &entity.kind, entity.kind_span.0.clone()));
         }
         if let Some((id, span)) = &entity.status {
@@ -776,165 +686,6 @@ impl<'a> Checker<'a> {
             );
         }
     }
-
-    fn body(&self, pi: usize, diags: &mut Vec<Diagnostic>) {
-        let page = &self.content.pages[pi];
-        let src = &page.src;
-        let mut scans = self.scans(pi).iter();
-        for seg in &page.segments {
-            if let Segment::Untranslated { lang, opener, .. } = seg {
-                let end = src.text[*opener..]
-                    .find('\n')
-                    .map_or(src.text.len(), |i| opener + i);
-                let msg = format!(
-                    "untranslated segment: this `::: {lang}` block has no `::: {}` partner",
-                    lang.other()
-                );
-                let hint = format!("add a `::: {}` block right after this one", lang.other());
-                diags.push(
-                    match self.mode {
-                        Mode::Check => src.error("E032", *opener..end, msg),
-                        Mode::Build => src.warning("E032", *opener..end, msg),
-                    }
-                    .with_hint(hint),
-                );
-            }
-            for ((_, langs), scan) in seg.chunks().zip(scans.by_ref()) {
-                for (r, span) in &scan.refs {
-                    self.reference(pi, r, span, langs, diags);
-                }
-            }
-        }
-    }
-
-    fn reference(
-        &self,
-        pi: usize,
-        r: &Reference,
-        span: &Range<usize>,
-        langs: Langs,
-        diags: &mut Vec<Diagnostic>,
-    ) {
-        let src = &self.content.pages[pi].src;
-        match r {
-            Reference::Claim(id) => {
-                if !self.known(id) {
-                    diags.extend(self.unknown(pi, "`[[claim:…]]`", id, span.clone()));
-                }
-            }
-            Reference::View(name) => {
-                let page = &self.content.pages[pi];
-                if !page.views.iter().any(|v| v.name == *name) {
-                    let hint = match nearest(name, page.views.iter().map(|v| v.name.as_str())) {
-                        Some(n) => format!("did you mean `{n}`?"),
-                        None => format!(
-                            "declare it in the front matter: `[views.{name}]` with a `kind`"
-                        ),
-                    };
-                    diags.push(
-                        src.error("E091", span.clone(), format!("unknown view `{name}`"))
-                            .with_hint(hint),
-                    );
-                }
-            }
-            Reference::BadDot(msg) => {
-                let first = msg.lines().last().unwrap_or("").trim();
-                diags.push(
-                    src.error(
-                        "E050",
-                        span.clone(),
-                        format!("`dot` diagram does not parse (the dot parser says: {first})"),
-                    )
-                    .with_hint(
-                        "check the brackets and edges; a minimal graph is `digraph { a -> b }`",
-                    ),
-                );
-            }
-            Reference::RawHtml => match self.config.raw_html {
-                RawHtmlPolicy::Allow => {}
-                RawHtmlPolicy::Warn => diags.push(
-                    src.warning("W061", span.clone(), "raw HTML in the body is passed through as written")
-                        .with_hint("write it in Markdown, or set `[markdown] raw-html = \"allow\"` in book.toml to accept raw HTML silently"),
-                ),
-                RawHtmlPolicy::Deny => diags.push(
-                    src.error("E061", span.clone(), "raw HTML in the body is not allowed (`[markdown] raw-html = \"deny\"`)")
-                        .with_hint("write it in Markdown, or set `[markdown] raw-html = \"allow\"` in book.toml"),
-                ),
-            },
-            Reference::ActiveUrl(url) => diags.push(
-                src.error(
-                    "E062",
-                    span.clone(),
-                    format!("URL `{}` would run a script or open an HTML document in the reader's browser", short(url)),
-                )
-                .with_hint("link to a page, a file or an `https:` URL; `javascript:`, `vbscript:` and `data:` documents are refused"),
-            ),
-            Reference::Page(path, anchor) => {
-                let Some(&target) = self.l.pages.get(path.as_ref()) else {
-                    if self.content.failed.iter().any(|f| f.rel == *path) {
-                        return;
-                    }
-                    // Suggested as a link from this page, as links are
-                    // resolved: a content-root path written in a page of
-                    // a section would miss again.
-                    let from = self.content.pages[pi].rel.as_str();
-                    let draft = self.content.drafts.iter().any(|d| d.rel == *path);
-                    let hint = match nearest(path, self.l.pages.keys().map(String::as_str)) {
-                        _ if draft => "that page is a draft this build leaves out: publish it (remove `draft = true`), build with `--drafts`, or link to it once it is published".to_owned(),
-                        Some(n) => format!("did you mean `{}`?", link_between(from, n)),
-                        None => "link to a file under content/, e.g. `/notes/first.md`".to_owned(),
-                    };
-                    diags.push(
-                        src.error(
-                            "E030",
-                            span.clone(),
-                            format!("link to missing page `content/{path}`"),
-                        )
-                        .with_hint(hint),
-                    );
-                    return;
-                };
-                let Some(anchor) = anchor.as_deref() else {
-                    return;
-                };
-                let tp = &self.content.pages[target];
-                let claim_anchor = anchor
-                    .strip_prefix("claim-")
-                    .is_some_and(|id| tp.claims.iter().any(|c| c.id == id));
-                if claim_anchor {
-                    return;
-                }
-                for lang in langs.iter() {
-                    let ids = self.heading_ids(target, lang);
-                    if !ids.contains(anchor) {
-                        let mut known_ids: Vec<&String> = ids.iter().collect();
-                        known_ids.sort();
-                        let other = match lang {
-                            Lang::Ja => Lang::En,
-                            Lang::En => Lang::Ja,
-                        };
-                        let hint = match nearest(anchor, known_ids.iter().map(|s| s.as_str())) {
-                            Some(n) => format!("did you mean `#{n}`?"),
-                            None if self.heading_ids(target, other).contains(anchor) => format!(
-                                "`#{anchor}` is a heading id of the {other} text; the {lang} text's ids are {}",
-                                listed(&known_ids)
-                            ),
-                            None if known_ids.is_empty() => "that page has no heading ids in this language: give a heading one with `{#id}`".to_owned(),
-                            None => format!(
-                                "link to one of its heading ids: {}, or give the heading one with `{{#id}}`",
-                                listed(&known_ids)
-                            ),
-                        };
-                        diags.push(
-                            src.error("E030", span.clone(), format!("anchor `#{anchor}` not found in the {lang} page of `content/{path}`"))
-                                .with_hint(hint),
-                        );
-                        break;
-                    }
-                }
-            }
-        }
-    }
 }
 
 /// Where a finding about one key of an evidence link points: in the
@@ -971,46 +722,8 @@ fn part(text: &str, span: &Range<usize>, key: &str) -> Range<usize> {
     span.clone()
 }
 
-/// Heading ids as a hint lists them: the first few, in order.
-fn listed(ids: &[&String]) -> String {
-    const MAX: usize = 8;
-    let mut shown: Vec<String> = ids.iter().take(MAX).map(|i| format!("`#{i}`")).collect();
-    if ids.len() > MAX {
-        shown.push(format!("and {} more", ids.len() - MAX));
-    }
-    shown.join(", ")
-}
-
-/// The link from page `from` to page `to` (both relative to `content/`)
-/// written relative to `from`'s directory, as a page link is resolved.
-fn link_between(from: &str, to: &str) -> String {
-    let from_dirs: Vec<&str> = from.split('/').collect();
-    let from_dirs = &from_dirs[..from_dirs.len() - 1];
-    let to_parts: Vec<&str> = to.split('/').collect();
-    let common = from_dirs
-        .iter()
-        .zip(&to_parts)
-        .take_while(|(a, b)| a == b)
-        .count()
-        .min(to_parts.len() - 1);
-    let mut parts: Vec<&str> = vec![".."; from_dirs.len() - common];
-    parts.extend(&to_parts[common..]);
-    parts.join("/")
-}
-
-/// A URL cut to a readable length for a message.
-fn short(url: &str) -> String {
-    const MAX: usize = 60;
-    if url.chars().count() <= MAX {
-        url.to_owned()
-    } else {
-        format!("{}…", url.chars().take(MAX).collect::<String>())
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::link_between;
 
     #[test]
     fn findings_on_an_inline_table_link_point_at_their_key() {
@@ -1027,20 +740,5 @@ mod tests {
         );
         let bare = "{ path = \"a\", lines = 7 }";
         assert_eq!(&bare[super::part(bare, &(0..bare.len()), "lines")], "7");
-    }
-
-    #[test]
-    fn a_suggested_link_is_written_from_the_linking_page() {
-        assert_eq!(
-            link_between("gpus/gfx1201.md", "gpus/gfx1100.md"),
-            "gfx1100.md"
-        );
-        assert_eq!(
-            link_between("gpus/gfx1201.md", "components/hip.md"),
-            "../components/hip.md"
-        );
-        assert_eq!(link_between("index.md", "gpus/a.md"), "gpus/a.md");
-        assert_eq!(link_between("a/b/c.md", "a/d.md"), "../d.md");
-        assert_eq!(link_between("a/b/c.md", "x.md"), "../../x.md");
     }
 }

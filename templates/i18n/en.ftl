@@ -208,7 +208,7 @@ sof-answer = Answer
 sof-certainty = How well it is known
 sof-for = For
 sof-in-words = In the claim's words
-sof-note = Each row: one answer, how well it is known, and what it holds for (each linked to its evidence). The answer and the certainty are separate columns: a colour never says the answer.
+sof-note = Each row: one answer, how well it is known, and what it holds for, each linked to its page and from there to its evidence. A numbered note says why a row is below confirmed and what would settle it. The answer and the certainty are separate columns: a colour never says the answer.
 scope-label = Scope of
 scope-on = on
 scope-not-on = Not observed on:
@@ -217,6 +217,25 @@ observed-here = Observed on this one:
 observed-elsewhere = Not observed here:
 sof-scope = Scope
 sof-scope-each = Each row
+
+## Answers checked, certainty that says why (issue 40)
+
+answer-not-known = Not known
+settle-label = What would settle it:
+sof-scope-on = Observed on
+sof-note-ref = Note { $n }
+sof-notes-title = Why below confirmed, and what would settle it
+sof-note-from = Inferred from:
+sof-note-none = Nothing is said yet of what would settle it.
+sof-open = { $count ->
+    [one] One open question
+   *[other] { $count } open questions
+} →
+sof-pivot = The same questions, one row per { $kind }:
+oq-counts = { $count ->
+    [one] One open question:
+   *[other] { $count } open questions:
+}
 
 ## Captured evidence (issue 27)
 

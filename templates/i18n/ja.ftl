@@ -202,15 +202,28 @@ sof-answer = 答え
 sof-certainty = 確かさ
 sof-for = 対象
 sof-in-words = 主張の文言のとおり
-sof-note = 各行は一つの答え、その確かさ、その答えが当てはまる対象です(対象から証拠に飛べます)。答えと確かさは別の列で示し、色で答えを表すことはしません。
+sof-note = 各行は一つの答え、その確かさ、その答えが当てはまる対象です。対象はそのページへ、そこから証拠へ飛べます。確認済みに届かない行には番号付きの注があり、理由と、何があれば確定するかを記します。答えと確かさは別の列で示し、色で答えを表すことはしません。
 scope-label = 範囲:
 scope-on = 観測対象
-scope-not-on = 観測なし:
+scope-not-on = 観測なし：
 answers-title = { $name } について記録が答えていること
 observed-here = この対象で観測した問い:
 observed-elsewhere = ここでは観測していない問い:
 sof-scope = 範囲
 sof-scope-each = 各行の対象
+
+## Answers checked, certainty that says why (issue 40)
+
+answer-not-known = 不明
+settle-label = 確定させる観測：
+sof-scope-on = 観測対象：
+sof-note-ref = 注 { $n }
+sof-notes-title = 確認済みに届かない理由と、確定させる観測
+sof-note-from = 推論の前提：
+sof-note-none = 何があれば確定するかは、まだ書かれていない。
+sof-open = 未確定事項 { $count } 件 →
+sof-pivot = 同じ問いを{ $kind }ごとに並べた表：
+oq-counts = 未確定事項 { $count } 件：
 
 ## Captured evidence (issue 27)
 

@@ -98,6 +98,20 @@ cases! {
         [("E023", "error", "content/page.md", 14, 6)];
     e024_unknown_answer: "e024-unknown-answer", Check,
         [("E024", "error", "content/page.md", 18, 10)];
+    /// Issue 40 (trial H1): a misspelt `about` took its claim out of every
+    /// view in silence.
+    e025_unknown_entity_in_about: "e025-unknown-about", Check,
+        [("E025", "error", "content/page.md", 7, 9)];
+    /// Issue 40 (trial M7): a misspelt `aspect` likewise.
+    e026_unknown_aspect: "e026-unknown-aspect", Check,
+        [("E026", "error", "content/page.md", 8, 10)];
+    /// Issue 40: every answer says what kind of statement it is.
+    e027_answer_without_kind: "e027-answer-without-kind", Check,
+        [("E027", "error", "book.toml", 11, 11)];
+    e028_not_known_answer_confirmed: "e028-not-known-confirmed", Check,
+        [("E028", "error", "content/page.md", 9, 10)];
+    e029_answer_without_premises: "e029-answer-without-premises", Check,
+        [("E029", "error", "content/page.md", 9, 10)];
     e030_link_to_missing_page: "e030-missing-page", Check,
         [("E030", "error", "content/page.md", 16, 32)];
     e030_link_to_missing_anchor: "e030-missing-anchor", Check,
@@ -108,6 +122,12 @@ cases! {
         [("E032", "error", "content/page.md", 19, 1)];
     e033_unclosed_language_block: "e033-unclosed-block", Check,
         [("E033", "error", "content/page.md", 15, 1)];
+    /// Issue 40: an open claim says what would settle it, a confirmed
+    /// one has nothing to settle.
+    e034_open_claim_without_settle: "e034-no-settle", Check,
+        [("E034", "error", "content/page.md", 5, 6)];
+    e035_settle_on_a_confirmed_claim: "e035-settle-on-confirmed", Check,
+        [("E035", "error", "content/page.md", 10, 10)];
     e040_template_error_in_override: "e040-template-error", Build,
         [("E040", "error", "templates/page.html", 1, 1)];
     e041_fluent_syntax_error: "e041-fluent-error", Check,
@@ -135,6 +155,9 @@ cases! {
     /// Issue 39: a bidirectional control in a text (attacks L8).
     w062_bidi_control_in_a_text: "w062-bidi-control", Check,
         [("W062", "warning", "content/page.md", 8, 6)];
+    /// Issue 40 (record L7): one answer word, one meaning.
+    w025_answer_words_read_two_ways: "w025-answer-words", Check,
+        [("W025", "warning", "book.toml", 17, 38)];
     e080_lock_does_not_parse: "e080-bad-lock", Check,
         [("E080", "error", "kansoku.lock", 7, 9)];
     e081_cited_text_changed_after_review: "e081-suspect", Check,
@@ -165,7 +188,7 @@ cases! {
     w081_changed_since_review: "w081-changed", Check,
         [("W081", "warning", "content/page.md", 5, 6)];
     w082_stronger_than_premises: "w082-stronger", Check,
-        [("W082", "warning", "content/page.md", 24, 9)];
+        [("W082", "warning", "content/page.md", 25, 9)];
     w083_confirmed_with_from: "w083-confirmed-from", Check,
         [("W083", "warning", "content/page.md", 10, 9)];
     w084_lock_names_a_removed_claim: "w084-lock-orphan", Check,
@@ -266,7 +289,7 @@ const UNREACHABLE: &[(&str, &str)] = &[
 /// Errors in `check` that `build` and `serve` only warn about: an
 /// untranslated segment, and what the review lock finds (the page then
 /// shows readers a notice instead).
-const BUILD_WARNS: &[&str] = &["E032", "E081", "E082", "E083", "E084", "E085"];
+const BUILD_WARNS: &[&str] = &["E032", "E034", "E081", "E082", "E083", "E084", "E085"];
 
 /// The case's site in a temp dir.
 fn site(case: &str) -> SiteTest {
@@ -524,6 +547,62 @@ fn missing_claim_reference_suggests_the_nearest() {
     let f = only_finding("e020-unknown-claim-ref");
     assert_eq!(f.message, "unknown claim `page-cliam` in `[[claim:…]]`");
     assert_eq!(f.hint.as_deref(), Some("did you mean `page-claim`?"));
+}
+
+#[test]
+fn misspelt_about_and_aspect_suggest_the_nearest() {
+    let f = only_finding("e025-unknown-about");
+    assert_eq!(f.message, "unknown entity `runer` in `about`");
+    assert_eq!(f.hint.as_deref(), Some("did you mean `runner`?"));
+    let f = only_finding("e026-unknown-aspect");
+    assert_eq!(f.message, "unknown aspect `ouptut` in `aspect`");
+    assert_eq!(f.hint.as_deref(), Some("did you mean `output`?"));
+}
+
+#[test]
+fn answer_kinds_and_settle_are_told_with_the_fix() {
+    let f = only_finding("e027-answer-without-kind");
+    assert_eq!(
+        f.message,
+        "answer `yes` of aspect `output` does not say what kind of answer it is"
+    );
+    assert_eq!(
+        f.hint.as_deref(),
+        Some("add `kind = \"yes\"`, `\"no\"`, `\"partial\"` or `\"not-known\"` (nothing decisive was seen, or nobody could look)")
+    );
+    let f = only_finding("e028-not-known-confirmed");
+    assert_eq!(
+        f.message,
+        "claim `page-claim` is confirmed, but its answer `unseen` is not known"
+    );
+    let f = only_finding("e029-answer-without-premises");
+    assert_eq!(
+        f.message,
+        "inferred claim `page-claim` states an answer but names no premises (`from`)"
+    );
+    let f = only_finding("e034-no-settle");
+    assert_eq!(
+        f.message,
+        "unresolved claim `page-claim` does not say what would settle it"
+    );
+    assert_eq!(
+        f.hint.as_deref(),
+        Some("add `settle = { ja = \"…\", en = \"…\" }`: the observation that would settle it")
+    );
+    let f = only_finding("e035-settle-on-confirmed");
+    assert_eq!(
+        f.message,
+        "confirmed claim `page-claim` has nothing to settle, but gives `settle`"
+    );
+    let f = only_finding("w025-answer-words");
+    assert_eq!(
+        f.message,
+        "the answer words `Blocked` stand for two ja words: `出ていない` (`output.no`) and `止められた` (`runs.no`)"
+    );
+    assert_eq!(
+        f.hint.as_deref(),
+        Some("one word, one meaning: give these answers the same ja words, or one of them other en words")
+    );
 }
 
 #[test]
@@ -943,9 +1022,12 @@ fn very_long_line_is_located() {
     t.build();
 }
 
+/// A mistake in book.toml is one located finding, and (issue 40, trial
+/// M6) it no longer hides the pages' findings: the same run reports them.
 #[test]
-fn bad_book_toml_is_one_located_finding() {
+fn bad_book_toml_is_one_located_finding_beside_the_pages_findings() {
     let mut t = site("combined");
+    let pages = json_findings(&t.check());
     t.edit(
         "book.toml",
         "languages = [\"ja\", \"en\"]",
@@ -953,11 +1035,15 @@ fn bad_book_toml_is_one_located_finding() {
     );
     let report = t.check();
     let found = json_findings(&report);
-    assert_eq!(found.len(), 1, "{found:?}");
-    assert_eq!(
-        (found[0].code.as_str(), found[0].path.as_str()),
-        ("E001", "book.toml")
-    );
+    let in_book: Vec<_> = found.iter().filter(|f| f.path == "book.toml").collect();
+    assert_eq!(in_book.len(), 1, "{found:?}");
+    assert_eq!(in_book[0].code, "E001");
+    let rest: Vec<_> = found
+        .iter()
+        .filter(|f| f.path != "book.toml")
+        .cloned()
+        .collect();
+    assert_eq!(rest, pages, "the pages' findings, unchanged");
     assert_eq!(report.exit_code(), 1);
 }
 

@@ -52,5 +52,6 @@ mod scale;
 mod scratch;
 mod search;
 mod serve;
+mod summary;
 mod threads;
 mod workflow;

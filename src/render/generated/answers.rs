@@ -1,12 +1,13 @@
 //! What a page answers first: the summary of findings (`[view]
-//! findings`), the scope of its view's columns, and on an entity's page
-//! its aspects' answers and what was observed on it (issue 26).
+//! findings`, see `sof`), the scope of its view's columns, and on an
+//! entity's page its aspects' answers and what was observed on it
+//! (issues 26, 40).
 //!
 //! Rows are gathered here as values ([`Answers`]); `views/answers.html`
 //! draws them for the HTML and `render::twin` for the Markdown twin.
 
 use super::OBSERVER_ASPECTS;
-use crate::content::{Class, Layout, Page};
+use crate::content::{Layout, Page};
 use crate::error::Diagnostic;
 use crate::lang::Lang;
 use crate::render::pages::Ctx;
@@ -33,26 +34,6 @@ pub(in crate::render) struct ScopeNote {
 pub(in crate::render) struct PageLink {
     pub(in crate::render) label: String,
     pub(in crate::render) href: String,
-}
-
-/// One row of the summary of findings: the entities whose claims on an
-/// aspect state one answer with one class.
-#[derive(Serialize)]
-pub(in crate::render) struct FindingRow {
-    pub(in crate::render) answer: Option<crate::render::views::AnswerView>,
-    pub(in crate::render) class: &'static str,
-    /// Each entity, linked to the evidence its claim rests on.
-    pub(in crate::render) entities: Vec<PageLink>,
-}
-
-/// One question of the summary of findings.
-#[derive(Serialize)]
-pub(in crate::render) struct Finding {
-    pub(in crate::render) question: String,
-    /// The view that shows the question's answers cell by cell.
-    pub(in crate::render) href: Option<String>,
-    pub(in crate::render) rows: Vec<FindingRow>,
-    pub(in crate::render) scope: ScopeNote,
 }
 
 /// One aspect an entity page answers at its top.
@@ -90,7 +71,21 @@ impl Ctx<'_> {
             })
     }
 
-    fn scope_note(
+    /// Whether the claim about entity `key` on `aspect`'s `elsewhere`
+    /// aspect answers `aspect`'s question there (a not-known answer does
+    /// not): then the question was not unobserved on it.
+    fn answered_elsewhere(&self, lang: Lang, aspect: &crate::config::Aspect, key: &str) -> bool {
+        let Some((other, _)) = &aspect.elsewhere else {
+            return false;
+        };
+        self.cell(lang, key, other).is_some_and(|c| {
+            c.answer
+                .as_ref()
+                .is_none_or(|a| super::sof::is_answer(a.kind))
+        })
+    }
+
+    pub(super) fn scope_note(
         &self,
         tree: &str,
         lang: Lang,
@@ -105,6 +100,11 @@ impl Ctx<'_> {
             Some((link, kind)) => self
                 .entities(kind)
                 .filter(|p| self.page_href(tree, p) != link.href)
+                .filter(|p| {
+                    p.entity
+                        .as_ref()
+                        .is_none_or(|e| !self.answered_elsewhere(lang, aspect, &e.key))
+                })
                 .map(|p| PageLink {
                     label: p
                         .entity
@@ -140,7 +140,7 @@ impl Ctx<'_> {
 
 /// What a page answers first (see [`answers`]), before a format draws it.
 pub(in crate::render) struct Answers {
-    pub(in crate::render) findings: Vec<Finding>,
+    pub(in crate::render) sof: Option<super::sof::Sof>,
     pub(in crate::render) scopes: Vec<ScopeNote>,
     pub(in crate::render) answers: Vec<AspectAnswer>,
     pub(in crate::render) observed: Observed,
@@ -159,7 +159,7 @@ pub(in crate::render) fn answers_html(
     let mut t = tera::Context::new();
     t.insert("lang", lang.code());
     t.insert("base", cx.base);
-    t.insert("findings", &a.findings);
+    t.insert("sof", &a.sof);
     t.insert("scopes", &a.scopes);
     t.insert("answers", &a.answers);
     t.insert("observed", &a.observed);
@@ -182,67 +182,25 @@ pub(in crate::render) fn answers(
 ) -> Option<Answers> {
     let config = &cx.site.config;
     let question = |name: &str, a: &crate::config::Aspect| a.asks(name, lang);
-    // The summary of findings: per aspect, its claims grouped by answer
-    // and class, in the vocabulary's order, then from best known down.
-    let mut findings = Vec::new();
-    for (name, _) in &page.findings {
-        let Some(aspect) = config.aspect(name) else {
-            continue;
-        };
-        let mut rows: Vec<FindingRow> = Vec::new();
-        let mut cells: Vec<(Option<usize>, usize, PageLink, ClaimView)> = Vec::new();
-        for p in cx.order.iter().map(|&i| cx.site.content.outline(i)) {
-            let Some(e) = &p.entity else { continue };
-            let Some(c) = cx.cell(lang, &e.key, name) else {
-                continue;
-            };
-            let rank = c
-                .answer
-                .as_ref()
-                .and_then(|a| aspect.answers.iter().position(|x| x.key == a.key));
-            let certainty = Class::BY_CERTAINTY
-                .iter()
-                .position(|k| k.name() == c.class)
-                .unwrap_or(0);
-            let link = PageLink {
-                label: e.name.get(lang).clone(),
-                href: c
-                    .evidence
-                    .first()
-                    .map_or_else(|| c.href.clone(), |l| l.href.clone()),
-            };
-            cells.push((rank, certainty, link, c));
-        }
-        // Stable: entities keep page order within a row.
-        cells.sort_by_key(|(rank, certainty, _, _)| (rank.is_none(), *rank, *certainty));
-        for (_, _, link, c) in cells {
-            match rows.last_mut() {
-                Some(r) if r.answer == c.answer && r.class == c.class => r.entities.push(link),
-                _ => rows.push(FindingRow {
-                    answer: c.answer.clone(),
-                    class: c.class,
-                    entities: vec![link],
-                }),
-            }
-        }
-        let q = question(name, aspect);
-        findings.push(Finding {
-            question: q.clone(),
-            href: cx.view_of(tree, name),
-            rows,
-            scope: cx.scope_note(tree, lang, aspect, vec![q]),
-        });
-    }
+    let sof = super::sof::sof(cx, page, lang, tree);
     // The scope of the page's own view: its columns' aspects (and an
     // observer card's state), grouped by where they were observed.
     // Keyed by (scope entity, setup): columns observed on the same entity
     // the same way share a note.
     type Where<'s> = (Option<&'s str>, Option<&'s str>);
     let mut scopes: Vec<(Where<'_>, ScopeNote)> = Vec::new();
+    // Named by their question where the aspect asks one, as the view's
+    // headers and the summary of findings name them.
     let mut shown: Vec<(String, String)> = page
         .columns
         .iter()
-        .map(|c| (c.aspect.clone(), c.label.get(lang).clone()))
+        .map(|c| {
+            let label = config
+                .aspect(&c.aspect)
+                .and_then(|a| a.question.as_ref())
+                .unwrap_or(&c.label);
+            (c.aspect.clone(), label.get(lang).clone())
+        })
         .collect();
     if page.layout == Layout::Observers {
         if let Some(a) = config.aspect("state") {
@@ -291,7 +249,7 @@ pub(in crate::render) fn answers(
             let Some((key, _)) = &aspect.scope else {
                 continue;
             };
-            if *key != e.key {
+            if *key != e.key && !cx.answered_elsewhere(lang, aspect, &e.key) {
                 if let Some((link, kind)) = cx.entity_link(tree, lang, key) {
                     if kind == e.kind {
                         observed.elsewhere.push((question(name, aspect), link));
@@ -301,7 +259,7 @@ pub(in crate::render) fn answers(
         }
         observed.here = cx.observed_on(tree, lang, &e.key);
     }
-    if findings.is_empty()
+    if sof.is_none()
         && scopes.is_empty()
         && answers.is_empty()
         && observed.here.is_empty()
@@ -310,7 +268,7 @@ pub(in crate::render) fn answers(
         return None;
     }
     Some(Answers {
-        findings,
+        sof,
         scopes,
         answers,
         observed,

@@ -6,8 +6,10 @@
 //! gathers the rows. See `docs/views.md`.
 
 mod answers;
+mod sof;
 
 pub(in crate::render) use answers::{answers, answers_html, PageLink};
+pub(in crate::render) use sof::is_answer;
 
 use super::pages::Ctx;
 use super::views::ClaimView;
@@ -39,6 +41,12 @@ pub(in crate::render) struct EntityRow {
 pub(in crate::render) struct Column {
     aspect: String,
     pub(in crate::render) label: String,
+    /// The aspect's question, when book.toml declares one: a hub's or
+    /// matrix's header asks what the summary of findings asks.
+    pub(in crate::render) question: Option<String>,
+    /// The column's own label under its question, when it says more than
+    /// the question ("Phase C status (loaded)").
+    pub(in crate::render) note: Option<String>,
 }
 
 /// The open questions of one page.
@@ -204,6 +212,15 @@ fn node_state(cx: &Ctx<'_>, lang: Lang, c: &crate::content::Claim) -> Result<Str
                 Diagnostic::error("E040", crate::error::Location::file("templates/i18n"), m)
             })?;
     Ok(match super::pages::answer_view(cx, c, lang) {
+        Some(a) if !is_answer(a.kind) => {
+            let none =
+                cx.r.i18n()
+                    .message(lang, "answer-not-known", None)
+                    .map_err(|m| {
+                        Diagnostic::error("E040", crate::error::Location::file("templates/i18n"), m)
+                    })?;
+            format!("{none}: {} · {class}", a.label)
+        }
         Some(a) => format!("{} {} · {class}", a.glyph, a.label),
         None => class,
     })
@@ -303,6 +320,9 @@ pub(super) fn view_html(
             "views/home.html"
         }
         View::OpenQuestions(groups) => {
+            let counts = class_counts(&groups);
+            t.insert("total", &counts.iter().map(|c| c.1).sum::<usize>());
+            t.insert("counts", &counts);
             t.insert("groups", &groups);
             "views/open_questions.html"
         }
@@ -318,11 +338,11 @@ pub(in crate::render) fn view(cx: &Ctx<'_>, page: &Page, lang: Lang, tree: &str)
         // With `[view] columns` the hub pivots each component on those
         // aspects (loaded, dispatched, …), as the matrix does.
         Layout::Hub => View::Hub(
-            columns(page, lang),
+            columns(cx, page, lang),
             pivot_rows(cx, page, lang, tree, "component"),
         ),
         Layout::Matrix => View::Matrix(
-            columns(page, lang),
+            columns(cx, page, lang),
             pivot_rows(cx, page, lang, tree, "generation"),
         ),
         Layout::Observers => View::Observers(
@@ -358,6 +378,23 @@ pub(in crate::render) fn view(cx: &Ctx<'_>, page: &Page, lang: Lang, tree: &str)
     })
 }
 
+/// How many of the open questions are of each class, from the least
+/// known up (unresolved, then limited); classes with none left out.
+pub(in crate::render) fn class_counts(groups: &[Group]) -> Vec<(&'static str, usize)> {
+    [Class::Unresolved, Class::Limited]
+        .into_iter()
+        .map(|class| {
+            let n = groups
+                .iter()
+                .flat_map(|g| &g.claims)
+                .filter(|p| p.claim.class == class.name())
+                .count();
+            (class.name(), n)
+        })
+        .filter(|(_, n)| *n > 0)
+        .collect()
+}
+
 /// Every unresolved or limited claim, grouped by page in navigation order.
 fn open_questions(cx: &Ctx<'_>, lang: Lang, tree: &str) -> Vec<Group> {
     let names: std::collections::HashMap<&str, &str> = cx
@@ -382,6 +419,15 @@ fn open_questions(cx: &Ctx<'_>, lang: Lang, tree: &str) -> Vec<Group> {
                 .message(lang, &format!("view-observer-{a}"), None)
         {
             labels.entry(a).or_insert(m);
+        }
+    }
+    // An aspect no column shows is named by its question, never by its
+    // key (`state`: "Does the observer work?").
+    for (name, aspect) in &cx.site.config.aspects {
+        if aspect.question.is_some() {
+            labels
+                .entry(name.as_str())
+                .or_insert_with(|| aspect.asks(name, lang));
         }
     }
     let context = |c: &crate::content::Claim| -> Option<String> {
@@ -429,8 +475,27 @@ fn open_questions(cx: &Ctx<'_>, lang: Lang, tree: &str) -> Vec<Group> {
         .collect()
 }
 
-fn columns(page: &Page, lang: Lang) -> Vec<Column> {
+fn columns(cx: &Ctx<'_>, page: &Page, lang: Lang) -> Vec<Column> {
     view_columns(&page.columns, lang)
+        .into_iter()
+        .map(|mut c| {
+            c.question = cx
+                .site
+                .config
+                .aspect(&c.aspect)
+                .and_then(|a| a.question.as_ref())
+                .map(|q| q.get(lang).clone());
+            // "Dispatched during inference" says nothing the question
+            // "Dispatched during inference?" does not.
+            let bare = |s: &str| s.trim_end_matches(['?', '？', 'か']).trim().to_lowercase();
+            c.note = c
+                .question
+                .as_ref()
+                .filter(|q| bare(q) != bare(&c.label))
+                .map(|_| c.label.clone());
+            c
+        })
+        .collect()
 }
 
 fn view_columns(cols: &[crate::content::Column], lang: Lang) -> Vec<Column> {
@@ -438,6 +503,8 @@ fn view_columns(cols: &[crate::content::Column], lang: Lang) -> Vec<Column> {
         .map(|c| Column {
             aspect: c.aspect.clone(),
             label: c.label.get(lang).clone(),
+            question: None,
+            note: None,
         })
         .collect()
 }

@@ -48,6 +48,7 @@ pub(in crate::render) fn claim_view(cx: &Ctx<'_>, at: ClaimAt, lang: Lang) -> Cl
         notes: notes_view(cx, at, lang),
         basis: basis(cx.site, claim),
         answer: answer_view(cx, claim, lang),
+        settle: claim.settle.as_ref().map(|(s, _)| s.get(lang).clone()),
         framing: claim
             .aspect
             .as_ref()
@@ -72,6 +73,7 @@ pub(in crate::render) fn answer_view(
         .answer(key)?;
     Some(AnswerView {
         key: a.key.clone(),
+        kind: a.kind.map(crate::config::AnswerKind::name),
         glyph: a.glyph.clone(),
         label: a.label.get(lang).clone(),
     })

@@ -142,11 +142,29 @@ impl<'a> Md<'_, 'a> {
         }
     }
 
-    /// The answer a claim states: its glyph and words.
+    /// The answer a claim states: its glyph and words; a not-known one,
+    /// being no answer, as "Not known: <why>", without a glyph.
     pub(in crate::render) fn answer(&self, c: &ClaimView) -> Option<String> {
-        c.answer
+        c.answer.as_ref().map(|a| self.answer_words(a))
+    }
+
+    /// An answer's glyph and words, or "Not known: <why>".
+    pub(in crate::render) fn answer_words(&self, a: &crate::render::views::AnswerView) -> String {
+        if crate::render::generated::is_answer(a.kind) {
+            text(&format!("{} {}", a.glyph, a.label))
+        } else {
+            text(&format!("{}: {}", self.w("answer-not-known"), a.label))
+        }
+    }
+
+    /// What would settle a claim, when it says: "What would settle it: …".
+    pub(in crate::render) fn settle(&self, c: &ClaimView) -> Option<String> {
+        let label = self.w("settle-label");
+        // A Japanese label ends in a full-width colon, which needs no space.
+        let sep = if label.ends_with('：') { "" } else { " " };
+        c.settle
             .as_ref()
-            .map(|a| text(&format!("{} {}", a.glyph, a.label)))
+            .map(|s| format!("{label}{sep}{}", text(s)))
     }
 
     /// A claim's evidence links, each to its cited lines on the HTML
@@ -205,6 +223,10 @@ impl<'a> Md<'_, 'a> {
         }
         s.push(' ');
         s.push_str(&text(&c.text));
+        if let Some(settle) = self.settle(c) {
+            s.push_str(" · ");
+            s.push_str(&settle);
+        }
         s
     }
 
@@ -224,6 +246,9 @@ impl<'a> Md<'_, 'a> {
             let _ = write!(s, " · {}: {a}", self.w("sof-answer"));
         }
         let _ = write!(s, " · **{}** · {}", text(&self.certainty(c)), text(&c.text));
+        if let Some(settle) = self.settle(c) {
+            let _ = write!(s, " · {settle}");
+        }
         if !c.evidence.is_empty() {
             let _ = write!(s, " · {}: ", self.w("claims-evidence"));
             for (i, l) in c.evidence.iter().enumerate() {

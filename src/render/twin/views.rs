@@ -155,6 +155,22 @@ pub(super) fn view(md: &Md<'_, '_>, page: &Page) -> Option<String> {
         }
         View::OpenQuestions(groups) => {
             let mut out = String::new();
+            let counts = generated::class_counts(&groups);
+            let total: usize = counts.iter().map(|c| c.1).sum();
+            let each: Vec<String> = counts
+                .iter()
+                .map(|(class, n)| format!("{} {n}", md.w(&format!("class-{class}"))))
+                .collect();
+            out.push_str(&format!(
+                "**{}**{}{total} — {}\n\n",
+                md.w("view-open-questions"),
+                if md.lang == crate::lang::Lang::Ja {
+                    "："
+                } else {
+                    ": "
+                },
+                each.join(" · ")
+            ));
             for g in &groups {
                 out.push_str(&format!("## {}\n\n", md.link(&g.title, &g.href)));
                 for p in &g.claims {
@@ -273,28 +289,33 @@ pub(super) fn answers(md: &Md<'_, '_>, page: &Page) -> Result<Option<String>, Di
             .join(sep)
     };
     let mut out = String::new();
-    if !a.findings.is_empty() {
+    let (stop, sep) = if ja { ("。", "、") } else { (".", ", ") };
+    if let Some(sof) = &a.sof {
         out.push_str(&format!("## {}\n\n", md.w("sof-title")));
         let mut rows = Vec::new();
-        for f in &a.findings {
+        for f in &sof.findings {
             let question = match &f.href {
                 Some(h) => md.link(&f.question, h),
                 None => text(&f.question),
             };
-            let scope = match &f.scope.on {
-                Some(on) => md.link(&on.label, &on.href),
-                None => md.w("sof-scope-each").to_owned(),
-            };
             for r in &f.rows {
+                let mut certainty = text(md.w(&format!("class-{}", r.class)));
+                match r.basis {
+                    Some("note") => certainty.push_str(&format!(" ({})", md.w("basis-note"))),
+                    Some(_) => certainty.push_str(&format!(" ({})", md.w("basis-transcript"))),
+                    None => {}
+                }
+                if let Some(n) = r.note {
+                    certainty.push_str(&format!(" [{n}]"));
+                }
                 rows.push(vec![
                     question.clone(),
                     match &r.answer {
-                        Some(a) => text(&format!("{} {}", a.glyph, a.label)),
+                        Some(a) => md.answer_words(a),
                         None => md.w("sof-in-words").to_owned(),
                     },
-                    md.w(&format!("class-{}", r.class)).to_owned(),
-                    links(&r.entities, ", "),
-                    scope.clone(),
+                    certainty,
+                    links(&r.entities, sep),
                 ]);
             }
         }
@@ -304,34 +325,89 @@ pub(super) fn answers(md: &Md<'_, '_>, page: &Page) -> Result<Option<String>, Di
                 md.w("sof-answer"),
                 md.w("sof-certainty"),
                 md.w("sof-for"),
-                md.w("sof-scope"),
             ],
             &rows,
         ));
         out.push('\n');
-        if let Some(f) = a.findings.iter().find(|f| f.scope.on.is_some()) {
+        // Each question's own scope: where, how and when it was observed.
+        for f in &sof.findings {
+            let mut line = format!("**{}**", text(&f.question));
+            line.push_str(if ja { "：" } else { ": " });
             if let Some(on) = &f.scope.on {
-                out.push_str(&format!("**{}**: ", text(&on.label)));
-                if let Some(setup) = &f.scope.setup {
-                    out.push_str(&format!("{}. ", text(setup)));
+                line.push_str(&format!(
+                    "{} {}",
+                    md.w("scope-on"),
+                    md.link(&on.label, &on.href)
+                ));
+                if f.scope.setup.is_some() {
+                    line.push_str(" · ");
                 }
-                if !f.scope.not_on.is_empty() {
-                    out.push_str(&format!(
-                        "{} {}.",
-                        md.w("scope-not-on"),
-                        links(&f.scope.not_on, ", ")
-                    ));
-                }
-                out.push_str("\n\n");
             }
+            if let Some(setup) = &f.scope.setup {
+                line.push_str(&text(setup));
+            }
+            line.push_str(stop);
+            if !f.scope.not_on.is_empty() {
+                let label = md.w("scope-not-on");
+                let space = if ja { "" } else { " " };
+                line.push_str(&format!(
+                    "{space}{label}{space}{}{stop}",
+                    links(&f.scope.not_on, sep)
+                ));
+            }
+            out.push_str(&format!("- {line}\n"));
+        }
+        out.push('\n');
+        if !sof.notes.is_empty() {
+            out.push_str(&format!("### {}\n\n", md.w("sof-notes-title")));
+            for n in &sof.notes {
+                let items: Vec<String> = n
+                    .items
+                    .iter()
+                    .map(|i| {
+                        let what = match i.what {
+                            "settle" => format!("{} {}", md.w("settle-label"), text(&i.text)),
+                            "from" => format!("{} {}", md.w("sof-note-from"), text(&i.text)),
+                            _ => md.w("sof-note-none").to_owned(),
+                        };
+                        format!(
+                            "{}{}{what}",
+                            links(&i.entities, sep),
+                            if ja { "：" } else { ": " }
+                        )
+                    })
+                    .collect();
+                out.push_str(&format!(
+                    "{}. {} — {}\n",
+                    n.n,
+                    md.w(&format!("class-{}", n.class)),
+                    items.join(" ")
+                ));
+            }
+            out.push('\n');
+        }
+        if let Some(href) = &sof.open.href {
+            out.push_str(&format!(
+                "{}\n\n",
+                md.link(
+                    &md.msg("sof-open", &[("count", sof.open.count.into())])?,
+                    href
+                )
+            ));
+        }
+        for p in &sof.pivots {
+            out.push_str(&format!(
+                "{} {}\n\n",
+                text(&md.msg("sof-pivot", &[("kind", p.kind.clone().into())])?),
+                md.link(&p.page.label, &p.page.href)
+            ));
         }
         out.push_str(&format!("{}\n\n", text(md.w("sof-note"))));
     }
     for s in &a.scopes {
-        let (stop, sep) = if ja { ("。", "、") } else { (".", ", ") };
         if ja {
             let what: String = s.what.iter().map(|w| format!("「{}」", text(w))).collect();
-            out.push_str(&format!("**{what}の範囲**:"));
+            out.push_str(&format!("**{what}の範囲**："));
         } else {
             let what: Vec<String> = s.what.iter().map(|w| format!("“{}”", text(w))).collect();
             out.push_str(&format!(
@@ -355,8 +431,9 @@ pub(super) fn answers(md: &Md<'_, '_>, page: &Page) -> Result<Option<String>, Di
         }
         out.push_str(stop);
         if !s.not_on.is_empty() {
+            let space = if ja { "" } else { " " };
             out.push_str(&format!(
-                " {} {}{stop}",
+                "{space}{}{space}{}{stop}",
                 md.w("scope-not-on"),
                 links(&s.not_on, sep)
             ));
@@ -394,11 +471,12 @@ pub(super) fn answers(md: &Md<'_, '_>, page: &Page) -> Result<Option<String>, Di
     let o = &a.observed;
     if !o.here.is_empty() || !o.elsewhere.is_empty() {
         let mut parts = Vec::new();
+        let space = if ja { "" } else { " " };
         if !o.here.is_empty() {
             parts.push(format!(
-                "**{}** {}.",
+                "**{}**{space}{}{stop}",
                 md.w("observed-here"),
-                links(&o.here, ", ")
+                links(&o.here, sep)
             ));
         }
         if !o.elsewhere.is_empty() {
@@ -407,17 +485,18 @@ pub(super) fn answers(md: &Md<'_, '_>, page: &Page) -> Result<Option<String>, Di
                 .iter()
                 .map(|(q, l)| {
                     format!(
-                        "{} ({} {})",
+                        "{}{space}({}{} {})",
                         text(q),
                         md.w("scope-on"),
+                        if ja { "：" } else { "" },
                         md.link(&l.label, &l.href)
                     )
                 })
                 .collect();
             parts.push(format!(
-                "**{}** {}.",
+                "**{}**{space}{}{stop}",
                 md.w("observed-elsewhere"),
-                each.join(", ")
+                each.join(sep)
             ));
         }
         out.push_str(&parts.join(" "));

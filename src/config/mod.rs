@@ -3,7 +3,12 @@
 //! Unknown keys and wrong types are errors naming `book.toml:line:col`. This
 //! module reads one file and knows nothing about content.
 
+mod aspects;
 mod bidi;
+pub(crate) mod recover;
+
+pub(crate) use aspects::{AnswerKind, Aspect};
+pub(crate) use recover::Unread;
 
 use crate::error::{Diagnostic, Error, Result};
 use crate::lang::{Bi, Lang, RawBi};
@@ -38,7 +43,7 @@ struct RawConfig {
     #[serde(default)]
     search: RawSearch,
     #[serde(default)]
-    aspects: BTreeMap<String, Spanned<RawAspect>>,
+    aspects: BTreeMap<String, Spanned<aspects::RawAspect>>,
     #[serde(default)]
     capture: RawCapture,
 }
@@ -50,27 +55,6 @@ struct RawCapture {
     /// Fact name → the command printing it (`kernel = "uname -r"`).
     #[serde(default)]
     facts: BTreeMap<String, String>,
-}
-
-/// `[aspects.NAME]`: what a view column's claims answer.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-struct RawAspect {
-    question: Option<Spanned<RawBi>>,
-    scope: Option<Spanned<String>>,
-    setup: Option<Spanned<RawBi>>,
-    #[serde(default)]
-    framing: bool,
-    #[serde(default)]
-    answers: Vec<Spanned<RawAnswer>>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-struct RawAnswer {
-    key: Spanned<String>,
-    glyph: Option<String>,
-    label: Spanned<RawBi>,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -259,61 +243,6 @@ pub enum RawHtmlPolicy {
     Deny,
 }
 
-/// What the claims of one aspect (a view column) answer, declared in
-/// `book.toml` `[aspects.NAME]`.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Aspect {
-    /// The question its claims answer ("Loaded into the runner?").
-    pub(crate) question: Option<Bi<String>>,
-    /// The entity (a GPU, a setup) its observations were made on, with
-    /// where `book.toml` names it: checked against the content's entities.
-    pub(crate) scope: Option<(String, crate::error::Location)>,
-    /// How they were made ("Phase C, the runner's /proc/maps").
-    pub(crate) setup: Option<Bi<String>>,
-    /// The record's own framing (its questions, targets, statuses), not an
-    /// observation: shown without a class badge.
-    pub(crate) framing: bool,
-    /// The answers its claims may state, in display order.
-    pub(crate) answers: Vec<Answer>,
-}
-
-/// One answer of an aspect's vocabulary.
-#[derive(Debug, Clone)]
-pub(crate) struct Answer {
-    /// What a claim's `answer` names (`yes`, `no`, `partial`).
-    pub(crate) key: String,
-    /// Its glyph, drawn beside the label: never a class's mark.
-    pub(crate) glyph: String,
-    /// Its words.
-    pub(crate) label: Bi<String>,
-}
-
-impl Aspect {
-    /// Its question in `lang`, or, when it declares none, its name.
-    pub(crate) fn asks(&self, name: &str, lang: Lang) -> String {
-        self.question
-            .as_ref()
-            .map_or_else(|| name.to_owned(), |q| q.get(lang).clone())
-    }
-
-    /// The answer named `key`.
-    pub(crate) fn answer(&self, key: &str) -> Option<&Answer> {
-        self.answers.iter().find(|a| a.key == key)
-    }
-}
-
-/// The glyph of an answer that declares none: the common keys have one
-/// each, chosen apart from the classes' marks (⊕ and ◯).
-fn default_glyph(key: &str) -> &'static str {
-    match key {
-        "yes" => "✓",
-        "no" => "✗",
-        "partial" => "◑",
-        "unknown" | "not-observed" => "–",
-        _ => "•",
-    }
-}
-
 /// The validated site configuration.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -353,6 +282,9 @@ pub struct Config {
     /// `[aspects]`: questions, scopes and answer vocabularies of view
     /// columns, in the order `book.toml` declares them.
     pub(crate) aspects: Vec<(String, Aspect)>,
+    /// What `book.toml` declares but could not be read, for the checks of
+    /// the names pages give (empty when it has no mistake).
+    pub(crate) unread: Unread,
     /// `[capture] facts`: host facts a capture records, each with the
     /// command that prints it (run without a shell).
     pub(crate) capture_facts: BTreeMap<String, String>,
@@ -439,8 +371,20 @@ impl Config {
         )
     }
 
-    /// Loads and validates `book.toml` from a site root.
+    /// Loads and validates `book.toml` from a site root; any mistake in
+    /// it is an error (see [`Config::load_lenient`] to read past them).
     pub fn load(root: &Path) -> Result<Config> {
+        match Config::load_lenient(root)? {
+            (config, diags) if !diags.iter().any(Diagnostic::is_error) => Ok(config),
+            (_, diags) => Err(Error::Content(diags)),
+        }
+    }
+
+    /// Loads `book.toml` as far as it can be read: a configuration made
+    /// of what is right, with a finding for each mistake (see
+    /// [`recover::config`]), so that the pages are still checked. `Err`
+    /// only when it cannot be read at all (no file, not UTF-8).
+    pub(crate) fn load_lenient(root: &Path) -> Result<(Config, Vec<Diagnostic>)> {
         let path = root.join(CONFIG_FILE);
         let bytes = std::fs::read(&path).map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
@@ -453,18 +397,28 @@ impl Config {
             }
         })?;
         let text = decode(CONFIG_FILE, &bytes).map_err(|d| Error::Content(vec![d]))?;
-        let mut config = Config::parse(root, Source::new(CONFIG_FILE.to_owned(), text))
-            .map_err(Error::Content)?;
+        let (mut config, diags) = Config::read(root, Source::new(CONFIG_FILE.to_owned(), text));
         let source = [root.as_os_str().as_encoded_bytes(), b"\0", &bytes].concat();
         config.key = crate::hash::content_hash(&source);
-        Ok(config)
+        Ok((config, diags))
     }
 
+    #[cfg(test)]
     fn parse(root: &Path, src: Source) -> std::result::Result<Config, Vec<Diagnostic>> {
-        let raw: RawConfig =
-            toml::from_str(&src.text).map_err(|e| vec![toml_error(&src, 0, &e)])?;
+        match Config::read(root, src) {
+            (config, diags) if !diags.iter().any(Diagnostic::is_error) => Ok(config),
+            (_, diags) => Err(diags),
+        }
+    }
+
+    /// The configuration `src` gives, as far as it can be read, and every
+    /// mistake in it.
+    fn read(root: &Path, src: Source) -> (Config, Vec<Diagnostic>) {
+        let (raw, mut diags, mut unread) = match toml::from_str::<RawConfig>(&src.text) {
+            Ok(raw) => (raw, Vec::new(), Unread::default()),
+            Err(_) => recover::config(&src),
+        };
         let warnings = bidi::warnings(&src, &raw);
-        let mut diags = Vec::new();
         let mut bi = |field: &Option<Spanned<RawBi>>, key: &str, fallback: &str| match field {
             None => Bi {
                 ja: fallback.to_owned(),
@@ -489,15 +443,18 @@ impl Config {
                 Some(b) => {
                     kinds.insert(name.clone(), b);
                 }
-                None => diags.push(missing_lang(
-                    &src,
-                    label.span(),
-                    &format!("kinds.{name}"),
-                    &label.get_ref().missing(),
-                )),
+                None => {
+                    diags.push(missing_lang(
+                        &src,
+                        label.span(),
+                        &format!("kinds.{name}"),
+                        &label.get_ref().missing(),
+                    ));
+                    unread.kinds.push(name.clone());
+                }
             }
         }
-        let aspects = aspects(&src, &raw.aspects, &mut diags);
+        let aspects = aspects::aspects(&src, &raw.aspects, &mut diags, &mut unread);
         let languages = match &raw.book.languages {
             None => [Lang::Ja, Lang::En],
             Some(l) => {
@@ -585,9 +542,6 @@ impl Config {
                 DEFAULT_PAGINATE_BY
             }),
         };
-        if !diags.is_empty() {
-            return Err(diags);
-        }
         let site_url = match &raw.output.html.site_url {
             Some(u) => (
                 u.get_ref().clone(),
@@ -621,6 +575,7 @@ impl Config {
             port: raw.serve.port.unwrap_or(3000),
             accept,
             aspects,
+            unread,
             capture_facts: raw.capture.facts,
             raw_html: raw.markdown.raw_html.unwrap_or_default(),
             paginate_by,
@@ -634,7 +589,8 @@ impl Config {
             warnings,
         };
         bidi::isolate(&mut config);
-        Ok(config)
+        diags.sort_by(|a, b| a.location.cmp(&b.location));
+        (config, diags)
     }
 }
 
@@ -671,90 +627,6 @@ fn split_site_url(url: &str) -> (Option<String>, String) {
     (origin, base)
 }
 
-fn aspects(
-    src: &Source,
-    raw: &BTreeMap<String, Spanned<RawAspect>>,
-    diags: &mut Vec<Diagnostic>,
-) -> Vec<(String, Aspect)> {
-    let bi = |v: &Option<Spanned<RawBi>>, key: &str, diags: &mut Vec<Diagnostic>| {
-        let v = v.as_ref()?;
-        let b = v.get_ref().complete();
-        if b.is_none() {
-            diags.push(missing_lang(src, v.span(), key, &v.get_ref().missing()));
-        }
-        b
-    };
-    let mut out = Vec::new();
-    let mut raw: Vec<_> = raw.iter().collect();
-    raw.sort_by_key(|(_, a)| a.span().start);
-    for (name, a) in raw {
-        let a = a.get_ref();
-        let question = bi(&a.question, &format!("aspects.{name}.question"), diags);
-        let setup = bi(&a.setup, &format!("aspects.{name}.setup"), diags);
-        let mut answers: Vec<Answer> = Vec::new();
-        for (i, r) in a.answers.iter().enumerate() {
-            let r = r.get_ref();
-            let key = r.key.get_ref();
-            let label = bi(
-                &Some(r.label.clone()),
-                &format!("aspects.{name}.answers[{i}].label"),
-                diags,
-            );
-            let valid = !key.is_empty()
-                && key
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-            if !valid {
-                diags.push(
-                    src.error(
-                        "E024",
-                        r.key.span(),
-                        format!("answer key `{key}` is not a valid key"),
-                    )
-                    .with_hint("use letters, digits, `-`, `_` or `.`, e.g. `not-observed`"),
-                );
-                continue;
-            }
-            if answers.iter().any(|a| &a.key == key) {
-                diags.push(
-                    src.error(
-                        "E024",
-                        r.key.span(),
-                        format!("answer `{key}` is declared twice for aspect `{name}`"),
-                    )
-                    .with_hint("each answer of an aspect has its own key: remove or rename one"),
-                );
-                continue;
-            }
-            if let Some(label) = label {
-                answers.push(Answer {
-                    key: key.clone(),
-                    glyph: r
-                        .glyph
-                        .clone()
-                        .unwrap_or_else(|| default_glyph(key).to_owned()),
-                    label,
-                });
-            }
-        }
-        let scope = a
-            .scope
-            .as_ref()
-            .map(|s| (s.get_ref().clone(), src.location(s.span().start)));
-        out.push((
-            name.clone(),
-            Aspect {
-                question,
-                scope,
-                setup,
-                framing: a.framing,
-                answers,
-            },
-        ));
-    }
-    out
-}
-
 fn missing_lang(
     src: &Source,
     span: std::ops::Range<usize>,
@@ -777,6 +649,12 @@ pub(crate) fn toml_error(src: &Source, offset: usize, e: &toml::de::Error) -> Di
     let span = span.start + offset..span.end + offset;
     let message = e.message().trim().to_owned();
     let message = message.lines().next().unwrap_or("").to_owned();
+    // serde names the type a table is read into (`struct RawAnswer`),
+    // which means nothing to a writer: it is a table.
+    let message = match message.find("expected struct Raw") {
+        Some(i) => format!("{}expected a table", &message[..i]),
+        None => message,
+    };
     let (code, hint) = if message.starts_with("unknown field") {
         (
             "E002",
