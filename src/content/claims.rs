@@ -163,6 +163,9 @@ pub struct Claim {
     /// Its answer from the aspect's vocabulary (`book.toml` `[aspects]`),
     /// with its span: checked against the vocabulary by `validate`.
     pub(crate) answer: Option<(String, Range<usize>)>,
+    /// The observation that would settle it (`settle = { ja, en }`), with
+    /// the span of the value: what certainty lacks, said in words.
+    pub(crate) settle: Option<(Bi<String>, Range<usize>)>,
     /// Free tags.
     pub(crate) tags: Vec<String>,
     /// Span of the id, for diagnostics.
@@ -373,6 +376,9 @@ pub(crate) fn claim(
             .answer
             .map(|a| (a.span(), a.into_inner()))
             .map(|(s, a)| (a, s)),
+        settle: raw
+            .settle
+            .and_then(|s| Some((s.get_ref().complete()?, s.span()))),
         tags: raw.tags,
         id_span,
         life,

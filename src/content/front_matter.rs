@@ -396,6 +396,8 @@ pub(crate) struct RawClaim {
     pub(crate) about: Option<Spanned<String>>,
     pub(crate) aspect: Option<Spanned<String>>,
     pub(crate) answer: Option<Spanned<String>>,
+    /// The observation that would settle an unresolved or limited claim.
+    pub(crate) settle: Option<Spanned<RawBi>>,
     #[serde(default)]
     pub(crate) tags: Vec<String>,
     pub(crate) state: Option<Spanned<String>>,

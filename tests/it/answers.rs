@@ -233,3 +233,34 @@ fn diff_and_review_see_a_changed_answer() {
     assert_eq!(changes[0].old.as_deref(), Some("yes"));
     assert_eq!(changes[0].new.as_deref(), Some("partial"));
 }
+
+/// Issue 40: the fields the content is written with (each answer's
+/// `kind`, a claim's `settle`) are read, not refused as unknown keys.
+#[test]
+fn answer_kinds_and_settle_are_read() {
+    let claims = r#"[[claims]]
+id = "runner-unsettled"
+class = "unresolved"
+about = "toy-runner"
+aspect = "runs"
+answer = "unseen"
+ja = "動いたかは分からない。"
+en = "Whether it ran is not known."
+evidence = ["logs/run.log#L7"]
+settle = { ja = "ランナーのログを取り直す。", en = "A new capture of the runner's log." }
+"#;
+    let mut t = site(claims);
+    t.edit(
+        "book.toml",
+        "{ key = \"partial\", label",
+        "{ key = \"unseen\", kind = \"not-known\", label = { ja = \"見ていない\", en = \"Nobody looked\" } },\n  { key = \"partial\", kind = \"partial\", label",
+    );
+    let report = t.check();
+    let unknown: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "E002" || d.code == "E024")
+        .map(|d| d.to_string())
+        .collect();
+    assert!(unknown.is_empty(), "{unknown:?}");
+}
