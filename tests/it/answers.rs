@@ -13,9 +13,9 @@ const ASPECTS: &str = r#"
 question = { ja = "動いたか", en = "Did it run?" }
 scope = "toy-runner"
 answers = [
-  { key = "yes", label = { ja = "動いた", en = "Ran" } },
-  { key = "no", label = { ja = "動いていない", en = "Did not run" } },
-  { key = "partial", label = { ja = "一部", en = "Partly" } },
+  { key = "yes", kind = "yes", label = { ja = "動いた", en = "Ran" } },
+  { key = "no", kind = "no", label = { ja = "動いていない", en = "Did not run" } },
+  { key = "partial", kind = "partial", label = { ja = "一部", en = "Partly" } },
 ]
 "#;
 
@@ -148,7 +148,7 @@ fn a_duplicate_answer_key_is_an_error() {
     t.edit(
         "book.toml",
         "{ key = \"partial\",",
-        "{ key = \"yes\", label = { ja = \"再\", en = \"Again\" } },\n  { key = \"partial\",",
+        "{ key = \"yes\", kind = \"yes\", label = { ja = \"再\", en = \"Again\" } },\n  { key = \"partial\",",
     );
     let err = t.build_err().to_string();
     assert!(
@@ -252,8 +252,8 @@ settle = { ja = "ランナーのログを取り直す。", en = "A new capture o
     let mut t = site(claims);
     t.edit(
         "book.toml",
-        "{ key = \"partial\", label",
-        "{ key = \"unseen\", kind = \"not-known\", label = { ja = \"見ていない\", en = \"Nobody looked\" } },\n  { key = \"partial\", kind = \"partial\", label",
+        "{ key = \"partial\",",
+        "{ key = \"unseen\", kind = \"not-known\", label = { ja = \"見ていない\", en = \"Nobody looked\" } },\n  { key = \"partial\",",
     );
     let report = t.check();
     let unknown: Vec<_> = report
