@@ -160,6 +160,9 @@ pub struct Claim {
     pub(crate) about: Option<String>,
     /// Aspect placing the claim in a view's column.
     pub(crate) aspect: Option<String>,
+    /// Where `about` and `aspect` are written (empty when absent), for
+    /// the findings about the names they give.
+    pub(crate) place_spans: [Range<usize>; 2],
     /// Its answer from the aspect's vocabulary (`book.toml` `[aspects]`),
     /// with its span: checked against the vocabulary by `validate`.
     pub(crate) answer: Option<(String, Range<usize>)>,
@@ -370,6 +373,10 @@ pub(crate) fn claim(
             .map(|f| (f.span(), f.into_inner()))
             .map(|(span, id)| (id, span))
             .collect(),
+        place_spans: [
+            raw.about.as_ref().map_or(0..0, toml::Spanned::span),
+            raw.aspect.as_ref().map_or(0..0, toml::Spanned::span),
+        ],
         about: raw.about.map(|a| a.into_inner()),
         aspect: raw.aspect.map(|a| a.into_inner()),
         answer: raw

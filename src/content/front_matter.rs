@@ -429,7 +429,7 @@ pub(crate) struct RawView {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawColumn {
-    pub(crate) aspect: String,
+    pub(crate) aspect: Spanned<String>,
     pub(crate) label: Spanned<RawBi>,
 }
 
