@@ -133,8 +133,9 @@ pub(crate) fn check_key(page_bytes: u64, site_facts: u64) -> u64 {
 }
 
 /// Hash of what the checks of other pages read of `page`: its path, its
-/// claims' ids and classes (premises are judged by class), its entities'
-/// kinds and keys, and the heading ids of each language (links' anchors).
+/// claims' ids, classes (premises are judged by class) and aspects, its
+/// entities' kinds and keys, its views' columns (the aspects they show),
+/// and the heading ids of each language (links' anchors).
 /// A function of the page's bytes, so it may be remembered with its parse.
 pub(crate) fn page_facts(page: &crate::content::Page) -> u64 {
     use crate::content::body::{heading_ids, scan};
@@ -142,10 +143,17 @@ pub(crate) fn page_facts(page: &crate::content::Page) -> u64 {
     let mut h = hasher();
     page.rel.hash(&mut h);
     for c in &page.claims {
-        (&c.id, c.class).hash(&mut h);
+        (&c.id, c.class, &c.aspect).hash(&mut h);
     }
     for e in page.entity.iter().chain(&page.members) {
         (&e.kind, &e.key).hash(&mut h);
+    }
+    for c in page
+        .columns
+        .iter()
+        .chain(page.views.iter().flat_map(|v| &v.columns))
+    {
+        c.aspect.hash(&mut h);
     }
     let scans: Vec<_> = page
         .segments

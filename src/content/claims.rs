@@ -160,9 +160,15 @@ pub struct Claim {
     pub(crate) about: Option<String>,
     /// Aspect placing the claim in a view's column.
     pub(crate) aspect: Option<String>,
+    /// Where `about` and `aspect` are written (empty when absent), for
+    /// the findings about the names they give.
+    pub(crate) place_spans: [Range<usize>; 2],
     /// Its answer from the aspect's vocabulary (`book.toml` `[aspects]`),
     /// with its span: checked against the vocabulary by `validate`.
     pub(crate) answer: Option<(String, Range<usize>)>,
+    /// The observation that would settle it (`settle = { ja, en }`), with
+    /// the span of the value: what certainty lacks, said in words.
+    pub(crate) settle: Option<(Bi<String>, Range<usize>)>,
     /// Free tags.
     pub(crate) tags: Vec<String>,
     /// Span of the id, for diagnostics.
@@ -367,12 +373,19 @@ pub(crate) fn claim(
             .map(|f| (f.span(), f.into_inner()))
             .map(|(span, id)| (id, span))
             .collect(),
+        place_spans: [
+            raw.about.as_ref().map_or(0..0, toml::Spanned::span),
+            raw.aspect.as_ref().map_or(0..0, toml::Spanned::span),
+        ],
         about: raw.about.map(|a| a.into_inner()),
         aspect: raw.aspect.map(|a| a.into_inner()),
         answer: raw
             .answer
             .map(|a| (a.span(), a.into_inner()))
             .map(|(s, a)| (a, s)),
+        settle: raw
+            .settle
+            .and_then(|s| Some((s.get_ref().complete()?, s.span()))),
         tags: raw.tags,
         id_span,
         life,

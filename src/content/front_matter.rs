@@ -396,6 +396,8 @@ pub(crate) struct RawClaim {
     pub(crate) about: Option<Spanned<String>>,
     pub(crate) aspect: Option<Spanned<String>>,
     pub(crate) answer: Option<Spanned<String>>,
+    /// The observation that would settle an unresolved or limited claim.
+    pub(crate) settle: Option<Spanned<RawBi>>,
     #[serde(default)]
     pub(crate) tags: Vec<String>,
     pub(crate) state: Option<Spanned<String>>,
@@ -427,7 +429,7 @@ pub(crate) struct RawView {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawColumn {
-    pub(crate) aspect: String,
+    pub(crate) aspect: Spanned<String>,
     pub(crate) label: Spanned<RawBi>,
 }
 

@@ -111,6 +111,8 @@ pub struct Scope {
 pub struct Column {
     /// The claim aspect shown in the column.
     pub(crate) aspect: String,
+    /// Where the aspect is named, for findings about it.
+    pub(crate) aspect_span: Span,
     /// Heading.
     pub(crate) label: Bi<String>,
 }
@@ -246,6 +248,10 @@ pub struct FailedPage {
     /// citation the writer made counts, so W001 never says to remove a
     /// file a broken page cites.
     pub(crate) cites: Vec<String>,
+    /// The entity keys and column aspects it may declare: a claim about
+    /// one of them elsewhere is not also reported as naming nothing.
+    /// Parsed or not, every quoted string of its front matter.
+    pub(crate) names: Vec<String>,
 }
 
 impl FailedPage {
@@ -260,6 +266,18 @@ impl FailedPage {
                 .claims
                 .iter()
                 .flat_map(|c| c.evidence.iter().map(|l| l.path.clone()))
+                .collect(),
+            names: page
+                .entity
+                .iter()
+                .chain(&page.members)
+                .map(|e| e.key.clone())
+                .chain(page.columns.iter().map(|c| c.aspect.clone()))
+                .chain(
+                    page.views
+                        .iter()
+                        .flat_map(|v| v.columns.iter().map(|c| c.aspect.clone())),
+                )
                 .collect(),
         }
     }
@@ -280,9 +298,11 @@ impl FailedPage {
                 claims: Vec::new(),
                 parsed: false,
                 cites: Vec::new(),
+                names: Vec::new(),
             };
         };
         let cites = cited_in(&src.text);
+        let names = quoted_in(&src.text);
         // Leniently: unknown keys and other fields' types do not matter
         // here, only whether each claim's id can be read.
         let lenient = front_matter::split(src, true)
@@ -295,6 +315,7 @@ impl FailedPage {
                 claims: ids.claims.into_iter().map(|c| c.id).collect(),
                 parsed: true,
                 cites,
+                names,
             },
             None => FailedPage {
                 rel,
@@ -313,9 +334,21 @@ impl FailedPage {
                     .collect(),
                 parsed: false,
                 cites,
+                names,
             },
         }
     }
+}
+
+/// Every quoted string of a page's front matter, however it parses.
+fn quoted_in(text: &str) -> Vec<String> {
+    let front = text.split("+++").nth(1).unwrap_or(text);
+    front
+        .lines()
+        .flat_map(|line| line.split('"').skip(1).step_by(2))
+        .filter(|q| !q.is_empty())
+        .map(str::to_owned)
+        .collect()
 }
 
 /// The evidence paths a page's front matter names, however it parses:
@@ -795,7 +828,8 @@ fn columns(
     raw.into_iter()
         .map(|c| Column {
             label: bi(src, c.label, key, diags).unwrap_or_else(empty_bi),
-            aspect: c.aspect,
+            aspect_span: Span(c.aspect.span()),
+            aspect: c.aspect.into_inner(),
         })
         .collect()
 }

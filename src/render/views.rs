@@ -70,6 +70,9 @@ pub(crate) struct ClaimView {
 pub(crate) struct AnswerView {
     /// Its key (`yes`, `no`): the CSS class `answer--<key>`.
     pub(crate) key: String,
+    /// What kind of statement it is (`yes`, `no`, `partial`,
+    /// `not-known`), when `book.toml` says.
+    pub(crate) kind: Option<&'static str>,
     /// Its glyph.
     pub(crate) glyph: String,
     /// Its words in the view's language.

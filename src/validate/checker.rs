@@ -4,6 +4,9 @@
 //! checks one page and reads nothing else, so the caller may check pages in
 //! any order, in parallel, or only some of them. Nothing here reads files.
 
+mod answers;
+mod names;
+
 use super::{ClaimAt, Index, Map, Mode};
 use crate::config::{Config, RawHtmlPolicy};
 use crate::content::body::{heading_ids, scan, ChunkScan, IdSet, Langs, Reference};
@@ -64,6 +67,10 @@ pub(crate) struct Lookups {
     /// The first page with each entity (kind, key), in page order, and
     /// the offset of its key there.
     entities: Map<(String, String), (usize, usize)>,
+    /// Every aspect a view's columns show (`[view]`, `[views.NAME]`).
+    columns: Map<String, ()>,
+    /// Every aspect a claim gives.
+    claim_aspects: Map<String, ()>,
 }
 
 impl Lookups {
@@ -96,6 +103,13 @@ impl Lookups {
                 if let (Some(about), Some(aspect), true) = (&claim.about, &claim.aspect, current) {
                     l.cells.entry((about.clone(), aspect.clone())).or_insert(at);
                 }
+                if let Some(aspect) = &claim.aspect {
+                    l.claim_aspects.entry(aspect.clone()).or_default();
+                }
+            }
+            let views = page.views.iter().flat_map(|v| &v.columns);
+            for c in page.columns.iter().chain(views) {
+                l.columns.entry(c.aspect.clone()).or_default();
             }
             for e in page.entity.iter().chain(&page.members) {
                 l.entities
@@ -368,6 +382,7 @@ impl<'a> Checker<'a> {
             );
         }
         self.entity_and_scope(pi, &mut diags);
+        self.view_names(pi, &mut diags);
         self.body(pi, &mut diags);
         diags
     }
@@ -438,6 +453,7 @@ impl<'a> Checker<'a> {
         let (content, evidence) = (self.content, self.evidence);
         let src = &content.pages[at.page].src;
         let claim = &content.pages[at.page].claims[at.claim];
+        self.placement(at.page, at.claim, diags);
         if let Some((answer, span)) = &claim.answer {
             diags.extend(self.answer(src, claim, answer, span.clone()));
         }
@@ -613,93 +629,6 @@ impl<'a> Checker<'a> {
                 diags.extend(self.unknown(at.page, "`superseded-by`", id, span.clone()));
             }
         }
-    }
-
-    /// E024 when a claim's `answer` is not one its aspect declares.
-    fn answer(
-        &self,
-        src: &crate::source::Source,
-        claim: &crate::content::Claim,
-        answer: &str,
-        span: Range<usize>,
-    ) -> Option<Diagnostic> {
-        let Some(aspect) = &claim.aspect else {
-            return Some(
-                src.error(
-                    "E024",
-                    span,
-                    format!("claim `{}` states an answer but no aspect", claim.id),
-                )
-                .with_hint(
-                    "an answer is one of an aspect's declared answers: add `aspect = \"…\"`, or remove `answer`",
-                ),
-            );
-        };
-        let declared = self.config.aspect(aspect).filter(|a| !a.answers.is_empty());
-        let Some(declared) = declared else {
-            return Some(
-                src.error("E024", span, format!("aspect `{aspect}` declares no answers"))
-                    .with_hint(format!(
-                        "declare them in book.toml, `[aspects.{aspect}] answers = [{{ key = \"{answer}\", label = {{ ja = \"…\", en = \"…\" }} }}]`, or remove `answer`"
-                    )),
-            );
-        };
-        if declared.answer(answer).is_some() {
-            return None;
-        }
-        // A writer may type the words readers see ("Loaded") for the key.
-        let by_label = declared
-            .answers
-            .iter()
-            .find(|a| a.label.ja == answer || a.label.en.eq_ignore_ascii_case(answer));
-        let keys = || declared.answers.iter().map(|a| a.key.as_str());
-        let hint = match by_label
-            .map(|a| a.key.as_str())
-            .or_else(|| nearest(answer, keys()))
-        {
-            Some(k) => format!("did you mean `{k}`?"),
-            None => format!(
-                "use one of {}",
-                keys()
-                    .map(|k| format!("`{k}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        };
-        Some(
-            src.error(
-                "E024",
-                span,
-                format!("unknown answer `{answer}` for aspect `{aspect}`"),
-            )
-            .with_hint(hint),
-        )
-    }
-
-    /// E024 for an `[aspects]` scope naming no entity of the site.
-    pub(crate) fn aspect_scopes(&self) -> Vec<Diagnostic> {
-        let mut diags = Vec::new();
-        for (name, aspect) in &self.config.aspects {
-            let Some((key, at)) = &aspect.scope else {
-                continue;
-            };
-            if self.l.entities.keys().any(|(_, k)| k == key) {
-                continue;
-            }
-            let hint = match nearest(key, self.l.entities.keys().map(|(_, k)| k.as_str())) {
-                Some(k) => format!("did you mean `{k}`?"),
-                None => "name the key of an entity declared by a page's `[entity]`".to_owned(),
-            };
-            diags.push(
-                Diagnostic::error(
-                    "E024",
-                    at.clone(),
-                    format!("the scope of aspect `{name}` names no entity: `{key}`"),
-                )
-                .with_hint(hint),
-            );
-        }
-        diags
     }
 
     fn entity_and_scope(&self, pi: usize, diags: &mut Vec<Diagnostic>) {

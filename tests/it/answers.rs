@@ -13,9 +13,9 @@ const ASPECTS: &str = r#"
 question = { ja = "動いたか", en = "Did it run?" }
 scope = "toy-runner"
 answers = [
-  { key = "yes", label = { ja = "動いた", en = "Ran" } },
-  { key = "no", label = { ja = "動いていない", en = "Did not run" } },
-  { key = "partial", label = { ja = "一部", en = "Partly" } },
+  { key = "yes", kind = "yes", label = { ja = "動いた", en = "Ran" } },
+  { key = "no", kind = "no", label = { ja = "動いていない", en = "Did not run" } },
+  { key = "partial", kind = "partial", label = { ja = "一部", en = "Partly" } },
 ]
 "#;
 
@@ -71,7 +71,6 @@ evidence = ["logs/run.log#L7"]
 [[claims]]
 id = "label-for-key"
 class = "confirmed"
-about = "other"
 aspect = "runs"
 answer = "Did not run"
 ja = "動いていない。"
@@ -96,16 +95,23 @@ ja = "速い。"
 en = "Fast."
 evidence = ["logs/run.log#L7"]
 "#;
-    let t = site(claims);
+    let mut t = site(claims);
+    // An aspect the site knows (declared, or shown in a column) but that
+    // declares no vocabulary.
+    let book = std::fs::read_to_string(t.root().join("book.toml")).expect("book.toml");
+    t.write(
+        "book.toml",
+        &format!("{book}\n[aspects.speed]\nquestion = {{ ja = \"速いか\", en = \"Fast?\" }}\n"),
+    );
     let out = human(&t);
     for expected in [
         "content/notes/page.md:18:10: error[E024]: unknown answer `yse` for aspect `runs`",
         "  = hint: did you mean `yes`?",
-        "content/notes/page.md:28:10: error[E024]: unknown answer `Did not run` for aspect `runs`",
+        "content/notes/page.md:27:10: error[E024]: unknown answer `Did not run` for aspect `runs`",
         "  = hint: did you mean `no`?",
-        "content/notes/page.md:36:10: error[E024]: claim `no-aspect` states an answer but no aspect",
+        "content/notes/page.md:35:10: error[E024]: claim `no-aspect` states an answer but no aspect",
         "  = hint: an answer is one of an aspect's declared answers: add `aspect = \"…\"`, or remove `answer`",
-        "content/notes/page.md:46:10: error[E024]: aspect `speed` declares no answers",
+        "content/notes/page.md:45:10: error[E024]: aspect `speed` declares no answers",
     ] {
         assert!(out.contains(expected), "missing {expected:?} in:\n{out}");
     }
@@ -148,7 +154,7 @@ fn a_duplicate_answer_key_is_an_error() {
     t.edit(
         "book.toml",
         "{ key = \"partial\",",
-        "{ key = \"yes\", label = { ja = \"再\", en = \"Again\" } },\n  { key = \"partial\",",
+        "{ key = \"yes\", kind = \"yes\", label = { ja = \"再\", en = \"Again\" } },\n  { key = \"partial\",",
     );
     let err = t.build_err().to_string();
     assert!(
@@ -232,4 +238,136 @@ fn diff_and_review_see_a_changed_answer() {
     assert_eq!(changes[0].kind, "answer");
     assert_eq!(changes[0].old.as_deref(), Some("yes"));
     assert_eq!(changes[0].new.as_deref(), Some("partial"));
+}
+
+/// Issue 40: the fields the content is written with (each answer's
+/// `kind`, a claim's `settle`) are read, not refused as unknown keys.
+#[test]
+fn answer_kinds_and_settle_are_read() {
+    let claims = r#"[[claims]]
+id = "runner-unsettled"
+class = "unresolved"
+about = "toy-runner"
+aspect = "runs"
+answer = "unseen"
+ja = "動いたかは分からない。"
+en = "Whether it ran is not known."
+evidence = ["logs/run.log#L7"]
+settle = { ja = "ランナーのログを取り直す。", en = "A new capture of the runner's log." }
+"#;
+    let mut t = site(claims);
+    t.edit(
+        "book.toml",
+        "{ key = \"partial\",",
+        "{ key = \"unseen\", kind = \"not-known\", label = { ja = \"見ていない\", en = \"Nobody looked\" } },\n  { key = \"partial\",",
+    );
+    let report = t.check();
+    let unknown: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "E002" || d.code == "E024")
+        .map(|d| d.to_string())
+        .collect();
+    assert!(unknown.is_empty(), "{unknown:?}");
+}
+
+/// The findings of `t`'s check with `code`, as `check` prints them.
+fn findings(t: &SiteTest, code: &str) -> Vec<String> {
+    t.check()
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == code)
+        .map(|d| {
+            format!(
+                "{}: {} | {}",
+                d.location,
+                d.message,
+                d.hint.as_deref().unwrap_or("")
+            )
+        })
+        .collect()
+}
+
+/// Issue 40, trial H1: a misspelt `about` was never reported, and the
+/// claim silently left the entity's answers and every view.
+#[test]
+fn a_misspelt_about_is_reported_with_the_nearest_entity() {
+    let t = site(&GOOD.replace("about = \"toy-runner\"", "about = \"toyrunner\""));
+    assert_eq!(
+        findings(&t, "E025"),
+        ["content/notes/page.md:16:9: unknown entity `toyrunner` in `about` | did you mean `toy-runner`?"]
+    );
+    let t = site(&GOOD.replace("about = \"toy-runner\"", "about = \"gpu-nine\""));
+    assert_eq!(
+        findings(&t, "E025"),
+        ["content/notes/page.md:16:9: unknown entity `gpu-nine` in `about` | name the key of an entity declared by a page's `[entity]` or `[[entities]]`: `toy-runner`"]
+    );
+}
+
+/// Issue 40, trial M7: a misspelt `aspect` was silent without an answer,
+/// and with one got "declares no answers", a hint leading away from the fix.
+#[test]
+fn a_misspelt_aspect_is_reported_with_the_nearest_aspect_answer_or_not() {
+    let plain = GOOD
+        .replace("aspect = \"runs\"", "aspect = \"rusn\"")
+        .replace("answer = \"yes\"\n", "");
+    let t = site(&plain);
+    assert_eq!(
+        findings(&t, "E026"),
+        ["content/notes/page.md:17:10: unknown aspect `rusn` in `aspect` | did you mean `runs`?"]
+    );
+    let answered = GOOD.replace("aspect = \"runs\"", "aspect = \"rusn\"");
+    let t = site(&answered);
+    assert_eq!(
+        findings(&t, "E026"),
+        ["content/notes/page.md:17:10: unknown aspect `rusn` in `aspect` | did you mean `runs`?"]
+    );
+    assert_eq!(
+        findings(&t, "E024"),
+        Vec::<String>::new(),
+        "one mistake, one finding"
+    );
+}
+
+/// Issue 40: every key naming an aspect is checked, not only a claim's.
+#[test]
+fn misspelt_columns_and_findings_are_reported() {
+    let mut t = site(GOOD);
+    let home = std::fs::read_to_string(t.root().join("content/_index.md")).expect("home");
+    let home = home.replacen(
+        "weight = 0\n",
+        "weight = 0\n\n[view]\nfindings = [\"rusn\"]\ncolumns = [{ aspect = \"rns\", label = { ja = \"動作\", en = \"Runs\" } }]\n\n[views.table]\nkind = \"component\"\ncolumns = [{ aspect = \"rnus\", label = { ja = \"動作\", en = \"Runs\" } }]\n",
+        1,
+    );
+    t.write("content/_index.md", &home);
+    assert_eq!(
+        findings(&t, "E026"),
+        [
+            "content/_index.md:7:13: unknown aspect `rusn` in `[view] findings` | did you mean `runs`?",
+            "content/_index.md:8:23: unknown aspect `rns` in `[view] columns` | did you mean `runs`?",
+            "content/_index.md:12:23: unknown aspect `rnus` in `[views.table] columns` | did you mean `runs`?",
+        ]
+    );
+}
+
+/// A claim about an entity of a draft that the build leaves out, or of a
+/// page that failed to load, is not reported as naming nothing: the
+/// draft's entity still exists, and the broken page has its own finding.
+#[test]
+fn an_entity_of_a_draft_or_a_broken_page_is_not_unknown() {
+    let claim = GOOD.replace("about = \"toy-runner\"", "about = \"draft-runner\"");
+    let mut t = site(&claim);
+    t.write(
+        "content/notes/draft.md",
+        "+++\ntitle = { ja = \"下書き\", en = \"Draft\" }\ndraft = true\n\n[entity]\nkind = \"component\"\nkey = \"draft-runner\"\nname = { ja = \"下書き\", en = \"Draft runner\" }\n+++\n",
+    );
+    t.build();
+    assert_eq!(findings(&t, "E025"), Vec::<String>::new());
+    t.write(
+        "content/notes/draft.md",
+        "+++\ntitle = { ja = \"壊れた\", en = \"Broken\" \n\n[entity]\nkind = \"component\"\nkey = \"draft-runner\"\n",
+    );
+    let report = t.check();
+    assert!(report.diagnostics.iter().any(|d| d.code == "E001"));
+    assert_eq!(findings(&t, "E025"), Vec::<String>::new());
 }

@@ -94,6 +94,13 @@ cases! {
         [("E023", "error", "content/page.md", 14, 6)];
     e024_unknown_answer: "e024-unknown-answer", Check,
         [("E024", "error", "content/page.md", 18, 10)];
+    /// Issue 40 (trial H1): a misspelt `about` took its claim out of every
+    /// view in silence.
+    e025_unknown_entity_in_about: "e025-unknown-about", Check,
+        [("E025", "error", "content/page.md", 7, 9)];
+    /// Issue 40 (trial M7): a misspelt `aspect` likewise.
+    e026_unknown_aspect: "e026-unknown-aspect", Check,
+        [("E026", "error", "content/page.md", 8, 10)];
     e030_link_to_missing_page: "e030-missing-page", Check,
         [("E030", "error", "content/page.md", 16, 32)];
     e030_link_to_missing_anchor: "e030-missing-anchor", Check,
@@ -500,6 +507,16 @@ fn missing_claim_reference_suggests_the_nearest() {
     let f = only_finding("e020-unknown-claim-ref");
     assert_eq!(f.message, "unknown claim `page-cliam` in `[[claim:…]]`");
     assert_eq!(f.hint.as_deref(), Some("did you mean `page-claim`?"));
+}
+
+#[test]
+fn misspelt_about_and_aspect_suggest_the_nearest() {
+    let f = only_finding("e025-unknown-about");
+    assert_eq!(f.message, "unknown entity `runer` in `about`");
+    assert_eq!(f.hint.as_deref(), Some("did you mean `runner`?"));
+    let f = only_finding("e026-unknown-aspect");
+    assert_eq!(f.message, "unknown aspect `ouptut` in `aspect`");
+    assert_eq!(f.hint.as_deref(), Some("did you mean `output`?"));
 }
 
 #[test]

@@ -72,6 +72,7 @@ pub(in crate::render) fn answer_view(
         .answer(key)?;
     Some(AnswerView {
         key: a.key.clone(),
+        kind: a.kind.map(crate::config::AnswerKind::name),
         glyph: a.glyph.clone(),
         label: a.label.get(lang).clone(),
     })

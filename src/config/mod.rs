@@ -3,6 +3,10 @@
 //! Unknown keys and wrong types are errors naming `book.toml:line:col`. This
 //! module reads one file and knows nothing about content.
 
+mod aspects;
+
+pub(crate) use aspects::{AnswerKind, Aspect};
+
 use crate::error::{Diagnostic, Error, Result};
 use crate::lang::{Bi, Lang, RawBi};
 use crate::source::{decode, Source};
@@ -36,7 +40,7 @@ struct RawConfig {
     #[serde(default)]
     search: RawSearch,
     #[serde(default)]
-    aspects: BTreeMap<String, Spanned<RawAspect>>,
+    aspects: BTreeMap<String, Spanned<aspects::RawAspect>>,
     #[serde(default)]
     capture: RawCapture,
 }
@@ -48,27 +52,6 @@ struct RawCapture {
     /// Fact name → the command printing it (`kernel = "uname -r"`).
     #[serde(default)]
     facts: BTreeMap<String, String>,
-}
-
-/// `[aspects.NAME]`: what a view column's claims answer.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-struct RawAspect {
-    question: Option<Spanned<RawBi>>,
-    scope: Option<Spanned<String>>,
-    setup: Option<Spanned<RawBi>>,
-    #[serde(default)]
-    framing: bool,
-    #[serde(default)]
-    answers: Vec<Spanned<RawAnswer>>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-struct RawAnswer {
-    key: Spanned<String>,
-    glyph: Option<String>,
-    label: Spanned<RawBi>,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -255,61 +238,6 @@ pub enum RawHtmlPolicy {
     Deny,
 }
 
-/// What the claims of one aspect (a view column) answer, declared in
-/// `book.toml` `[aspects.NAME]`.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Aspect {
-    /// The question its claims answer ("Loaded into the runner?").
-    pub(crate) question: Option<Bi<String>>,
-    /// The entity (a GPU, a setup) its observations were made on, with
-    /// where `book.toml` names it: checked against the content's entities.
-    pub(crate) scope: Option<(String, crate::error::Location)>,
-    /// How they were made ("Phase C, the runner's /proc/maps").
-    pub(crate) setup: Option<Bi<String>>,
-    /// The record's own framing (its questions, targets, statuses), not an
-    /// observation: shown without a class badge.
-    pub(crate) framing: bool,
-    /// The answers its claims may state, in display order.
-    pub(crate) answers: Vec<Answer>,
-}
-
-/// One answer of an aspect's vocabulary.
-#[derive(Debug, Clone)]
-pub(crate) struct Answer {
-    /// What a claim's `answer` names (`yes`, `no`, `partial`).
-    pub(crate) key: String,
-    /// Its glyph, drawn beside the label: never a class's mark.
-    pub(crate) glyph: String,
-    /// Its words.
-    pub(crate) label: Bi<String>,
-}
-
-impl Aspect {
-    /// Its question in `lang`, or, when it declares none, its name.
-    pub(crate) fn asks(&self, name: &str, lang: Lang) -> String {
-        self.question
-            .as_ref()
-            .map_or_else(|| name.to_owned(), |q| q.get(lang).clone())
-    }
-
-    /// The answer named `key`.
-    pub(crate) fn answer(&self, key: &str) -> Option<&Answer> {
-        self.answers.iter().find(|a| a.key == key)
-    }
-}
-
-/// The glyph of an answer that declares none: the common keys have one
-/// each, chosen apart from the classes' marks (⊕ and ◯).
-fn default_glyph(key: &str) -> &'static str {
-    match key {
-        "yes" => "✓",
-        "no" => "✗",
-        "partial" => "◑",
-        "unknown" | "not-observed" => "–",
-        _ => "•",
-    }
-}
-
 /// The validated site configuration.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -485,7 +413,7 @@ impl Config {
                 )),
             }
         }
-        let aspects = aspects(&src, &raw.aspects, &mut diags);
+        let aspects = aspects::aspects(&src, &raw.aspects, &mut diags);
         let languages = match &raw.book.languages {
             None => [Lang::Ja, Lang::En],
             Some(l) => {
@@ -648,90 +576,6 @@ fn split_site_url(url: &str) -> (Option<String>, String) {
         format!("/{trimmed}/")
     };
     (origin, base)
-}
-
-fn aspects(
-    src: &Source,
-    raw: &BTreeMap<String, Spanned<RawAspect>>,
-    diags: &mut Vec<Diagnostic>,
-) -> Vec<(String, Aspect)> {
-    let bi = |v: &Option<Spanned<RawBi>>, key: &str, diags: &mut Vec<Diagnostic>| {
-        let v = v.as_ref()?;
-        let b = v.get_ref().complete();
-        if b.is_none() {
-            diags.push(missing_lang(src, v.span(), key, &v.get_ref().missing()));
-        }
-        b
-    };
-    let mut out = Vec::new();
-    let mut raw: Vec<_> = raw.iter().collect();
-    raw.sort_by_key(|(_, a)| a.span().start);
-    for (name, a) in raw {
-        let a = a.get_ref();
-        let question = bi(&a.question, &format!("aspects.{name}.question"), diags);
-        let setup = bi(&a.setup, &format!("aspects.{name}.setup"), diags);
-        let mut answers: Vec<Answer> = Vec::new();
-        for (i, r) in a.answers.iter().enumerate() {
-            let r = r.get_ref();
-            let key = r.key.get_ref();
-            let label = bi(
-                &Some(r.label.clone()),
-                &format!("aspects.{name}.answers[{i}].label"),
-                diags,
-            );
-            let valid = !key.is_empty()
-                && key
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-            if !valid {
-                diags.push(
-                    src.error(
-                        "E024",
-                        r.key.span(),
-                        format!("answer key `{key}` is not a valid key"),
-                    )
-                    .with_hint("use letters, digits, `-`, `_` or `.`, e.g. `not-observed`"),
-                );
-                continue;
-            }
-            if answers.iter().any(|a| &a.key == key) {
-                diags.push(
-                    src.error(
-                        "E024",
-                        r.key.span(),
-                        format!("answer `{key}` is declared twice for aspect `{name}`"),
-                    )
-                    .with_hint("each answer of an aspect has its own key: remove or rename one"),
-                );
-                continue;
-            }
-            if let Some(label) = label {
-                answers.push(Answer {
-                    key: key.clone(),
-                    glyph: r
-                        .glyph
-                        .clone()
-                        .unwrap_or_else(|| default_glyph(key).to_owned()),
-                    label,
-                });
-            }
-        }
-        let scope = a
-            .scope
-            .as_ref()
-            .map(|s| (s.get_ref().clone(), src.location(s.span().start)));
-        out.push((
-            name.clone(),
-            Aspect {
-                question,
-                scope,
-                setup,
-                framing: a.framing,
-                answers,
-            },
-        ));
-    }
-    out
 }
 
 fn missing_lang(

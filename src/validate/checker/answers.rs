@@ -1,0 +1,100 @@
+//! A claim's answer against its aspect's vocabulary (E024), and the
+//! vocabulary's scope against the site's entities.
+
+use super::Checker;
+use crate::content::claims::nearest;
+use crate::error::Diagnostic;
+use std::ops::Range;
+
+impl Checker<'_> {
+    /// E024 when a claim's `answer` is not one its aspect declares.
+    pub(super) fn answer(
+        &self,
+        src: &crate::source::Source,
+        claim: &crate::content::Claim,
+        answer: &str,
+        span: Range<usize>,
+    ) -> Option<Diagnostic> {
+        let Some(aspect) = &claim.aspect else {
+            return Some(
+                src.error(
+                    "E024",
+                    span,
+                    format!("claim `{}` states an answer but no aspect", claim.id),
+                )
+                .with_hint(
+                    "an answer is one of an aspect's declared answers: add `aspect = \"…\"`, or remove `answer`",
+                ),
+            );
+        };
+        // An aspect that names nothing is E026's, with its did-you-mean.
+        if !self.aspect_known(aspect, true, false) {
+            return None;
+        }
+        let declared = self.config.aspect(aspect).filter(|a| !a.answers.is_empty());
+        let Some(declared) = declared else {
+            return Some(
+                src.error("E024", span, format!("aspect `{aspect}` declares no answers"))
+                    .with_hint(format!(
+                        "declare them in book.toml, `[aspects.{aspect}] answers = [{{ key = \"{answer}\", label = {{ ja = \"…\", en = \"…\" }} }}]`, or remove `answer`"
+                    )),
+            );
+        };
+        if declared.answer(answer).is_some() {
+            return None;
+        }
+        // A writer may type the words readers see ("Loaded") for the key.
+        let by_label = declared
+            .answers
+            .iter()
+            .find(|a| a.label.ja == answer || a.label.en.eq_ignore_ascii_case(answer));
+        let keys = || declared.answers.iter().map(|a| a.key.as_str());
+        let hint = match by_label
+            .map(|a| a.key.as_str())
+            .or_else(|| nearest(answer, keys()))
+        {
+            Some(k) => format!("did you mean `{k}`?"),
+            None => format!(
+                "use one of {}",
+                keys()
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        Some(
+            src.error(
+                "E024",
+                span,
+                format!("unknown answer `{answer}` for aspect `{aspect}`"),
+            )
+            .with_hint(hint),
+        )
+    }
+
+    /// E024 for an `[aspects]` scope naming no entity of the site.
+    pub(crate) fn aspect_scopes(&self) -> Vec<Diagnostic> {
+        let mut diags = Vec::new();
+        for (name, aspect) in &self.config.aspects {
+            let Some((key, at)) = &aspect.scope else {
+                continue;
+            };
+            if self.l.entities.keys().any(|(_, k)| k == key) {
+                continue;
+            }
+            let hint = match nearest(key, self.l.entities.keys().map(|(_, k)| k.as_str())) {
+                Some(k) => format!("did you mean `{k}`?"),
+                None => "name the key of an entity declared by a page's `[entity]`".to_owned(),
+            };
+            diags.push(
+                Diagnostic::error(
+                    "E024",
+                    at.clone(),
+                    format!("the scope of aspect `{name}` names no entity: `{key}`"),
+                )
+                .with_hint(hint),
+            );
+        }
+        diags
+    }
+}
