@@ -5,7 +5,8 @@
 //! the same shared build and the record's files through the same helpers.
 
 use super::{
-    built, cell_claim, class_of, elements, escape, evidence_file, front_matter, repo_root, LANGS,
+    built, cell_claim, class_of, content_files, elements, escape, evidence_file, front_matter,
+    repo_root, LANGS,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -608,4 +609,41 @@ fn issue_40_f29_the_card_labels_are_the_records() {
         );
         assert!(!terms.iter().any(|t| t.contains(">対象<")), "{lang}");
     }
+}
+
+/// Certainty says why: every unresolved or limited claim names the
+/// observation that would settle it, in both languages, the Japanese in
+/// Japanese punctuation (the seeds' next steps and cannot-show lines).
+#[test]
+fn issue_40_every_open_claim_says_what_would_settle_it() {
+    let mut open = BTreeSet::new();
+    for rel in content_files() {
+        let fm = front_matter(&rel);
+        let Some(claims) = fm.get("claims").and_then(|c| c.as_array()) else {
+            continue;
+        };
+        for c in claims {
+            let class = c["class"].as_str().expect("class");
+            if !matches!(class, "unresolved" | "limited") {
+                continue;
+            }
+            let id = c["id"].as_str().expect("id");
+            let settle = c
+                .get("settle")
+                .unwrap_or_else(|| panic!("{rel}: {id} ({class}) has no settle"));
+            let ja = settle["ja"].as_str().expect("settle.ja");
+            let en = settle["en"].as_str().expect("settle.en");
+            assert!(ja.ends_with('。') && !ja.contains(", "), "{id}: {ja}");
+            assert!(en.ends_with('.') && en.is_ascii(), "{id}: {en}");
+            open.insert(id.to_owned());
+        }
+    }
+    let listed: BTreeSet<String> = built()
+        .claims
+        .values()
+        .filter(|c| matches!(c.class.as_str(), "unresolved" | "limited"))
+        .map(|c| c.id.clone())
+        .collect();
+    assert_eq!(open, listed);
+    assert_eq!(open.len(), 25);
 }
