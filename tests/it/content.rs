@@ -1413,9 +1413,11 @@ fn issue_26_tensile_cells_say_presence_role_and_open_dispatch() {
 fn issue_26_fatbin_transcript_and_phase_d_say_the_scan_was_bounded() {
     let (_, body) = evidence_file("phase-d/fatbin-targets.txt");
     assert!(!body.iter().any(|l| l.contains("Section scanned")));
-    assert_eq!(body[1], "libggml-hip.so's .hip_fatbin: 587 MiB.");
+    // Each line is the English, then " ‖ " and the Japanese (issue 40, F28).
+    let en = |i: usize| body[i].split(" ‖ ").next().expect("a line");
+    assert_eq!(en(1), "libggml-hip.so's .hip_fatbin: 587 MiB.");
     assert_eq!(
-        body[18],
+        en(18),
         "The .hip_fatbin scan was bounded; additional clusters may remain in later sections."
     );
     let c = built().claim("phase-d-fatbin-scan");

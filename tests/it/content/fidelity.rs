@@ -365,13 +365,45 @@ fn issue_40_f5_f6_f7_f12_prose_adds_nothing() {
 fn issue_40_f9_the_wrap_header_gives_line_3_both_sources() {
     let (header, body) = evidence_file("observers/rocprofv3-wrap.txt");
     assert_eq!(
-        body[2],
-        "Result: wrapping from the start broke startup; the run fell back to CPU."
+        body[2].split(" ‖ ").next(),
+        Some("Result: wrapping from the start broke startup; the run fell back to CPU.")
     );
     let source = header["source"].as_str().expect("a source");
     assert!(source.contains("Line 3 gathers two places"), "{source}");
     assert!(source.contains("look back at approach 1"), "{source}");
     assert!(source.contains("fell back to the CPU"), "{source}");
+}
+
+/// F28: the evidence is read in Japanese too. Every line of every evidence
+/// file gives its English, then " ‖ " and the same in Japanese (the
+/// record's own words where it has them: the seeds alternate the two), and
+/// each header says so.
+#[test]
+fn issue_40_f28_every_evidence_line_reads_in_both_languages() {
+    let files = super::evidence_files();
+    assert_eq!(files.len(), 20, "{files:?}");
+    for rel in files {
+        let (header, body) = evidence_file(&rel);
+        let source = header["source"].as_str().expect("a source");
+        assert!(source.contains("' ‖ '") && source.contains("Japanese"), "{rel}: {source}");
+        for (i, line) in body
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            let (en, ja) = line
+                .split_once(" ‖ ")
+                .unwrap_or_else(|| panic!("{rel}#L{}: no Japanese: {line}", i + 1));
+            assert!(!en.is_empty(), "{rel}#L{}", i + 1);
+            assert!(
+                ja.chars().any(|c| ('\u{3000}'..='\u{30ff}').contains(&c)
+                    || ('\u{4e00}'..='\u{9fff}').contains(&c)),
+                "{rel}#L{}: {ja}",
+                i + 1
+            );
+            assert!(!ja.contains(" ‖ "), "{rel}#L{}: one separator", i + 1);
+        }
+    }
 }
 
 /// F11: the sequence the phase proxy's diagram shows ends in Flash, which
