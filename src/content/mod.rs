@@ -7,6 +7,7 @@
 pub(crate) mod body;
 pub(crate) mod claims;
 pub(crate) mod front_matter;
+mod links;
 
 pub use body::{Chunk, Segment};
 pub(crate) use claims::{Claim, Class, EvidenceLink, State};
