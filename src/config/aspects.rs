@@ -137,6 +137,7 @@ pub(super) fn aspects(
     src: &Source,
     raw: &BTreeMap<String, Spanned<RawAspect>>,
     diags: &mut Vec<Diagnostic>,
+    unread: &mut super::recover::Unread,
 ) -> Vec<(String, Aspect)> {
     let bi = |v: &Option<Spanned<RawBi>>, key: &str, diags: &mut Vec<Diagnostic>| {
         let v = v.as_ref()?;
@@ -194,13 +195,16 @@ pub(super) fn aspects(
                 (None, Some(k)) => k.default_glyph().to_owned(),
                 (None, None) => glyph_by_key(key).to_owned(),
             };
-            if let Some(label) = label {
-                answers.push(Answer {
+            match label {
+                Some(label) => answers.push(Answer {
                     key: key.clone(),
                     kind,
                     glyph,
                     label,
-                });
+                }),
+                // Its finding is its label's: a claim giving it is not
+                // also told it is unknown.
+                None => unread.answers.push((name.clone(), key.clone())),
             }
         }
         let scope = a
@@ -217,6 +221,87 @@ pub(super) fn aspects(
                 answers,
             },
         ));
+    }
+    out
+}
+
+/// `[aspects]` read as far as it can be (see `recover::config`): each
+/// aspect on its own, and in it each answer on its own, so that one
+/// mistake costs only the answer or key it is in.
+pub(super) fn lenient(
+    src: &Source,
+    value: Spanned<toml::de::DeValue<'_>>,
+    diags: &mut Vec<Diagnostic>,
+    unread: &mut super::recover::Unread,
+) -> BTreeMap<String, Spanned<RawAspect>> {
+    use super::recover::{recover, report};
+    use toml::de::DeValue;
+    let mut out = BTreeMap::new();
+    if !matches!(value.get_ref(), DeValue::Table(_)) {
+        report::<BTreeMap<String, RawAspect>>(src, value, diags);
+        unread.tables.push("aspects".to_owned());
+        return out;
+    }
+    let DeValue::Table(table) = value.into_inner() else {
+        return out;
+    };
+    for (name, aspect) in table {
+        let name = name.into_inner().into_owned();
+        let aspect_span = aspect.span();
+        if !matches!(aspect.get_ref(), DeValue::Table(_)) {
+            report::<RawAspect>(src, aspect, diags);
+            unread.aspects.push(name);
+            continue;
+        }
+        let DeValue::Table(mut t) = aspect.into_inner() else {
+            continue;
+        };
+        let mut answers = Vec::new();
+        if let Some(list) = t.remove("answers") {
+            let list_span = list.span();
+            match list.into_inner() {
+                DeValue::Array(items) => {
+                    for item in items {
+                        let item_span = item.span();
+                        if !matches!(item.get_ref(), DeValue::Table(_)) {
+                            report::<RawAnswer>(src, item, diags);
+                            continue;
+                        }
+                        let DeValue::Table(mut a) = item.into_inner() else {
+                            continue;
+                        };
+                        let key = a.get("key").and_then(|k| match k.get_ref() {
+                            DeValue::String(s) => Some(s.to_string()),
+                            _ => None,
+                        });
+                        match recover::<Spanned<RawAnswer>>(
+                            src,
+                            &mut a,
+                            item_span,
+                            diags,
+                            &mut Vec::new(),
+                        ) {
+                            Some(r) => answers.push(r),
+                            None => {
+                                if let Some(key) = key {
+                                    unread.answers.push((name.clone(), key));
+                                }
+                            }
+                        }
+                    }
+                }
+                other => {
+                    report::<Vec<RawAnswer>>(src, Spanned::new(list_span, other), diags);
+                    unread.aspects.push(name.clone());
+                }
+            }
+        }
+        match recover::<RawAspect>(src, &mut t, aspect_span.clone(), diags, &mut Vec::new()) {
+            Some(a) => {
+                out.insert(name, Spanned::new(aspect_span, RawAspect { answers, ..a }));
+            }
+            None => unread.aspects.push(name),
+        }
     }
     out
 }

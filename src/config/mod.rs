@@ -4,8 +4,10 @@
 //! module reads one file and knows nothing about content.
 
 mod aspects;
+pub(crate) mod recover;
 
 pub(crate) use aspects::{AnswerKind, Aspect};
+pub(crate) use recover::Unread;
 
 use crate::error::{Diagnostic, Error, Result};
 use crate::lang::{Bi, Lang, RawBi};
@@ -273,6 +275,9 @@ pub struct Config {
     /// `[aspects]`: questions, scopes and answer vocabularies of view
     /// columns, in the order `book.toml` declares them.
     pub(crate) aspects: Vec<(String, Aspect)>,
+    /// What `book.toml` declares but could not be read, for the checks of
+    /// the names pages give (empty when it has no mistake).
+    pub(crate) unread: Unread,
     /// `[capture] facts`: host facts a capture records, each with the
     /// command that prints it (run without a shell).
     pub(crate) capture_facts: BTreeMap<String, String>,
@@ -356,8 +361,20 @@ impl Config {
         )
     }
 
-    /// Loads and validates `book.toml` from a site root.
+    /// Loads and validates `book.toml` from a site root; any mistake in
+    /// it is an error (see [`Config::load_lenient`] to read past them).
     pub fn load(root: &Path) -> Result<Config> {
+        match Config::load_lenient(root)? {
+            (config, diags) if diags.is_empty() => Ok(config),
+            (_, diags) => Err(Error::Content(diags)),
+        }
+    }
+
+    /// Loads `book.toml` as far as it can be read: a configuration made
+    /// of what is right, with a finding for each mistake (see
+    /// [`recover::config`]), so that the pages are still checked. `Err`
+    /// only when it cannot be read at all (no file, not UTF-8).
+    pub(crate) fn load_lenient(root: &Path) -> Result<(Config, Vec<Diagnostic>)> {
         let path = root.join(CONFIG_FILE);
         let bytes = std::fs::read(&path).map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
@@ -370,17 +387,27 @@ impl Config {
             }
         })?;
         let text = decode(CONFIG_FILE, &bytes).map_err(|d| Error::Content(vec![d]))?;
-        let mut config = Config::parse(root, Source::new(CONFIG_FILE.to_owned(), text))
-            .map_err(Error::Content)?;
+        let (mut config, diags) = Config::read(root, Source::new(CONFIG_FILE.to_owned(), text));
         let source = [root.as_os_str().as_encoded_bytes(), b"\0", &bytes].concat();
         config.key = crate::hash::content_hash(&source);
-        Ok(config)
+        Ok((config, diags))
     }
 
+    #[cfg(test)]
     fn parse(root: &Path, src: Source) -> std::result::Result<Config, Vec<Diagnostic>> {
-        let raw: RawConfig =
-            toml::from_str(&src.text).map_err(|e| vec![toml_error(&src, 0, &e)])?;
-        let mut diags = Vec::new();
+        match Config::read(root, src) {
+            (config, diags) if diags.is_empty() => Ok(config),
+            (_, diags) => Err(diags),
+        }
+    }
+
+    /// The configuration `src` gives, as far as it can be read, and every
+    /// mistake in it.
+    fn read(root: &Path, src: Source) -> (Config, Vec<Diagnostic>) {
+        let (raw, mut diags, mut unread) = match toml::from_str::<RawConfig>(&src.text) {
+            Ok(raw) => (raw, Vec::new(), Unread::default()),
+            Err(_) => recover::config(&src),
+        };
         let mut bi = |field: &Option<Spanned<RawBi>>, key: &str, fallback: &str| match field {
             None => Bi {
                 ja: fallback.to_owned(),
@@ -405,15 +432,18 @@ impl Config {
                 Some(b) => {
                     kinds.insert(name.clone(), b);
                 }
-                None => diags.push(missing_lang(
-                    &src,
-                    label.span(),
-                    &format!("kinds.{name}"),
-                    &label.get_ref().missing(),
-                )),
+                None => {
+                    diags.push(missing_lang(
+                        &src,
+                        label.span(),
+                        &format!("kinds.{name}"),
+                        &label.get_ref().missing(),
+                    ));
+                    unread.kinds.push(name.clone());
+                }
             }
         }
-        let aspects = aspects::aspects(&src, &raw.aspects, &mut diags);
+        let aspects = aspects::aspects(&src, &raw.aspects, &mut diags, &mut unread);
         let languages = match &raw.book.languages {
             None => [Lang::Ja, Lang::En],
             Some(l) => {
@@ -497,9 +527,6 @@ impl Config {
                 DEFAULT_PAGINATE_BY
             }),
         };
-        if !diags.is_empty() {
-            return Err(diags);
-        }
         let site_url = match &raw.output.html.site_url {
             Some(u) => (
                 u.get_ref().clone(),
@@ -513,7 +540,7 @@ impl Config {
             ),
         };
         let (origin, base_path) = split_site_url(&site_url.0);
-        Ok(Config {
+        let config = Config {
             root: root.to_path_buf(),
             title,
             description,
@@ -531,6 +558,7 @@ impl Config {
             port: raw.serve.port.unwrap_or(3000),
             accept,
             aspects,
+            unread,
             capture_facts: raw.capture.facts,
             raw_html: raw.markdown.raw_html.unwrap_or_default(),
             paginate_by,
@@ -541,7 +569,9 @@ impl Config {
                 ro_crate: raw.output.ro_crate.unwrap_or(true),
             },
             key: 0,
-        })
+        };
+        diags.sort_by(|a, b| a.location.cmp(&b.location));
+        (config, diags)
     }
 }
 
@@ -600,6 +630,12 @@ pub(crate) fn toml_error(src: &Source, offset: usize, e: &toml::de::Error) -> Di
     let span = span.start + offset..span.end + offset;
     let message = e.message().trim().to_owned();
     let message = message.lines().next().unwrap_or("").to_owned();
+    // serde names the type a table is read into (`struct RawAnswer`),
+    // which means nothing to a writer: it is a table.
+    let message = match message.find("expected struct Raw") {
+        Some(i) => format!("{}expected a table", &message[..i]),
+        None => message,
+    };
     let (code, hint) = if message.starts_with("unknown field") {
         (
             "E002",

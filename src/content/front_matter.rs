@@ -8,6 +8,7 @@
 //! reports each broken one, so one mistake does not hide the page's others.
 //! Nothing here resolves references.
 
+use crate::config::recover::{recover, without_broken_tables};
 use crate::config::toml_error;
 use crate::error::Diagnostic;
 use crate::lang::RawBi;
@@ -116,7 +117,7 @@ pub(crate) fn parse_page(src: &Source, split: Split) -> Lenient {
     }
     let mut diags = Vec::new();
     let mut page_meant = Vec::new();
-    let kept = without_broken_tables(src, &text, &mut diags, &mut page_meant);
+    let kept = without_broken_tables(src, &text, &mut diags, &mut page_meant, &mut Vec::new());
     let (table, errors) = DeTable::parse_recoverable(kept.as_deref().unwrap_or(&text));
     if diags.is_empty() {
         diags.extend(errors.iter().take(1).map(|e| toml_error(src, 0, e)));
@@ -159,175 +160,6 @@ pub(crate) fn parse_page(src: &Source, split: Split) -> Lenient {
         meant,
         page_meant,
     }
-}
-
-/// `text` (the front matter, at its offsets in the file) with what does
-/// not parse blanked out, or `None` when all of it parses. The parser's own
-/// recovery lets one unclosed bracket run on into a finding for every line
-/// after it; instead, each table (`[[claims]]` …) is parsed alone, so that a
-/// page of many claims is read in linear time, and one that does not parse
-/// is one finding and is left out whole. At the top level, which holds the
-/// title, only the lines in error go, each noted in `page_meant` so that a
-/// key it held is not reported missing.
-fn without_broken_tables(
-    src: &Source,
-    text: &str,
-    diags: &mut Vec<Diagnostic>,
-    page_meant: &mut Vec<String>,
-) -> Option<String> {
-    use toml::de::DeTable;
-    let first = DeTable::parse(text).err()?;
-    let mut gone: Vec<std::ops::Range<usize>> = Vec::new();
-    for (i, chunk) in chunks(text).into_iter().enumerate() {
-        if i > 0 {
-            if let Err(e) = DeTable::parse(&text[chunk.clone()]) {
-                diags.push(toml_error(src, chunk.start, &e));
-                gone.push(chunk);
-            }
-            continue;
-        }
-        let mut alone = text[chunk].to_owned();
-        let Err(e) = DeTable::parse(&alone) else {
-            continue;
-        };
-        diags.push(toml_error(src, 0, &e));
-        let mut at = e.span().map_or(0, |s| s.start);
-        for _ in 0..16 {
-            let line = line_at(&alone, at);
-            if let Some((key, _)) = alone[line.clone()].split_once('=') {
-                page_meant.push(key.trim().to_owned());
-            }
-            alone = blank_inside(&alone, std::slice::from_ref(&line));
-            gone.push(line);
-            match DeTable::parse(&alone) {
-                Ok(_) => break,
-                Err(e) => at = e.span().map_or(0, |s| s.start),
-            }
-        }
-    }
-    if diags.is_empty() {
-        // Only the tables together are wrong (a table defined twice).
-        diags.push(toml_error(src, 0, &first));
-    }
-    Some(blank_inside(text, &gone))
-}
-
-/// The byte ranges of a TOML document's tables: the part before the first
-/// header, then each `[…]` or `[[…]]` header line with the lines up to the
-/// next one.
-fn chunks(text: &str) -> Vec<std::ops::Range<usize>> {
-    let mut starts = vec![0];
-    let mut at = 0;
-    for line in text.split_inclusive('\n') {
-        if at > 0 && line.trim_start().starts_with('[') {
-            starts.push(at);
-        }
-        at += line.len();
-    }
-    starts.push(text.len());
-    starts.windows(2).map(|w| w[0]..w[1]).collect()
-}
-
-/// The byte range of the line of `text` holding offset `at`, without its
-/// newline.
-fn line_at(text: &str, at: usize) -> std::ops::Range<usize> {
-    let at = at.min(text.len());
-    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
-    start..end
-}
-
-/// `text` with every character inside one of `gone` made spaces
-/// (newlines kept, each character as many spaces as its bytes), so that
-/// offsets in the result are offsets in `text`.
-fn blank_inside(text: &str, gone: &[std::ops::Range<usize>]) -> String {
-    let mut gone = gone.to_vec();
-    gone.sort_by_key(|g| g.start);
-    let mut next = gone.iter().peekable();
-    let mut out = String::with_capacity(text.len());
-    for (i, c) in text.char_indices() {
-        // One pass: the ranges in order, each left behind once passed.
-        while next.peek().is_some_and(|g| g.end <= i) {
-            next.next();
-        }
-        let inside = next.peek().is_some_and(|g| g.contains(&i));
-        if inside && c != '\n' {
-            out.extend(std::iter::repeat_n(' ', c.len_utf8()));
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// Deserializes `table` as `T`, taking out each key the errors point at
-/// (an unknown key, a value of the wrong type) and trying again, one
-/// finding per key taken out. `meant` gets the names misspelt keys were
-/// probably meant to be. `None` when `T` cannot be made at all (a
-/// required key missing).
-fn recover<T: for<'de> Deserialize<'de>>(
-    src: &Source,
-    table: &mut toml::de::DeTable<'_>,
-    span: std::ops::Range<usize>,
-    diags: &mut Vec<Diagnostic>,
-    meant: &mut Vec<String>,
-) -> Option<T> {
-    use toml::de::Deserializer;
-    let mut removed: Vec<String> = Vec::new();
-    // Each round takes a key out, so this ends; the bound only guards a
-    // deserializer that would point at no key.
-    for _ in 0..64 {
-        let attempt = T::deserialize(Deserializer::from(toml::Spanned::new(
-            span.clone(),
-            table.clone(),
-        )));
-        let e = match attempt {
-            Ok(v) => return Some(v),
-            Err(e) => e,
-        };
-        let message = e.message().to_owned();
-        if let Some(missing) = message
-            .strip_prefix("missing field `")
-            .and_then(|m| m.split('`').next())
-        {
-            // Missing because it was misspelt or had the wrong type: that
-            // mistake is already reported.
-            let already =
-                removed.iter().any(|r| r == missing) || meant.iter().any(|m| m == missing);
-            if !already {
-                diags.push(toml_error(src, 0, &e));
-            }
-            return None;
-        }
-        let at = e.span();
-        let key = table
-            .iter()
-            .find(|(k, v)| {
-                at.as_ref().is_some_and(|at| {
-                    (k.span().start <= at.start && at.end <= k.span().end)
-                        || (v.span().start <= at.start && at.end <= v.span().end)
-                })
-            })
-            .map(|(k, _)| k.get_ref().to_string());
-        let Some(key) = key else {
-            diags.push(toml_error(src, 0, &e));
-            return None;
-        };
-        let d = toml_error(src, 0, &e);
-        if d.code == "E002" {
-            if let Some(n) = d
-                .hint
-                .as_deref()
-                .and_then(|h| h.strip_prefix("did you mean `"))
-            {
-                meant.push(n.trim_end_matches("`?").to_owned());
-            }
-        }
-        diags.push(d);
-        table.remove(key.as_str());
-        removed.push(key);
-    }
-    None
 }
 
 #[derive(Debug, Deserialize)]

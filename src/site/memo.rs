@@ -191,7 +191,9 @@ pub(crate) fn load_sources(
     overrides: &super::run::Overrides,
     caches: &mut Caches,
 ) -> Result<super::Sources> {
-    let mut config = Config::load(root)?;
+    // A mistake in book.toml costs only its key or table: the pages are
+    // still read and checked, and its findings are among theirs.
+    let (mut config, config_diags) = Config::load_lenient(root)?;
     overrides.apply(&mut config);
     let old = &caches.pages;
     let (once, unrendered) = (caches.once, caches.unrendered);
@@ -230,7 +232,8 @@ pub(crate) fn load_sources(
         || content::load_content_with(root, &load),
         || load_evidence_with(root, &config.evidence_dir, &known_evidence),
     );
-    let (content, content_diags) = content?;
+    let (content, mut content_diags) = content?;
+    content_diags.extend(config_diags);
     let (evidence, evidence_diags) = evidence?;
     caches.keyed = 0;
     caches.gone.since_load();

@@ -614,7 +614,7 @@ impl<'a> Checker<'a> {
             self.entity(pi, entity, diags);
         }
         for view in &page.views {
-            if !self.config.kinds.contains_key(&view.kind) {
+            if !self.config.kinds.contains_key(&view.kind) && !self.config.unread.kind(&view.kind) {
                 diags.push(self.unknown_kind(pi, &view.kind, view.kind_span.0.clone()));
             }
         }
@@ -643,7 +643,7 @@ impl<'a> Checker<'a> {
     /// uniqueness is in [`Checker::located`]).
     fn entity(&self, pi: usize, entity: &crate::content::Entity, diags: &mut Vec<Diagnostic>) {
         let src = &self.content.pages[pi].src;
-        if !self.config.kinds.contains_key(&entity.kind) {
+        if !self.config.kinds.contains_key(&entity.kind) && !self.config.unread.kind(&entity.kind) {
             diags.push(self.unknown_kind(pi, &entity.kind, entity.kind_span.0.clone()));
         }
         if let Some((id, span)) = &entity.status {

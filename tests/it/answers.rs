@@ -371,3 +371,87 @@ fn an_entity_of_a_draft_or_a_broken_page_is_not_unknown() {
     assert!(report.diagnostics.iter().any(|d| d.code == "E001"));
     assert_eq!(findings(&t, "E025"), Vec::<String>::new());
 }
+
+/// Issue 40, trial M6: a typo in `book.toml` hid every finding in the
+/// pages. Now a mistake there costs only its key, answer or table: the
+/// pages are still checked, and a name the unread part may declare is not
+/// reported again.
+#[test]
+fn a_mistake_in_book_toml_costs_only_its_key_and_the_pages_are_still_checked() {
+    let bad_class = GOOD.replace("class = \"limited\"", "class = \"limitd\"");
+    let mut t = site(&bad_class);
+    t.edit("book.toml", "question = {", "qestion = {");
+    let codes = |t: &SiteTest| -> Vec<String> {
+        t.check()
+            .diagnostics
+            .iter()
+            .map(|d| {
+                format!(
+                    "{} {} {}",
+                    d.code,
+                    d.location,
+                    d.hint.as_deref().unwrap_or("")
+                )
+            })
+            .collect()
+    };
+    let found = codes(&t);
+    assert!(
+        found
+            .iter()
+            .any(|f| f.starts_with("E002 book.toml:") && f.ends_with("did you mean `question`?")),
+        "{found:?}"
+    );
+    assert!(
+        found
+            .iter()
+            .any(|f| f.starts_with("E010 content/notes/page.md:")),
+        "the page's mistake in the same run: {found:?}"
+    );
+    // The rest of the aspect is read: its answers still check the claim's.
+    assert!(
+        !found
+            .iter()
+            .any(|f| f.starts_with("E024") || f.starts_with("E026")),
+        "{found:?}"
+    );
+    // A broken answer costs itself, and the claim naming it is not also
+    // told its answer is unknown.
+    t.edit("book.toml", "qestion = {", "question = {");
+    t.edit(
+        "book.toml",
+        "{ key = \"yes\", kind = \"yes\", label",
+        "{ key = \"yes\", knd = \"yes\", label",
+    );
+    let found = codes(&t);
+    assert!(
+        found
+            .iter()
+            .any(|f| f.starts_with("E002 book.toml:") && f.ends_with("did you mean `kind`?")),
+        "{found:?}"
+    );
+    assert!(found.iter().any(|f| f.starts_with("E010")), "{found:?}");
+    assert!(!found.iter().any(|f| f.starts_with("E024")), "{found:?}");
+    // A table that does not parse costs that table; a claim naming its
+    // aspect is not told the aspect is unknown.
+    t.edit("book.toml", "knd = \"yes\"", "kind = \"yes\"");
+    t.edit("book.toml", "[aspects.runs]", "[aspects.runs\n");
+    let found = codes(&t);
+    assert!(
+        found.iter().any(|f| f.starts_with("E001 book.toml:")),
+        "{found:?}"
+    );
+    assert!(found.iter().any(|f| f.starts_with("E010")), "{found:?}");
+    assert!(
+        !found
+            .iter()
+            .any(|f| f.starts_with("E024") || f.starts_with("E026")),
+        "{found:?}"
+    );
+    // And a build stops on them all, writing nothing.
+    let err = t.build_err().to_string();
+    assert!(
+        err.contains("error[E001]") && err.contains("error[E010]"),
+        "{err}"
+    );
+}

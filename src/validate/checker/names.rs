@@ -45,6 +45,7 @@ impl Checker<'_> {
     /// or (`with_claims`) given by some claim.
     pub(super) fn aspect_known(&self, name: &str, with_columns: bool, with_claims: bool) -> bool {
         self.config.aspect(name).is_some()
+            || self.config.unread.aspect(name)
             || ENGINE_ASPECTS.contains(&name)
             || (with_columns && self.l.columns.contains_key(name))
             || (with_claims && self.l.claim_aspects.contains_key(name))
@@ -115,7 +116,7 @@ impl Checker<'_> {
         // The summary of findings reads an aspect's question and answers:
         // only a declared aspect has them.
         for (name, span) in &page.findings {
-            if self.config.aspect(name).is_some() {
+            if self.config.aspect(name).is_some() || self.config.unread.aspect(name) {
                 continue;
             }
             let hint = format!(

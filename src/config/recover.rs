@@ -1,0 +1,463 @@
+//! Reading TOML that has mistakes in it, for `book.toml` and a page's
+//! front matter alike: what parses is kept, and each mistake costs only
+//! the table (a syntax error) or the key (unknown, or of the wrong type)
+//! it is in, with one finding each.
+
+use super::toml_error;
+use crate::error::Diagnostic;
+use crate::source::Source;
+use serde::Deserialize;
+
+/// `text` (a page's front matter at its offsets in the file, or
+/// `book.toml`) with what does not parse blanked out, or `None` when all
+/// of it parses. The parser's own
+/// recovery lets one unclosed bracket run on into a finding for every line
+/// after it; instead, each table (`[[claims]]` …) is parsed alone, so that a
+/// page of many claims is read in linear time, and one that does not parse
+/// is one finding and is left out whole. At the top level, which holds the
+/// title, only the lines in error go, each noted in `page_meant` so that a
+/// key it held is not reported missing. The header of each table left out
+/// goes to `tables_gone` (`[aspects.loaded]`).
+pub(crate) fn without_broken_tables(
+    src: &Source,
+    text: &str,
+    diags: &mut Vec<Diagnostic>,
+    page_meant: &mut Vec<String>,
+    tables_gone: &mut Vec<String>,
+) -> Option<String> {
+    use toml::de::DeTable;
+    let first = DeTable::parse(text).err()?;
+    let mut gone: Vec<std::ops::Range<usize>> = Vec::new();
+    for (i, chunk) in chunks(text).into_iter().enumerate() {
+        if i > 0 {
+            if let Err(e) = DeTable::parse(&text[chunk.clone()]) {
+                diags.push(toml_error(src, chunk.start, &e));
+                let header = text[chunk.clone()].lines().next().unwrap_or("");
+                tables_gone.push(header.trim().to_owned());
+                gone.push(chunk);
+            }
+            continue;
+        }
+        let mut alone = text[chunk].to_owned();
+        let Err(e) = DeTable::parse(&alone) else {
+            continue;
+        };
+        diags.push(toml_error(src, 0, &e));
+        let mut at = e.span().map_or(0, |s| s.start);
+        for _ in 0..16 {
+            let line = line_at(&alone, at);
+            if let Some((key, _)) = alone[line.clone()].split_once('=') {
+                page_meant.push(key.trim().to_owned());
+            }
+            alone = blank_inside(&alone, std::slice::from_ref(&line));
+            gone.push(line);
+            match DeTable::parse(&alone) {
+                Ok(_) => break,
+                Err(e) => at = e.span().map_or(0, |s| s.start),
+            }
+        }
+    }
+    if diags.is_empty() {
+        // Only the tables together are wrong (a table defined twice).
+        diags.push(toml_error(src, 0, &first));
+    }
+    Some(blank_inside(text, &gone))
+}
+
+/// The byte ranges of a TOML document's tables: the part before the first
+/// header, then each `[…]` or `[[…]]` header line with the lines up to the
+/// next one.
+fn chunks(text: &str) -> Vec<std::ops::Range<usize>> {
+    let mut starts = vec![0];
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        if at > 0 && line.trim_start().starts_with('[') {
+            starts.push(at);
+        }
+        at += line.len();
+    }
+    starts.push(text.len());
+    starts.windows(2).map(|w| w[0]..w[1]).collect()
+}
+
+/// The byte range of the line of `text` holding offset `at`, without its
+/// newline.
+fn line_at(text: &str, at: usize) -> std::ops::Range<usize> {
+    let at = at.min(text.len());
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    start..end
+}
+
+/// `text` with every character inside one of `gone` made spaces
+/// (newlines kept, each character as many spaces as its bytes), so that
+/// offsets in the result are offsets in `text`.
+fn blank_inside(text: &str, gone: &[std::ops::Range<usize>]) -> String {
+    let mut gone = gone.to_vec();
+    gone.sort_by_key(|g| g.start);
+    let mut next = gone.iter().peekable();
+    let mut out = String::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        // One pass: the ranges in order, each left behind once passed.
+        while next.peek().is_some_and(|g| g.end <= i) {
+            next.next();
+        }
+        let inside = next.peek().is_some_and(|g| g.contains(&i));
+        if inside && c != '\n' {
+            out.extend(std::iter::repeat_n(' ', c.len_utf8()));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Deserializes `table` as `T`, taking out each key the errors point at
+/// (an unknown key, a value of the wrong type) and trying again, one
+/// finding per key taken out. `meant` gets the names misspelt keys were
+/// probably meant to be. `None` when `T` cannot be made at all (a
+/// required key missing).
+pub(crate) fn recover<T: for<'de> Deserialize<'de>>(
+    src: &Source,
+    table: &mut toml::de::DeTable<'_>,
+    span: std::ops::Range<usize>,
+    diags: &mut Vec<Diagnostic>,
+    meant: &mut Vec<String>,
+) -> Option<T> {
+    use toml::de::Deserializer;
+    let mut removed: Vec<String> = Vec::new();
+    // Each round takes a key out, so this ends; the bound only guards a
+    // deserializer that would point at no key.
+    for _ in 0..64 {
+        let attempt = T::deserialize(Deserializer::from(toml::Spanned::new(
+            span.clone(),
+            table.clone(),
+        )));
+        let e = match attempt {
+            Ok(v) => return Some(v),
+            Err(e) => e,
+        };
+        let message = e.message().to_owned();
+        if let Some(missing) = message
+            .strip_prefix("missing field `")
+            .and_then(|m| m.split('`').next())
+        {
+            // Missing because it was misspelt or had the wrong type: that
+            // mistake is already reported.
+            let already =
+                removed.iter().any(|r| r == missing) || meant.iter().any(|m| m == missing);
+            if !already {
+                diags.push(toml_error(src, 0, &e));
+            }
+            return None;
+        }
+        let at = e.span();
+        let key = table
+            .iter()
+            .find(|(k, v)| {
+                at.as_ref().is_some_and(|at| {
+                    (k.span().start <= at.start && at.end <= k.span().end)
+                        || (v.span().start <= at.start && at.end <= v.span().end)
+                })
+            })
+            .map(|(k, _)| k.get_ref().to_string());
+        let Some(key) = key else {
+            diags.push(toml_error(src, 0, &e));
+            return None;
+        };
+        let d = toml_error(src, 0, &e);
+        if d.code == "E002" {
+            if let Some(n) = d
+                .hint
+                .as_deref()
+                .and_then(|h| h.strip_prefix("did you mean `"))
+            {
+                meant.push(n.trim_end_matches("`?").to_owned());
+            }
+        }
+        diags.push(d);
+        table.remove(key.as_str());
+        removed.push(key);
+    }
+    None
+}
+
+/// What `book.toml` declares but could not be read (a table that does not
+/// parse, an answer or kind with a mistake): a name a page gives that may
+/// be one of these is not reported again as naming nothing.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Unread {
+    /// Aspects whose `[aspects.NAME]` table was left out.
+    pub(crate) aspects: Vec<String>,
+    /// Answers (aspect, key) left out of their vocabulary.
+    pub(crate) answers: Vec<(String, String)>,
+    /// Kinds left out of `[kinds]`.
+    pub(crate) kinds: Vec<String>,
+    /// Whole top-level tables left out (`kinds`, `aspects`).
+    pub(crate) tables: Vec<String>,
+}
+
+impl Unread {
+    /// Whether the aspect `name` may be declared in what was not read.
+    pub(crate) fn aspect(&self, name: &str) -> bool {
+        self.tables.iter().any(|t| t == "aspects") || self.aspects.iter().any(|a| a == name)
+    }
+
+    /// Whether `key` may be an answer of `aspect` that was not read.
+    pub(crate) fn answer(&self, aspect: &str, key: &str) -> bool {
+        self.aspect(aspect) || self.answers.iter().any(|(a, k)| a == aspect && k == key)
+    }
+
+    /// Whether the kind `name` may be declared in what was not read.
+    pub(crate) fn kind(&self, name: &str) -> bool {
+        self.tables.iter().any(|t| t == "kinds") || self.kinds.iter().any(|k| k == name)
+    }
+
+    /// Notes a table left out by its header (`[aspects.loaded]`,
+    /// `[kinds]`, `[[check.accept]]`).
+    fn table(&mut self, header: &str) {
+        let name = header.trim_matches(|c| c == '[' || c == ']' || c == ' ');
+        let mut parts = name.split('.').map(|p| p.trim().trim_matches('"'));
+        match (parts.next(), parts.next()) {
+            (Some("aspects"), Some(aspect)) => self.aspects.push(aspect.to_owned()),
+            (Some(top), None) => self.tables.push(top.to_owned()),
+            _ => {}
+        }
+    }
+}
+
+/// The finding for a value that cannot be a `T` (a string where a table
+/// belongs), if it cannot.
+pub(super) fn report<T: for<'de> Deserialize<'de>>(
+    src: &Source,
+    value: toml::Spanned<toml::de::DeValue<'_>>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    if let Err(e) = T::deserialize(toml::de::ValueDeserializer::from(value)) {
+        diags.push(toml_error(src, 0, &e));
+    }
+}
+
+/// `T` from a value that may not be a table (`book = 3`): read as `T`, or
+/// reported, with `T`'s default in its place.
+pub(super) fn value<T: for<'de> Deserialize<'de> + Default>(
+    src: &Source,
+    value: toml::Spanned<toml::de::DeValue<'_>>,
+    diags: &mut Vec<Diagnostic>,
+) -> T {
+    use toml::de::DeValue;
+    let span = value.span();
+    match value.into_inner() {
+        DeValue::Table(mut t) => {
+            recover::<T>(src, &mut t, span, diags, &mut Vec::new()).unwrap_or_default()
+        }
+        other => {
+            let other = toml::Spanned::new(span, other);
+            T::deserialize(toml::de::ValueDeserializer::from(other)).unwrap_or_else(|e| {
+                diags.push(toml_error(src, 0, &e));
+                T::default()
+            })
+        }
+    }
+}
+
+/// `book.toml` read as far as it can be, with a finding for each mistake
+/// rather than for the first: a syntax error costs its table, an unknown
+/// or mistyped key only that key, a bad answer, kind or acceptance only
+/// itself; everything else is read (see [`Unread`]).
+pub(super) fn config(src: &Source) -> (super::RawConfig, Vec<Diagnostic>, Unread) {
+    use toml::de::{DeTable, DeValue};
+    let mut diags = Vec::new();
+    let mut unread = Unread::default();
+    let mut gone = Vec::new();
+    let kept = without_broken_tables(src, &src.text, &mut diags, &mut Vec::new(), &mut gone);
+    for header in &gone {
+        unread.table(header);
+    }
+    let (table, errors) = DeTable::parse_recoverable(kept.as_deref().unwrap_or(&src.text));
+    if diags.is_empty() {
+        diags.extend(errors.iter().take(1).map(|e| toml_error(src, 0, e)));
+    }
+    let span = table.span();
+    let mut table = table.into_inner();
+    let mut raw = super::RawConfig::default();
+    let mut take = |key: &str| table.remove(key);
+    if let Some(v) = take("book") {
+        raw.book = value(src, v, &mut diags);
+    }
+    if let Some(v) = take("build") {
+        raw.build = value(src, v, &mut diags);
+    }
+    if let Some(v) = take("output") {
+        // `[output.html]` on its own: a mistake there costs its key.
+        let span = v.span();
+        let (v, html) = match v.into_inner() {
+            DeValue::Table(mut t) => {
+                let html = t.remove("html");
+                (DeValue::Table(t), html)
+            }
+            other => (other, None),
+        };
+        raw.output = value(src, toml::Spanned::new(span, v), &mut diags);
+        if let Some(html) = html {
+            raw.output.html = value(src, html, &mut diags);
+        }
+    }
+    if let Some(v) = take("evidence") {
+        raw.evidence = value(src, v, &mut diags);
+    }
+    if let Some(v) = take("serve") {
+        raw.serve = value(src, v, &mut diags);
+    }
+    if let Some(v) = take("markdown") {
+        raw.markdown = value(src, v, &mut diags);
+    }
+    if let Some(v) = take("search") {
+        raw.search = value(src, v, &mut diags);
+    }
+    if let Some(v) = take("capture") {
+        raw.capture = value(src, v, &mut diags);
+    }
+    if let Some(v) = take("kinds") {
+        // Each kind on its own.
+        let span = v.span();
+        match v.into_inner() {
+            DeValue::Table(t) => {
+                for (name, label) in t {
+                    let name = name.into_inner().into_owned();
+                    match toml::Spanned::<crate::lang::RawBi>::deserialize(
+                        toml::de::ValueDeserializer::from(label),
+                    ) {
+                        Ok(l) => {
+                            raw.kinds.insert(name, l);
+                        }
+                        Err(e) => {
+                            diags.push(toml_error(src, 0, &e));
+                            unread.kinds.push(name);
+                        }
+                    }
+                }
+            }
+            other => {
+                report::<std::collections::BTreeMap<String, crate::lang::RawBi>>(
+                    src,
+                    toml::Spanned::new(span, other),
+                    &mut diags,
+                );
+                unread.tables.push("kinds".to_owned());
+            }
+        }
+    }
+    if let Some(v) = take("check") {
+        // Each acceptance on its own.
+        let span = v.span();
+        match v.into_inner() {
+            DeValue::Table(mut t) => {
+                let accept = t.remove("accept");
+                raw.check = value(src, toml::Spanned::new(span, DeValue::Table(t)), &mut diags);
+                match accept {
+                    Some(list) if matches!(list.get_ref(), DeValue::Array(_)) => {
+                        let DeValue::Array(items) = list.into_inner() else {
+                            unreachable!("matched as an array")
+                        };
+                        for item in items {
+                            let item_span = item.span();
+                            if !matches!(item.get_ref(), DeValue::Table(_)) {
+                                report::<super::RawAccept>(src, item, &mut diags);
+                                continue;
+                            }
+                            if let DeValue::Table(mut t) = item.into_inner() {
+                                if let Some(a) = recover::<toml::Spanned<super::RawAccept>>(
+                                    src,
+                                    &mut t,
+                                    item_span,
+                                    &mut diags,
+                                    &mut Vec::new(),
+                                ) {
+                                    raw.check.accept.push(a);
+                                }
+                            }
+                        }
+                    }
+                    Some(other) => report::<Vec<super::RawAccept>>(src, other, &mut diags),
+                    None => {}
+                }
+            }
+            other => {
+                raw.check = value(src, toml::Spanned::new(span, other), &mut diags);
+            }
+        }
+    }
+    if let Some(v) = take("aspects") {
+        raw.aspects = super::aspects::lenient(src, v, &mut diags, &mut unread);
+    }
+    // What is left is unknown: each key reported with the nearest name.
+    if !table.is_empty() {
+        let _ = recover::<super::RawConfig>(src, &mut table, span, &mut diags, &mut Vec::new());
+    }
+    diags.sort_by(|a, b| a.location.cmp(&b.location));
+    (raw, diags, unread)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Config;
+    use crate::source::Source;
+
+    #[test]
+    fn every_mistake_of_book_toml_once_and_the_rest_read() {
+        let text = concat!(
+            "[book]\ntitle = \"T\"\n",
+            "[output.html]\nsite-ul = \"/\"\n",
+            "[kinds]\ncomponent = { ja = \"部品\" }\ngpu = { ja = \"GPU\", en = \"GPU\" }\n",
+            "[aspects.runs]\nqestion = { ja = \"動いたか\", en = \"Ran?\" }\n",
+            "answers = [\n",
+            "  { key = \"yes\", kind = \"yes\", label = 3 },\n",
+            "  \"oops\",\n",
+            "  { key = \"no\", knd = \"no\", label = { ja = \"動いてない\", en = \"No\" } },\n",
+            "]\n",
+            "[aspects.other\nquestion = 1\n",
+            "[[check.accept]]\ncode = \"W002\"\nreasn = \"x\"\n",
+            "[[check.accept]]\ncode = \"W001\"\nreason = { ja = \"理由\", en = \"why\" }\n",
+            "[serve]\nport = 4000\n",
+        );
+        let (config, diags) = Config::read(
+            std::path::Path::new("."),
+            Source::new("book.toml".into(), text.into()),
+        );
+        let found: Vec<String> = diags
+            .iter()
+            .map(|d| format!("{} {} {}", d.code, d.location, d.message))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                "E002 book.toml:4:1 unknown field `site-ul`, expected one of `site-url`, `git-repository-url`, `edit-url-template`, `paginate-by`",
+                "E031 book.toml:6:13 `kinds.component` lacks en",
+                "E002 book.toml:9:1 unknown field `qestion`, expected one of `question`, `scope`, `setup`, `framing`, `answers`",
+                "E003 book.toml:11:40 invalid type: integer `3`, expected a string or a table `{ ja = \"…\", en = \"…\" }`",
+                "E003 book.toml:12:3 invalid type: string \"oops\", expected a table",
+                "E002 book.toml:13:17 unknown field `knd`, expected one of `key`, `kind`, `glyph`, `label`",
+                "E001 book.toml:15:15 unclosed table, expected `]`",
+                "E002 book.toml:19:1 unknown field `reasn`, expected one of `code`, `reason`, `path`, `claim`",
+            ]
+        );
+        // What is right is read.
+        assert_eq!(config.title.en, "T");
+        assert_eq!(config.port, 4000);
+        assert!(config.kinds.contains_key("gpu"));
+        assert_eq!(config.accept.len(), 1);
+        let runs = config.aspect("runs").expect("runs is read");
+        assert_eq!(
+            runs.answers.len(),
+            1,
+            "`no` is read (without its kind), `yes` is not"
+        );
+        assert_eq!(runs.answers[0].kind, None);
+        // What is not is known to be missing, not absent.
+        assert!(config.unread.kind("component"));
+        assert!(config.unread.answer("runs", "yes"));
+        assert!(config.unread.aspect("other"));
+        assert!(!config.unread.aspect("runs"));
+    }
+}
