@@ -156,9 +156,9 @@ fn basic_report_counts_pages_claims_and_the_untranslated_warning() {
     assert_eq!(
         warnings,
         [
-            r#"content/notes/page.md:71:1: warning[E032]: untranslated segment: this `::: en` block has no `::: ja` partner
+            r#"content/notes/page.md:73:1: warning[E032]: untranslated segment: this `::: en` block has no `::: ja` partner
    |
-71 | ::: en
+73 | ::: en
    | ^^^^^^
   = hint: add a `::: ja` block right after this one"#
         ]
