@@ -40,6 +40,7 @@ answer = "yes"
 ja = "ランナーは動いた。"
 en = "The runner ran."
 evidence = ["logs/run.log#L7"]
+settle = { ja = "ランナーのスレッドを一つずつ記録したログ。", en = "A log of each of the runner's threads." }
 "#;
 
 /// The E024 findings of a check (the fixture's own untranslated block is
@@ -169,7 +170,7 @@ fn claims_json_json_ld_and_the_claims_command_carry_the_answer() {
     t.build();
     let json: serde_json::Value =
         serde_json::from_str(&t.read("claims.json")).expect("claims.json");
-    assert_eq!(json["version"], 2);
+    assert_eq!(json["version"], 3);
     let claim = json["claims"]
         .as_array()
         .expect("claims")
@@ -178,7 +179,12 @@ fn claims_json_json_ld_and_the_claims_command_carry_the_answer() {
         .expect("the claim");
     assert_eq!(
         claim["answer"],
-        serde_json::json!({"key": "yes", "label": {"ja": "動いた", "en": "Ran"}})
+        serde_json::json!({"key": "yes", "kind": "yes", "label": {"ja": "動いた", "en": "Ran"}})
+    );
+    // Issue 40: what would settle it, in both languages.
+    assert_eq!(
+        claim["settle"],
+        serde_json::json!({"ja": "ランナーのスレッドを一つずつ記録したログ。", "en": "A log of each of the runner's threads."})
     );
     let plain = json["claims"]
         .as_array()
@@ -187,10 +193,24 @@ fn claims_json_json_ld_and_the_claims_command_carry_the_answer() {
         .find(|c| c["id"] == "runner-started")
         .expect("a claim without an answer");
     assert!(plain.get("answer").is_none(), "{plain}");
-    let ld = t.read("claims.jsonld");
-    assert!(
-        ld.contains("\"name\": \"answer\"") && ld.contains("\"value\": \"yes\""),
-        "{ld}"
+    let ld: serde_json::Value = serde_json::from_str(&t.read("claims.jsonld")).expect("JSON-LD");
+    let node = ld["@graph"]
+        .as_array()
+        .expect("graph")
+        .iter()
+        .find(|n| n["identifier"] == "runner-ran")
+        .expect("its node");
+    assert_eq!(
+        node["additionalProperty"],
+        serde_json::json!([
+            {"@type": "PropertyValue", "name": "evidenceClass", "value": "limited"},
+            {"@type": "PropertyValue", "name": "answer", "value": "yes"},
+            {"@type": "PropertyValue", "name": "answerKind", "value": "yes"},
+            {"@type": "PropertyValue", "name": "settledBy", "value": [
+                {"@language": "ja", "@value": "ランナーのスレッドを一つずつ記録したログ。"},
+                {"@language": "en", "@value": "A log of each of the runner's threads."},
+            ]},
+        ])
     );
     let claims =
         kansoku::claims::query(t.root(), &kansoku::claims::Query::default()).expect("claims");
@@ -564,8 +584,8 @@ fn an_answer_by_deduction_names_its_premises_and_is_no_stronger() {
     // is what views show first.
     t.edit(
         "content/notes/page.md",
-        "evidence = [\"logs/run.log#L7\"]\n\n[[claims]]\nid = \"runner-started\"",
-        "evidence = [\"logs/run.log#L7\"]\nfrom = [\"runner-threshold\"]\n\n[[claims]]\nid = \"runner-started\"",
+        "evidence = [\"logs/run.log#L7\"]\nsettle",
+        "evidence = [\"logs/run.log#L7\"]\nfrom = [\"runner-threshold\"]\nsettle",
     );
     assert_eq!(
         printed(&t, "E029"),
@@ -624,7 +644,11 @@ fn an_answer_word_read_two_ways_across_languages_is_a_warning() {
 /// a confirmed one has nothing to settle.
 #[test]
 fn an_open_claim_says_what_would_settle_it() {
-    let mut t = site(GOOD);
+    let unsettled = GOOD.replace(
+        "settle = { ja = \"ランナーのスレッドを一つずつ記録したログ。\", en = \"A log of each of the runner's threads.\" }\n",
+        "",
+    );
+    let mut t = site(&unsettled);
     assert_eq!(
         printed(&t, "E034"),
         "content/notes/page.md:14:6: error[E034]: limited claim `runner-ran` does not say what would settle it\n  = hint: add `settle = { ja = \"…\", en = \"…\" }`: the observation that would settle it"

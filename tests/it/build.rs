@@ -78,7 +78,7 @@ fn hrefs(html: &str) -> Vec<&str> {
 fn claims_json(t: &SiteTest) -> Vec<serde_json::Value> {
     let v: serde_json::Value =
         serde_json::from_str(&t.read("claims.json")).expect("claims.json is JSON");
-    assert_eq!(v["version"], 2, "claims.json names its format version");
+    assert_eq!(v["version"], 3, "claims.json names its format version");
     v["claims"]
         .as_array()
         .expect("claims.json has a `claims` array")
