@@ -210,6 +210,9 @@ class = "unresolved"   # confirmed, inferred, unresolved or limited
 ja = "観測したことを一文で書く。"
 en = "Write what was observed, in one sentence."
 evidence = []          # e.g. ["logs/run-1.log#L4-L5"], a file under evidence/
+# What would settle it (an unresolved or limited claim says; a confirmed
+# one has nothing to settle). / 何を観測すれば確定するか。
+settle = {{ ja = "何を観測すれば確定するかを一文で書く。", en = "Write what observation would settle it, in one sentence." }}
 +++
 
 ::: ja

@@ -21,12 +21,15 @@ use std::borrow::Cow;
 
 /// The version of `claims.json` (see `schemas/claims.schema.json`): raised
 /// when a field changes meaning or goes away, not when one is added.
-pub(crate) const CLAIMS_VERSION: u32 = 2;
+pub(crate) const CLAIMS_VERSION: u32 = 3;
 
 /// Versions [`ClaimsFile::read`] accepts: version 1 is version 2 without
 /// `answer` (issue 26 raised it so that readers of version 1 learn that
-/// a claim may now state its answer apart from its text).
-const READABLE: [u32; 2] = [1, 2];
+/// a claim may now state its answer apart from its text); version 2 is
+/// version 3 without an answer's `kind` and a claim's `settle` (issue 40
+/// raised it because an answer of kind `not-known` is no answer: a reader
+/// of version 2 would take "Not observed" for one).
+const READABLE: [u32; 3] = [1, 2, 3];
 
 /// The whole of `claims.json`.
 #[derive(Debug, Serialize, Deserialize)]
@@ -62,6 +65,10 @@ pub struct ClaimRecord<'a> {
     /// The answer it states from its aspect's vocabulary.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub answer: Option<AnswerRecord<'a>>,
+    /// For an unresolved or limited claim: the observation that would
+    /// settle it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub settle: Option<Cow<'a, Bi<String>>>,
     /// Free tags.
     pub tags: Cow<'a, [String]>,
     /// Lifecycle state name (`current`, `retracted`, `superseded`); empty
@@ -78,12 +85,17 @@ pub struct ClaimRecord<'a> {
     pub translated_by: Option<Cow<'a, str>>,
 }
 
-/// The answer of a [`ClaimRecord`]: its key and its words.
+/// The answer of a [`ClaimRecord`]: its key, kind and words.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct AnswerRecord<'a> {
     /// Its key in the aspect's vocabulary (`yes`, `not-observed`).
     pub key: Cow<'a, str>,
+    /// What kind of statement it is: `yes`, `no`, `partial`, or
+    /// `not-known` (no answer: nothing decisive was seen, or nobody could
+    /// look). Absent in files before version 3.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<Cow<'a, str>>,
     /// Its words in each language.
     pub label: Cow<'a, Bi<String>>,
 }
@@ -223,8 +235,8 @@ mod tests {
         let sorted = ClaimsFile::read(&format!(r#"{{"claims": [{one}], "version": 1}}"#));
         assert_eq!(versioned, sorted);
         assert_eq!(
-            ClaimsFile::read(r#"{"claims": [{"id": 7}], "version": 3}"#),
-            Err("unknown version Some(3)".to_owned())
+            ClaimsFile::read(r#"{"claims": [{"id": 7}], "version": 4}"#),
+            Err("unknown version Some(4)".to_owned())
         );
         let bare = ClaimsFile::read(&format!("[{one}]"));
         assert_eq!(versioned, bare);
@@ -236,8 +248,8 @@ mod tests {
         assert!(claims[0].evidence.is_empty());
         let err = |text: &str| ClaimsFile::read(text).expect_err(text);
         assert_eq!(
-            err(r#"{"version": 3, "claims": 7}"#),
-            "unknown version Some(3)"
+            err(r#"{"version": 4, "claims": 7}"#),
+            "unknown version Some(4)"
         );
         assert_eq!(err(r#"{"claims": []}"#), "unknown version None");
         assert_eq!(err(r#"{"version": 1}"#), "no `claims` array");
@@ -248,6 +260,20 @@ mod tests {
             err(r#"{"version": 1, "claims": [{"id": 7}]}"#),
             "invalid type: integer `7`, expected a string at line 1 column 34"
         );
+    }
+
+    /// Issue 40: a version 2 file (answers without a kind, no `settle`)
+    /// still reads, as `claims` and `diff` read older files.
+    #[test]
+    fn version_2_still_reads() {
+        let two = r#"{"version": 2, "claims": [{"id": "a", "class": "limited", "answer": {"key": "not-observed", "label": {"ja": "観測なし", "en": "Not observed"}}}]}"#;
+        let claims = ClaimsFile::read(two).expect("version 2 reads");
+        let answer = claims[0].answer.as_ref().expect("its answer");
+        assert_eq!(
+            (answer.key.as_ref(), answer.kind.as_deref()),
+            ("not-observed", None)
+        );
+        assert_eq!(claims[0].settle, None);
     }
 
     #[test]
@@ -283,11 +309,13 @@ mod tests {
             aspect: Some("runs".into()),
             answer: Some(AnswerRecord {
                 key: "yes".into(),
+                kind: Some("yes".into()),
                 label: Cow::Owned(Bi {
                     ja: "はい".to_owned(),
                     en: "Yes".to_owned(),
                 }),
             }),
+            settle: Some(Cow::Borrowed(&text)),
             tags: Cow::Borrowed(&tags),
             state: "superseded".into(),
             reason: Some(Cow::Borrowed(&text)),

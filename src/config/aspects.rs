@@ -120,18 +120,6 @@ impl Aspect {
     }
 }
 
-/// The glyph of an answer whose kind `book.toml` does not give: by its
-/// key, as before kinds were declared.
-fn glyph_by_key(key: &str) -> &'static str {
-    match key {
-        "yes" => "✓",
-        "no" => "✗",
-        "partial" => "◑",
-        "unknown" | "not-observed" => "–",
-        _ => "•",
-    }
-}
-
 /// The aspects in the order `book.toml` declares them.
 pub(super) fn aspects(
     src: &Source,
@@ -150,7 +138,7 @@ pub(super) fn aspects(
     let mut out = Vec::new();
     let mut raw: Vec<_> = raw.iter().collect();
     raw.sort_by_key(|(_, a)| a.span().start);
-    for (name, a) in raw {
+    for &(name, a) in &raw {
         let a = a.get_ref();
         let question = bi(&a.question, &format!("aspects.{name}.question"), diags);
         let setup = bi(&a.setup, &format!("aspects.{name}.setup"), diags);
@@ -190,10 +178,35 @@ pub(super) fn aspects(
                 continue;
             }
             let kind = r.kind.as_ref().map(|k| *k.get_ref());
+            let written = unread
+                .kinds_written
+                .iter()
+                .any(|(a, k)| a == name && k == key);
+            if kind.is_none() && !written {
+                diags.push(
+                    src.error(
+                        "E027",
+                        r.key.span(),
+                        format!("answer `{key}` of aspect `{name}` does not say what kind of answer it is"),
+                    )
+                    .with_hint("add `kind = \"yes\"`, `\"no\"`, `\"partial\"` or `\"not-known\"` (nothing decisive was seen, or nobody could look)"),
+                );
+            }
             let glyph = match (&r.glyph, kind) {
+                (Some(g), Some(AnswerKind::NotKnown)) => {
+                    diags.push(
+                        src.error(
+                            "E027",
+                            g.span(),
+                            format!("answer `{key}` of aspect `{name}` is not known, and a not-known answer has no glyph"),
+                        )
+                        .with_hint("remove `glyph`: a not-known answer is shown as the absence of an answer, never as a glyph beside a certainty badge"),
+                    );
+                    String::new()
+                }
                 (Some(g), _) => g.get_ref().clone(),
                 (None, Some(k)) => k.default_glyph().to_owned(),
-                (None, None) => glyph_by_key(key).to_owned(),
+                (None, None) => String::new(),
             };
             match label {
                 Some(label) => answers.push(Answer {
@@ -222,7 +235,58 @@ pub(super) fn aspects(
             },
         ));
     }
+    diags.extend(vocabulary(src, &raw));
     out
+}
+
+/// W025 for answer words that stand for two words of the other language
+/// across the site's vocabularies ("Blocked" for both 使えない and
+/// ブロックされている), reported at the later answer, naming the first:
+/// one word, one meaning.
+fn vocabulary(src: &Source, raw: &[(&String, &Spanned<RawAspect>)]) -> Vec<Diagnostic> {
+    let answers: Vec<(&str, &str, Bi<String>, std::ops::Range<usize>)> = raw
+        .iter()
+        .flat_map(|(name, a)| {
+            a.get_ref().answers.iter().filter_map(move |r| {
+                let r = r.get_ref();
+                let label = r.label.get_ref().complete()?;
+                Some((
+                    name.as_str(),
+                    r.key.get_ref().as_str(),
+                    label,
+                    r.label.span(),
+                ))
+            })
+        })
+        .collect();
+    let mut diags = Vec::new();
+    for lang in [Lang::En, Lang::Ja] {
+        let other = lang.other();
+        for (i, (name, key, label, span)) in answers.iter().enumerate() {
+            let first = answers[..i].iter().find(|(_, _, l, _)| {
+                l.get(lang) == label.get(lang) && l.get(other) != label.get(other)
+            });
+            let Some((first_name, first_key, first_label, _)) = first else {
+                continue;
+            };
+            diags.push(
+                src.warning(
+                    "W025",
+                    span.clone(),
+                    format!(
+                        "the answer words `{}` stand for two {other} words: `{}` (`{first_name}.{first_key}`) and `{}` (`{name}.{key}`)",
+                        label.get(lang),
+                        first_label.get(other),
+                        label.get(other),
+                    ),
+                )
+                .with_hint(format!(
+                    "one word, one meaning: give these answers the same {other} words, or one of them other {lang} words"
+                )),
+            );
+        }
+    }
+    diags
 }
 
 /// `[aspects]` read as far as it can be (see `recover::config`): each
@@ -274,14 +338,17 @@ pub(super) fn lenient(
                             DeValue::String(s) => Some(s.to_string()),
                             _ => None,
                         });
+                        let mut meant = Vec::new();
                         match recover::<Spanned<RawAnswer>>(
-                            src,
-                            &mut a,
-                            item_span,
-                            diags,
-                            &mut Vec::new(),
+                            src, &mut a, item_span, diags, &mut meant,
                         ) {
-                            Some(r) => answers.push(r),
+                            Some(r) => {
+                                if meant.iter().any(|m| m == "kind") {
+                                    let key = r.get_ref().key.get_ref().clone();
+                                    unread.kinds_written.push((name.clone(), key));
+                                }
+                                answers.push(r);
+                            }
                             None => {
                                 if let Some(key) = key {
                                     unread.answers.push((name.clone(), key));
@@ -346,6 +413,7 @@ mod tests {
             "[aspects.loaded]\nanswers = [{ key = \"yes\", kind = \"yess\", label = { ja = \"は\", en = \"Y\" } }]\n",
         )
         .expect_err("unknown kind");
+        assert_eq!(e.len(), 1, "one mistake, one finding: {e:?}");
         assert_eq!(e[0].code, "E003");
         assert_eq!(e[0].location.to_string(), "book.toml:2:34");
         assert_eq!(e[0].hint.as_deref(), Some("did you mean `yes`?"));

@@ -365,7 +365,7 @@ impl Config {
     /// it is an error (see [`Config::load_lenient`] to read past them).
     pub fn load(root: &Path) -> Result<Config> {
         match Config::load_lenient(root)? {
-            (config, diags) if diags.is_empty() => Ok(config),
+            (config, diags) if !diags.iter().any(Diagnostic::is_error) => Ok(config),
             (_, diags) => Err(Error::Content(diags)),
         }
     }
@@ -396,7 +396,7 @@ impl Config {
     #[cfg(test)]
     fn parse(root: &Path, src: Source) -> std::result::Result<Config, Vec<Diagnostic>> {
         match Config::read(root, src) {
-            (config, diags) if diags.is_empty() => Ok(config),
+            (config, diags) if !diags.iter().any(Diagnostic::is_error) => Ok(config),
             (_, diags) => Err(diags),
         }
     }

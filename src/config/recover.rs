@@ -174,6 +174,10 @@ pub(crate) fn recover<T: for<'de> Deserialize<'de>>(
             {
                 meant.push(n.trim_end_matches("`?").to_owned());
             }
+        } else {
+            // A known key of the wrong type: it was written, and is
+            // reported here, not again as missing.
+            meant.push(key.clone());
         }
         diags.push(d);
         table.remove(key.as_str());
@@ -193,6 +197,9 @@ pub(crate) struct Unread {
     pub(crate) answers: Vec<(String, String)>,
     /// Kinds left out of `[kinds]`.
     pub(crate) kinds: Vec<String>,
+    /// Answers (aspect, key) whose `kind` was written but could not be
+    /// read: reported there, not again as missing.
+    pub(crate) kinds_written: Vec<(String, String)>,
     /// Whole top-level tables left out (`kinds`, `aspects`).
     pub(crate) tables: Vec<String>,
 }

@@ -346,6 +346,24 @@ pub(crate) fn claim(
             );
         }
     }
+    // What would settle it, in both languages, as any text a reader sees.
+    let settle = raw.settle.and_then(|s| match s.get_ref().complete() {
+        Some(bi) => Some((bi, s.span())),
+        None => {
+            let missing: Vec<&str> = s.get_ref().missing().into_iter().map(Lang::code).collect();
+            diags.push(
+                src.error(
+                    "E031",
+                    s.span(),
+                    format!("the `settle` of claim `{id}` lacks {}", missing.join(" and ")),
+                )
+                .with_hint(
+                    "say what would settle it in both languages: `settle = { ja = \"…\", en = \"…\" }`",
+                ),
+            );
+            None
+        }
+    });
     let life = lifecycle(
         src,
         &id,
@@ -384,9 +402,7 @@ pub(crate) fn claim(
             .answer
             .map(|a| (a.span(), a.into_inner()))
             .map(|(s, a)| (a, s)),
-        settle: raw
-            .settle
-            .and_then(|s| Some((s.get_ref().complete()?, s.span()))),
+        settle,
         tags: raw.tags,
         id_span,
         life,

@@ -502,9 +502,11 @@ fn claim_records<'a>(cx: &Ctx<'_>, page: &'a crate::content::Page) -> Vec<ClaimR
                 let a = cx.site.config.aspect(c.aspect.as_deref()?)?.answer(key)?;
                 Some(crate::record::AnswerRecord {
                     key: Cow::Owned(a.key.clone()),
+                    kind: a.kind.map(|k| Cow::Borrowed(k.name())),
                     label: Cow::Owned(a.label.clone()),
                 })
             }),
+            settle: c.settle.as_ref().map(|(s, _)| Cow::Borrowed(s)),
             tags: Cow::Borrowed(&c.tags),
             state: Cow::Borrowed(c.life.state.name()),
             reason: c.life.reason.as_ref().map(Cow::Borrowed),

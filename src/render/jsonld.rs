@@ -3,7 +3,9 @@
 //!
 //! Each claim is a schema.org `Claim` and a W3C PROV `Entity`: its texts
 //! are language-tagged values, its evidence class and state are schema.org
-//! properties (`additionalProperty`, `creativeWorkStatus`), the evidence
+//! properties (`additionalProperty`, `creativeWorkStatus`; the answer, its
+//! kind and what would settle the claim are further `PropertyValue`s,
+//! the last language-tagged), the evidence
 //! lines and premises it rests on are `prov:wasDerivedFrom` (captured
 //! lines `prov:wasGeneratedBy` the run of their command, a `prov:Activity`
 //! with its start and end times), and a successor is `dcterms:isReplacedBy`. Only terms of those published
@@ -100,16 +102,24 @@ struct PropertyValue<'a> {
     #[serde(rename = "@type")]
     kind: &'static str,
     name: &'static str,
-    value: &'a str,
+    value: Value<'a>,
 }
 
-/// The evidence class, and the answer when the claim states one (an
-/// object alone, as before answers, or both in an array).
+/// A property's value: a plain string, or one per language.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Value<'a> {
+    Plain(&'a str),
+    Tagged([Tagged<'a>; 2]),
+}
+
+/// The evidence class alone (an object, as before answers), or with the
+/// answer, its kind and what would settle the claim (an array).
 #[derive(Serialize)]
 #[serde(untagged)]
 enum Properties<'a> {
     Class(PropertyValue<'a>),
-    ClassAndAnswer([PropertyValue<'a>; 2]),
+    More(Vec<PropertyValue<'a>>),
 }
 
 /// A language-tagged string.
@@ -222,21 +232,27 @@ fn node<'a>(c: &'a ClaimRecord<'a>, urls: &HashMap<&'a str, &'a str>) -> Node<'a
         id: &c.url.ja,
         types: ["Claim", "prov:Entity"],
         class: {
-            let class = PropertyValue {
+            let property = |name, value| PropertyValue {
                 kind: "PropertyValue",
-                name: "evidenceClass",
-                value: &c.class,
+                name,
+                value,
             };
-            match &c.answer {
-                None => Properties::Class(class),
-                Some(a) => Properties::ClassAndAnswer([
-                    class,
-                    PropertyValue {
-                        kind: "PropertyValue",
-                        name: "answer",
-                        value: &a.key,
-                    },
-                ]),
+            let class = property("evidenceClass", Value::Plain(&c.class));
+            let mut more = Vec::new();
+            if let Some(a) = &c.answer {
+                more.push(property("answer", Value::Plain(&a.key)));
+                if let Some(kind) = &a.kind {
+                    more.push(property("answerKind", Value::Plain(kind)));
+                }
+            }
+            if let Some(settle) = &c.settle {
+                more.push(property("settledBy", Value::Tagged(tagged(settle))));
+            }
+            if more.is_empty() {
+                Properties::Class(class)
+            } else {
+                more.insert(0, class);
+                Properties::More(more)
             }
         },
         state: &c.state,

@@ -599,7 +599,11 @@ impl<'a> Checker<'a> {
             }
         }
         if !claim.broken {
-            super::derive::premises(content, &self.l.claims, at, diags);
+            let answered = self
+                .answer_kind(claim)
+                .is_some_and(|k| k != crate::config::AnswerKind::NotKnown);
+            super::derive::premises(content, &self.l.claims, at, answered, diags);
+            self.certainty(at, diags);
         }
         if let Some((id, span)) = &claim.life.superseded_by {
             if !self.known(id) {

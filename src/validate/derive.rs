@@ -1,5 +1,7 @@
 //! Derivation rules over `from`: no cycles (E086), no inference stronger
-//! than its premises (W082), no `from` on a confirmed claim (W083).
+//! than its premises (W082), no `from` on a confirmed claim (W083), and
+//! for a claim stating an answer, the same held as errors (E029): an
+//! answer deduced from other claims names them and is no stronger.
 //!
 //! These read the claims and the site-wide id map only; the lock and the
 //! evidence are not consulted here (see `crate::review` for what changes
@@ -166,30 +168,72 @@ fn strongly_connected<'a>(
     out
 }
 
+/// How strong a class is: 0 for confirmed, down to 3 for unresolved.
+fn strength(class: Class) -> usize {
+    Class::BY_CERTAINTY
+        .iter()
+        .position(|c| *c == class)
+        .expect("every class is ranked")
+}
+
 /// W082 and W083 for one claim: an inferred claim resting on an
-/// unresolved or limited premise, a confirmed claim with `from`.
+/// unresolved or limited premise, a confirmed claim with `from`. For a
+/// claim that states an answer (`answered`: a yes, no or partial from its
+/// vocabulary) these are errors, E029, with one more: an inferred answer
+/// names the claims it is deduced from. Views show an answer first, on
+/// the home page's summary; one stronger than what it rests on is read as
+/// the record's word.
 pub(super) fn premises(
     content: &Content,
     claims: &Map<String, ClaimAt>,
     at: ClaimAt,
+    answered: bool,
     diags: &mut Vec<Diagnostic>,
 ) {
     let page = &content.pages[at.page];
     let c = &page.claims[at.claim];
+    if answered {
+        if let Some((_, span)) = c
+            .answer
+            .as_ref()
+            .filter(|_| c.class == Class::Inferred && c.from.is_empty())
+        {
+            diags.push(
+                page.src
+                    .error(
+                        "E029",
+                        span.clone(),
+                        format!("inferred claim `{}` states an answer but names no premises (`from`)", c.id),
+                    )
+                    .with_hint("an answer deduced from other claims names them: add `from = [\"…\"]` with the claims it follows from"),
+            );
+        }
+    }
     if c.class == Class::Confirmed && !c.from.is_empty() {
-        diags.push(
+        let d = if answered {
+            page.src
+                .error(
+                    "E029",
+                    c.from[0].1.clone(),
+                    format!("confirmed claim `{}` states an answer deduced from other claims (`from`)", c.id),
+                )
+                .with_hint(format!(
+                    "an answer deduced from other claims is inferred at most: make `{}` inferred, or drop `from` if the answer was seen directly",
+                    c.id
+                ))
+        } else {
             page.src
                 .warning(
                     "W083",
                     c.from[0].1.clone(),
                     format!("confirmed claim `{}` rests on other claims (`from`)", c.id),
                 )
-                .with_hint(
-                    "a confirmed claim is seen directly: make it `inferred`, or drop `from`",
-                ),
-        );
+                .with_hint("a confirmed claim is seen directly: make it `inferred`, or drop `from`")
+        };
+        diags.push(d);
+        return;
     }
-    if c.class != Class::Inferred {
+    if c.class != Class::Inferred && !answered {
         return;
     }
     for (id, span) in &c.from {
@@ -202,6 +246,28 @@ pub(super) fn premises(
             continue;
         }
         let premise = premise.class;
+        if answered {
+            if strength(c.class) < strength(premise) {
+                diags.push(
+                    page.src
+                        .error(
+                            "E029",
+                            span.clone(),
+                            format!(
+                                "claim `{}` states an answer stronger than its premises: `{id}` is {}",
+                                c.id,
+                                premise.name()
+                            ),
+                        )
+                        .with_hint(format!(
+                            "an answer is no stronger than what it rests on: make `{}` {} too, or settle `{id}` first",
+                            c.id,
+                            premise.name()
+                        )),
+                );
+            }
+            continue;
+        }
         if matches!(premise, Class::Unresolved | Class::Limited) {
             diags.push(
                 page.src

@@ -40,6 +40,7 @@ answer = "yes"
 ja = "ランナーは動いた。"
 en = "The runner ran."
 evidence = ["logs/run.log#L7"]
+settle = { ja = "ランナーのスレッドを一つずつ記録したログ。", en = "A log of each of the runner's threads." }
 "#;
 
 /// The E024 findings of a check (the fixture's own untranslated block is
@@ -169,7 +170,7 @@ fn claims_json_json_ld_and_the_claims_command_carry_the_answer() {
     t.build();
     let json: serde_json::Value =
         serde_json::from_str(&t.read("claims.json")).expect("claims.json");
-    assert_eq!(json["version"], 2);
+    assert_eq!(json["version"], 3);
     let claim = json["claims"]
         .as_array()
         .expect("claims")
@@ -178,7 +179,12 @@ fn claims_json_json_ld_and_the_claims_command_carry_the_answer() {
         .expect("the claim");
     assert_eq!(
         claim["answer"],
-        serde_json::json!({"key": "yes", "label": {"ja": "動いた", "en": "Ran"}})
+        serde_json::json!({"key": "yes", "kind": "yes", "label": {"ja": "動いた", "en": "Ran"}})
+    );
+    // Issue 40: what would settle it, in both languages.
+    assert_eq!(
+        claim["settle"],
+        serde_json::json!({"ja": "ランナーのスレッドを一つずつ記録したログ。", "en": "A log of each of the runner's threads."})
     );
     let plain = json["claims"]
         .as_array()
@@ -187,10 +193,24 @@ fn claims_json_json_ld_and_the_claims_command_carry_the_answer() {
         .find(|c| c["id"] == "runner-started")
         .expect("a claim without an answer");
     assert!(plain.get("answer").is_none(), "{plain}");
-    let ld = t.read("claims.jsonld");
-    assert!(
-        ld.contains("\"name\": \"answer\"") && ld.contains("\"value\": \"yes\""),
-        "{ld}"
+    let ld: serde_json::Value = serde_json::from_str(&t.read("claims.jsonld")).expect("JSON-LD");
+    let node = ld["@graph"]
+        .as_array()
+        .expect("graph")
+        .iter()
+        .find(|n| n["identifier"] == "runner-ran")
+        .expect("its node");
+    assert_eq!(
+        node["additionalProperty"],
+        serde_json::json!([
+            {"@type": "PropertyValue", "name": "evidenceClass", "value": "limited"},
+            {"@type": "PropertyValue", "name": "answer", "value": "yes"},
+            {"@type": "PropertyValue", "name": "answerKind", "value": "yes"},
+            {"@type": "PropertyValue", "name": "settledBy", "value": [
+                {"@language": "ja", "@value": "ランナーのスレッドを一つずつ記録したログ。"},
+                {"@language": "en", "@value": "A log of each of the runner's threads."},
+            ]},
+        ])
     );
     let claims =
         kansoku::claims::query(t.root(), &kansoku::claims::Query::default()).expect("claims");
@@ -453,5 +473,216 @@ fn a_mistake_in_book_toml_costs_only_its_key_and_the_pages_are_still_checked() {
     assert!(
         err.contains("error[E001]") && err.contains("error[E010]"),
         "{err}"
+    );
+}
+
+/// The findings of `t`'s check with `code`, as `check` prints them, with
+/// their hints on a line of their own.
+fn printed(t: &SiteTest, code: &str) -> String {
+    let report = t.check();
+    let only: Vec<kansoku::Diagnostic> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == code)
+        .cloned()
+        .collect();
+    only.iter()
+        .map(|d| {
+            let severity = if d.is_error() { "error" } else { "warning" };
+            format!(
+                "{}: {severity}[{}]: {}\n  = hint: {}",
+                d.location,
+                d.code,
+                d.message,
+                d.hint.as_deref().unwrap_or("")
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Issue 40: every declared answer says what kind of statement it is,
+/// and a not-known answer, being no answer, has no glyph.
+#[test]
+fn an_answer_says_its_kind_and_a_not_known_one_has_no_glyph() {
+    let mut t = site(GOOD);
+    t.edit(
+        "book.toml",
+        "{ key = \"no\", kind = \"no\",",
+        "{ key = \"no\",",
+    );
+    t.edit(
+        "book.toml",
+        "{ key = \"partial\", kind = \"partial\",",
+        "{ key = \"unseen\", kind = \"not-known\", glyph = \"–\", label = { ja = \"見ていない\", en = \"Nobody looked\" } },\n  { key = \"partial\", kind = \"partial\",",
+    );
+    let book = std::fs::read_to_string(t.root().join("book.toml")).expect("book.toml");
+    let line = |needle: &str| {
+        1 + book[..book.find(needle).expect(needle)]
+            .matches('\n')
+            .count()
+    };
+    assert_eq!(
+        printed(&t, "E027"),
+        format!(
+            "book.toml:{}:11: error[E027]: answer `no` of aspect `runs` does not say what kind of answer it is\n  = hint: add `kind = \"yes\"`, `\"no\"`, `\"partial\"` or `\"not-known\"` (nothing decisive was seen, or nobody could look)\n\
+             book.toml:{}:49: error[E027]: answer `unseen` of aspect `runs` is not known, and a not-known answer has no glyph\n  = hint: remove `glyph`: a not-known answer is shown as the absence of an answer, never as a glyph beside a certainty badge",
+            line("{ key = \"no\""),
+            line("{ key = \"unseen\""),
+        )
+    );
+}
+
+/// Issue 40: "nothing decisive was seen" is never seen directly, nor
+/// deduced.
+#[test]
+fn a_not_known_answer_is_never_confirmed_or_inferred() {
+    let claim = GOOD
+        .replace("class = \"limited\"", "class = \"confirmed\"")
+        .replace("answer = \"yes\"", "answer = \"unseen\"");
+    let mut t = site(&claim);
+    t.edit(
+        "book.toml",
+        "{ key = \"partial\",",
+        "{ key = \"unseen\", kind = \"not-known\", label = { ja = \"見ていない\", en = \"Nobody looked\" } },\n  { key = \"partial\",",
+    );
+    assert_eq!(
+        printed(&t, "E028"),
+        "content/notes/page.md:18:10: error[E028]: claim `runner-ran` is confirmed, but its answer `unseen` is not known\n  = hint: a not-known answer is unresolved or limited: class the claim by what was seen, or state what was seen as its answer"
+    );
+    t.edit(
+        "content/notes/page.md",
+        "class = \"confirmed\"\nabout",
+        "class = \"inferred\"\nabout",
+    );
+    assert!(
+        printed(&t, "E028").contains(
+            "error[E028]: claim `runner-ran` is inferred, but its answer `unseen` is not known"
+        ),
+        "{}",
+        printed(&t, "E028")
+    );
+    t.edit(
+        "content/notes/page.md",
+        "class = \"inferred\"\nabout",
+        "class = \"unresolved\"\nabout",
+    );
+    assert_eq!(printed(&t, "E028"), "");
+}
+
+/// Issue 40 (record M3): an answer deduced from other claims names them
+/// with `from` and is no stronger than they are.
+#[test]
+fn an_answer_by_deduction_names_its_premises_and_is_no_stronger() {
+    let inferred = GOOD.replace("class = \"limited\"", "class = \"inferred\"");
+    let mut t = site(&inferred);
+    assert_eq!(
+        printed(&t, "E029"),
+        "content/notes/page.md:18:10: error[E029]: inferred claim `runner-ran` states an answer but names no premises (`from`)\n  = hint: an answer deduced from other claims names them: add `from = [\"…\"]` with the claims it follows from"
+    );
+    // On an open premise: an error, not W082's warning, since the answer
+    // is what views show first.
+    t.edit(
+        "content/notes/page.md",
+        "evidence = [\"logs/run.log#L7\"]\nsettle",
+        "evidence = [\"logs/run.log#L7\"]\nfrom = [\"runner-threshold\"]\nsettle",
+    );
+    assert_eq!(
+        printed(&t, "E029"),
+        "content/notes/page.md:22:9: error[E029]: claim `runner-ran` states an answer stronger than its premises: `runner-threshold` is unresolved\n  = hint: an answer is no stronger than what it rests on: make `runner-ran` unresolved too, or settle `runner-threshold` first"
+    );
+    assert_eq!(printed(&t, "W082"), "", "one finding");
+    // A confirmed answer with premises claims to be seen and deduced.
+    t.edit(
+        "content/notes/page.md",
+        "class = \"inferred\"\nabout",
+        "class = \"confirmed\"\nabout",
+    );
+    t.edit(
+        "content/notes/page.md",
+        "from = [\"runner-threshold\"]",
+        "from = [\"runner-started\"]",
+    );
+    assert_eq!(
+        printed(&t, "E029"),
+        "content/notes/page.md:22:9: error[E029]: confirmed claim `runner-ran` states an answer deduced from other claims (`from`)\n  = hint: an answer deduced from other claims is inferred at most: make `runner-ran` inferred, or drop `from` if the answer was seen directly"
+    );
+    assert_eq!(printed(&t, "W083"), "", "one finding");
+    t.edit(
+        "content/notes/page.md",
+        "class = \"confirmed\"\nabout",
+        "class = \"inferred\"\nabout",
+    );
+    assert_eq!(printed(&t, "E029"), "");
+}
+
+/// Issue 40 (record L7): one word, one meaning across the languages of
+/// the site's answers.
+#[test]
+fn an_answer_word_read_two_ways_across_languages_is_a_warning() {
+    let mut t = site(GOOD);
+    let book = std::fs::read_to_string(t.root().join("book.toml")).expect("book.toml");
+    t.write(
+        "book.toml",
+        &format!(
+            "{book}\n[aspects.watch]\nanswers = [\n  {{ key = \"blocked\", kind = \"no\", label = {{ ja = \"使えない\", en = \"Did not run\" }} }},\n]\n"
+        ),
+    );
+    let book = std::fs::read_to_string(t.root().join("book.toml")).expect("book.toml");
+    let line = 1 + book[..book.find("key = \"blocked\"").expect("declared")]
+        .matches('\n')
+        .count();
+    assert_eq!(
+        printed(&t, "W025"),
+        format!(
+            "book.toml:{line}:43: warning[W025]: the answer words `Did not run` stand for two ja words: `動いていない` (`runs.no`) and `使えない` (`watch.blocked`)\n  = hint: one word, one meaning: give these answers the same ja words, or one of them other en words"
+        )
+    );
+}
+
+/// Issue 40: every unresolved or limited claim says what would settle it;
+/// a confirmed one has nothing to settle.
+#[test]
+fn an_open_claim_says_what_would_settle_it() {
+    let unsettled = GOOD.replace(
+        "settle = { ja = \"ランナーのスレッドを一つずつ記録したログ。\", en = \"A log of each of the runner's threads.\" }\n",
+        "",
+    );
+    let mut t = site(&unsettled);
+    assert_eq!(
+        printed(&t, "E034"),
+        "content/notes/page.md:14:6: error[E034]: limited claim `runner-ran` does not say what would settle it\n  = hint: add `settle = { ja = \"…\", en = \"…\" }`: the observation that would settle it"
+    );
+    // A warning in a build, as an untranslated segment is: a writer can
+    // preview an open claim before saying what would settle it.
+    t.build();
+    let warnings = &t.report().warnings;
+    assert_eq!(warnings.iter().filter(|d| d.code == "E034").count(), 1);
+    // In one language only: E031, as for any text.
+    t.edit(
+        "content/notes/page.md",
+        "evidence = [\"logs/run.log#L7\"]\n",
+        "evidence = [\"logs/run.log#L7\"]\nsettle = { en = \"A trace of the runner's threads.\" }\n",
+    );
+    assert!(
+        printed(&t, "E031").contains("error[E031]: the `settle` of claim `runner-ran` lacks ja"),
+        "{}",
+        printed(&t, "E031")
+    );
+    assert!(!printed(&t, "E034").contains("`runner-ran`"), "one finding");
+    // On a confirmed claim there is nothing to settle.
+    t.edit(
+        "content/notes/page.md",
+        "settle = { en = \"A trace of the runner's threads.\" }",
+        "settle = { ja = \"スレッドのトレース。\", en = \"A trace of the runner's threads.\" }",
+    );
+    t.edit(
+        "content/notes/page.md",
+        "class = \"limited\"\nabout",
+        "class = \"confirmed\"\nabout",
+    );
+    assert_eq!(
+        printed(&t, "E035"),
+        "content/notes/page.md:22:10: error[E035]: confirmed claim `runner-ran` has nothing to settle, but gives `settle`\n  = hint: remove `settle`, or class the claim by what was seen: `settle` says what would settle an unresolved or limited claim"
     );
 }

@@ -78,7 +78,7 @@ fn hrefs(html: &str) -> Vec<&str> {
 fn claims_json(t: &SiteTest) -> Vec<serde_json::Value> {
     let v: serde_json::Value =
         serde_json::from_str(&t.read("claims.json")).expect("claims.json is JSON");
-    assert_eq!(v["version"], 2, "claims.json names its format version");
+    assert_eq!(v["version"], 3, "claims.json names its format version");
     v["claims"]
         .as_array()
         .expect("claims.json has a `claims` array")
@@ -156,9 +156,9 @@ fn basic_report_counts_pages_claims_and_the_untranslated_warning() {
     assert_eq!(
         warnings,
         [
-            r#"content/notes/page.md:71:1: warning[E032]: untranslated segment: this `::: en` block has no `::: ja` partner
+            r#"content/notes/page.md:73:1: warning[E032]: untranslated segment: this `::: en` block has no `::: ja` partner
    |
-71 | ::: en
+73 | ::: en
    | ^^^^^^
   = hint: add a `::: ja` block right after this one"#
         ]

@@ -101,6 +101,13 @@ cases! {
     /// Issue 40 (trial M7): a misspelt `aspect` likewise.
     e026_unknown_aspect: "e026-unknown-aspect", Check,
         [("E026", "error", "content/page.md", 8, 10)];
+    /// Issue 40: every answer says what kind of statement it is.
+    e027_answer_without_kind: "e027-answer-without-kind", Check,
+        [("E027", "error", "book.toml", 11, 11)];
+    e028_not_known_answer_confirmed: "e028-not-known-confirmed", Check,
+        [("E028", "error", "content/page.md", 9, 10)];
+    e029_answer_without_premises: "e029-answer-without-premises", Check,
+        [("E029", "error", "content/page.md", 9, 10)];
     e030_link_to_missing_page: "e030-missing-page", Check,
         [("E030", "error", "content/page.md", 16, 32)];
     e030_link_to_missing_anchor: "e030-missing-anchor", Check,
@@ -111,6 +118,12 @@ cases! {
         [("E032", "error", "content/page.md", 19, 1)];
     e033_unclosed_language_block: "e033-unclosed-block", Check,
         [("E033", "error", "content/page.md", 15, 1)];
+    /// Issue 40: an open claim says what would settle it, a confirmed
+    /// one has nothing to settle.
+    e034_open_claim_without_settle: "e034-no-settle", Check,
+        [("E034", "error", "content/page.md", 5, 6)];
+    e035_settle_on_a_confirmed_claim: "e035-settle-on-confirmed", Check,
+        [("E035", "error", "content/page.md", 10, 10)];
     e040_template_error_in_override: "e040-template-error", Build,
         [("E040", "error", "templates/page.html", 1, 1)];
     e041_fluent_syntax_error: "e041-fluent-error", Check,
@@ -135,6 +148,9 @@ cases! {
     /// Issue 25: English under `ja =` (a copy-paste, or swapped texts).
     w004_text_in_the_other_language: "w004-other-language", Check,
         [("W004", "warning", "content/page.md", 7, 6)];
+    /// Issue 40 (record L7): one answer word, one meaning.
+    w025_answer_words_read_two_ways: "w025-answer-words", Check,
+        [("W025", "warning", "book.toml", 17, 38)];
     e080_lock_does_not_parse: "e080-bad-lock", Check,
         [("E080", "error", "kansoku.lock", 7, 9)];
     e081_cited_text_changed_after_review: "e081-suspect", Check,
@@ -165,7 +181,7 @@ cases! {
     w081_changed_since_review: "w081-changed", Check,
         [("W081", "warning", "content/page.md", 5, 6)];
     w082_stronger_than_premises: "w082-stronger", Check,
-        [("W082", "warning", "content/page.md", 24, 9)];
+        [("W082", "warning", "content/page.md", 25, 9)];
     w083_confirmed_with_from: "w083-confirmed-from", Check,
         [("W083", "warning", "content/page.md", 10, 9)];
     w084_lock_names_a_removed_claim: "w084-lock-orphan", Check,
@@ -262,7 +278,7 @@ const UNREACHABLE: &[(&str, &str)] = &[
 /// Errors in `check` that `build` and `serve` only warn about: an
 /// untranslated segment, and what the review lock finds (the page then
 /// shows readers a notice instead).
-const BUILD_WARNS: &[&str] = &["E032", "E081", "E082", "E083", "E084", "E085"];
+const BUILD_WARNS: &[&str] = &["E032", "E034", "E081", "E082", "E083", "E084", "E085"];
 
 /// The case's site in a temp dir.
 fn site(case: &str) -> SiteTest {
@@ -517,6 +533,52 @@ fn misspelt_about_and_aspect_suggest_the_nearest() {
     let f = only_finding("e026-unknown-aspect");
     assert_eq!(f.message, "unknown aspect `ouptut` in `aspect`");
     assert_eq!(f.hint.as_deref(), Some("did you mean `output`?"));
+}
+
+#[test]
+fn answer_kinds_and_settle_are_told_with_the_fix() {
+    let f = only_finding("e027-answer-without-kind");
+    assert_eq!(
+        f.message,
+        "answer `yes` of aspect `output` does not say what kind of answer it is"
+    );
+    assert_eq!(
+        f.hint.as_deref(),
+        Some("add `kind = \"yes\"`, `\"no\"`, `\"partial\"` or `\"not-known\"` (nothing decisive was seen, or nobody could look)")
+    );
+    let f = only_finding("e028-not-known-confirmed");
+    assert_eq!(
+        f.message,
+        "claim `page-claim` is confirmed, but its answer `unseen` is not known"
+    );
+    let f = only_finding("e029-answer-without-premises");
+    assert_eq!(
+        f.message,
+        "inferred claim `page-claim` states an answer but names no premises (`from`)"
+    );
+    let f = only_finding("e034-no-settle");
+    assert_eq!(
+        f.message,
+        "unresolved claim `page-claim` does not say what would settle it"
+    );
+    assert_eq!(
+        f.hint.as_deref(),
+        Some("add `settle = { ja = \"…\", en = \"…\" }`: the observation that would settle it")
+    );
+    let f = only_finding("e035-settle-on-confirmed");
+    assert_eq!(
+        f.message,
+        "confirmed claim `page-claim` has nothing to settle, but gives `settle`"
+    );
+    let f = only_finding("w025-answer-words");
+    assert_eq!(
+        f.message,
+        "the answer words `Blocked` stand for two ja words: `出ていない` (`output.no`) and `止められた` (`runs.no`)"
+    );
+    assert_eq!(
+        f.hint.as_deref(),
+        Some("one word, one meaning: give these answers the same ja words, or one of them other en words")
+    );
 }
 
 #[test]

@@ -166,7 +166,7 @@ fn check_reports_untranslated_segments_as_errors_and_writes_nothing() {
     assert_eq!(out.status.code(), Some(1), "stderr: {}", text(&out.stderr));
     let stderr = text(&out.stderr);
     assert!(
-        stderr.starts_with("content/notes/page.md:71:1: error[E032]: untranslated segment: this `::: en` block has no `::: ja` partner\n"),
+        stderr.starts_with("content/notes/page.md:73:1: error[E032]: untranslated segment: this `::: en` block has no `::: ja` partner\n"),
         "{stderr}"
     );
     assert!(!t.out().exists(), "check wrote a build directory");

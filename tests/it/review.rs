@@ -593,7 +593,7 @@ fn claims_json_follows_its_schema() {
 #[test]
 fn a_claims_json_that_breaks_its_schema_is_rejected() {
     let valid = serde_json::json!({
-        "version": 2,
+        "version": 3,
         "claims": [{
             "id": "loads-hip",
             "class": "confirmed",
@@ -663,7 +663,7 @@ fn a_claims_json_that_breaks_its_schema_is_rejected() {
     // Another version; a field the format does not have; an id that is
     // no URL fragment; a line range of three numbers, or from line 0.
     assert_eq!(
-        broken(&|d| d["version"] = 3.into()),
+        broken(&|d| d["version"] = 2.into()),
         one("/version", "const")
     );
     assert_eq!(

@@ -1,12 +1,86 @@
-//! A claim's answer against its aspect's vocabulary (E024), and the
-//! vocabulary's scope against the site's entities.
+//! A claim's answer against its aspect's vocabulary (E024) and its kind
+//! (E028), what would settle a claim (E034, E035), and the vocabulary's
+//! scope against the site's entities.
 
-use super::Checker;
+use super::{Checker, ClaimAt, Mode};
+use crate::config::AnswerKind;
 use crate::content::claims::nearest;
+use crate::content::{Claim, Class, State};
 use crate::error::Diagnostic;
 use std::ops::Range;
 
 impl Checker<'_> {
+    /// The kind of the answer `claim` states, when its vocabulary says.
+    pub(super) fn answer_kind(&self, claim: &Claim) -> Option<AnswerKind> {
+        let (key, _) = claim.answer.as_ref()?;
+        self.config
+            .aspect(claim.aspect.as_deref()?)?
+            .answer(key)?
+            .kind
+    }
+
+    /// E028 for a not-known answer stated as confirmed or inferred; E034
+    /// for an unresolved or limited claim that does not say what would
+    /// settle it, E035 for a confirmed one that does.
+    pub(super) fn certainty(&self, at: ClaimAt, diags: &mut Vec<Diagnostic>) {
+        let page = &self.content.pages[at.page];
+        let src = &page.src;
+        let claim = &page.claims[at.claim];
+        if let (Some(AnswerKind::NotKnown), Some((key, span))) =
+            (self.answer_kind(claim), &claim.answer)
+        {
+            if matches!(claim.class, Class::Confirmed | Class::Inferred) {
+                diags.push(
+                    src.error(
+                        "E028",
+                        span.clone(),
+                        format!(
+                            "claim `{}` is {}, but its answer `{key}` is not known",
+                            claim.id,
+                            claim.class.name()
+                        ),
+                    )
+                    .with_hint("a not-known answer is unresolved or limited: class the claim by what was seen, or state what was seen as its answer"),
+                );
+            }
+        }
+        // A claim withdrawn or replaced is not an open question.
+        if claim.life.state != State::Current {
+            return;
+        }
+        match (claim.class, &claim.settle) {
+            (Class::Unresolved | Class::Limited, None) => {
+                let message = format!(
+                    "{} claim `{}` does not say what would settle it",
+                    claim.class.name(),
+                    claim.id
+                );
+                // As an untranslated segment: a writer may preview an open
+                // claim, or draft one, before saying what would settle it.
+                let d = if self.mode == Mode::Check && !page.draft {
+                    src.error("E034", claim.id_span.clone(), message)
+                } else {
+                    src.warning("E034", claim.id_span.clone(), message)
+                };
+                diags.push(d.with_hint(
+                    "add `settle = { ja = \"…\", en = \"…\" }`: the observation that would settle it",
+                ));
+            }
+            (Class::Confirmed, Some((_, span))) => diags.push(
+                src.error(
+                    "E035",
+                    span.clone(),
+                    format!(
+                        "confirmed claim `{}` has nothing to settle, but gives `settle`",
+                        claim.id
+                    ),
+                )
+                .with_hint("remove `settle`, or class the claim by what was seen: `settle` says what would settle an unresolved or limited claim"),
+            ),
+            _ => {}
+        }
+    }
+
     /// E024 when a claim's `answer` is not one its aspect declares.
     pub(super) fn answer(
         &self,
