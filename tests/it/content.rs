@@ -65,6 +65,9 @@ struct Claim {
     /// The claims an inference rests on.
     #[serde(default)]
     from: Vec<String>,
+    /// What would settle it (issue 40; unresolved and limited claims).
+    #[serde(default)]
+    settle: Option<Bi>,
 }
 
 #[derive(Debug, Deserialize)]

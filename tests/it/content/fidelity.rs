@@ -672,6 +672,13 @@ fn issue_40_every_open_claim_says_what_would_settle_it() {
             let en = settle["en"].as_str().expect("settle.en");
             assert!(ja.ends_with('。') && !ja.contains(", "), "{id}: {ja}");
             assert!(en.ends_with('.') && en.is_ascii(), "{id}: {en}");
+            // claims.json carries it as written.
+            let built = built()
+                .claim(id)
+                .settle
+                .as_ref()
+                .expect("settle in claims.json");
+            assert_eq!((built.ja.as_str(), built.en.as_str()), (ja, en), "{id}");
             open.insert(id.to_owned());
         }
     }
