@@ -149,16 +149,16 @@ chooser-read-parallel = 日英対訳で読む
 
 ## Generated views (for engine-rendered tables; see the theme report)
 
-view-not-observed = 未観測
+view-not-observed = 観測なし
 view-open-questions = 未確定事項
 view-hub-component = コンポーネント
 view-hub-role = 役割
 view-hub-status = 観測状況
 view-matrix-generation = 世代
-view-observer-target = 対象
+view-observer-target = 観測ポイント
 view-observer-attempt = 試したこと
 view-observer-result = 結果
-view-observer-tells = 分かること
+view-observer-tells = ここから分かること
 view-observer-next = 次の問い
 view-status-chain = 観測手段のステータス連鎖
 view-home-generation = 世代
