@@ -34,7 +34,7 @@ fn site() -> SiteTest {
     .edit(
         "book.toml",
         "[kinds]",
-        "[aspects.ran]\nquestion = { ja = \"走ったか\", en = \"Ran?\" }\nanswers = [\n  { key = \"yes\", glyph = \"\\u2066✓\", label = { ja = \"はい\", en = \"Y\\u202Ees\" } },\n]\n\n[kinds]",
+        "[aspects.ran]\nquestion = { ja = \"走ったか\", en = \"Ran?\" }\nanswers = [\n  { key = \"yes\", glyph = \"\\u2066✓\", label = { ja = \"はい\", en = \"Y\\u202Ees\" }, kind = \"yes\" },\n]\n\n[kinds]",
     );
     t
 }
