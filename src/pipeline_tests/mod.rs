@@ -9,6 +9,7 @@
 //! one theme load per theme variant, which is a pure function of the
 //! same files.
 
+mod heading_ids;
 mod serve_tree;
 
 use crate::error::Error;
@@ -16,6 +17,15 @@ use crate::serve::tree::Tree;
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;
+
+/// How many cases a property test runs: `PROPTEST_CASES` when set (as
+/// proptest's own default reads it), else `default`.
+pub(crate) fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(default)
+}
 
 /// One claim of a page in the model.
 #[derive(Debug, Clone)]
