@@ -197,8 +197,8 @@ pub(crate) fn site_facts(
     crate::theme::theme_ids(&config.root).hash(&mut h);
     (mode == Mode::Check).hash(&mut h);
     page_facts.hash(&mut h);
-    format!("{:?}", content.failed).hash(&mut h);
-    format!("{:?}", content.drafts).hash(&mut h);
+    content.failed.hash(&mut h);
+    content.drafts.hash(&mut h);
     (&evidence.dir_name, &evidence.escaping, &evidence.broken).hash(&mut h);
     for (path, file) in &evidence.files {
         (path, file.kind().map(|k| k.name()), file.file_hash()).hash(&mut h);

@@ -356,7 +356,7 @@ pub(crate) enum Unit<'a> {
 }
 
 /// The outputs about the whole site, each rendered on its own.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(crate) enum SitePart {
     /// The evidence index in each language.
     EvidenceIndex,
@@ -386,6 +386,19 @@ impl SitePart {
         SitePart::Static,
         SitePart::Llms,
     ];
+
+    /// Its name in the memo's keys.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            SitePart::EvidenceIndex => "evidence-index",
+            SitePart::Chooser => "chooser",
+            SitePart::Claims => "claims",
+            SitePart::Sitemap => "sitemap",
+            SitePart::Crate => "crate",
+            SitePart::Static => "static",
+            SitePart::Llms => "llms",
+        }
+    }
 }
 
 /// `ja`, `en` or `ja-en`.

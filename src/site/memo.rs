@@ -547,7 +547,7 @@ pub(crate) fn prepare(
         caches.pages.get(&page.rel).map(|m| m.claims).hash(&mut h);
     }
     // The claim views made here show the review notices.
-    format!("{:?}", site.review.claims).hash(&mut h);
+    site.review.claims.hash(&mut h);
     // Not read by `prepare`, but by the site-wide files keyed on this
     // (the evidence index counts lines); an evidence edit is rare.
     for (path, file) in &site.evidence.files {
@@ -648,6 +648,16 @@ fn own_review(site: &Site, i: usize) -> u64 {
     h.finish()
 }
 
+/// A unit's name in the memo's table (and in a build's saved memo): which
+/// output it is, not what it is made from.
+fn unit_key(site: &Site, unit: Unit<'_>) -> String {
+    match unit {
+        Unit::Page(i) => format!("page:{}", site.content.pages[i].rel),
+        Unit::Evidence(path) => format!("evidence:{path}"),
+        Unit::Site(part) => format!("site:{}", part.name()),
+    }
+}
+
 /// A unit's memo key and the hash of its input: what every unit reads,
 /// its own source and, for a page, the views of the claims it showed
 /// (`shown`, the hashes of their ids, from its last render).
@@ -674,7 +684,7 @@ fn unit_input(
                 inputs.views_among(shown)
             };
             let input = hash_of((inputs.shared, memo.bytes, views, own_review(site, i)));
-            Some((format!("page:{}", page.rel), input))
+            Some((unit_key(site, unit), input))
         }
         Unit::Evidence(path) => {
             let file = site.evidence.files.get(path)?;
@@ -687,7 +697,7 @@ fn unit_input(
                 .map(|&at| hash_of(&site.claim(at).id))
                 .collect();
             let input = hash_of((inputs.shared, file.file_hash(), inputs.views_among(&citing)));
-            Some((format!("evidence:{path}"), input))
+            Some((unit_key(site, unit), input))
         }
         // The llms files hold the text of some pages (`shown`: the hashes
         // of their paths, from the last render), which no other site-wide
@@ -702,25 +712,15 @@ fn unit_input(
                 .filter(|p| read.contains(&hash_of(p.rel.as_str())))
                 .map(|p| caches.pages.get(&p.rel).map(|m| m.bytes))
                 .collect();
-            Some((
-                format!("site:{part:?}"),
-                hash_of((inputs.site, format!("{part:?}"), bodies)),
-            ))
+            Some((unit_key(site, unit), hash_of((inputs.site, part, bodies))))
         }
         // The crate's `datePublished` may be the day of the build (or
         // `SOURCE_DATE_EPOCH`'s), which no source holds.
         Unit::Site(part @ crate::render::SitePart::Crate) => Some((
-            format!("site:{part:?}"),
-            hash_of((
-                inputs.site,
-                format!("{part:?}"),
-                crate::render::date_published(site).ok(),
-            )),
+            unit_key(site, unit),
+            hash_of((inputs.site, part, crate::render::date_published(site).ok())),
         )),
-        Unit::Site(part) => Some((
-            format!("site:{part:?}"),
-            hash_of((inputs.site, format!("{part:?}"))),
-        )),
+        Unit::Site(part) => Some((unit_key(site, unit), hash_of((inputs.site, part)))),
     }
 }
 
@@ -737,7 +737,7 @@ fn made_from(
             let page = &site.content.pages[i];
             match caches.pages.get(&page.rel) {
                 Some(m) => (
-                    Some(format!("page:{}", page.rel)),
+                    Some(unit_key(site, unit)),
                     hash_of((inputs.site, m.bytes, own_review(site, i))),
                 ),
                 None => (None, 0),
@@ -745,21 +745,18 @@ fn made_from(
         }
         // The evidence bodies and the claims citing them are part of the
         // render state's key.
-        Unit::Evidence(path) => (Some(format!("evidence:{path}")), hash_of(inputs.site)),
+        Unit::Evidence(_) => (Some(unit_key(site, unit)), hash_of(inputs.site)),
         // What the llms files read is known from their last render
         // (`shown`, see `unit_input`): kept under their key, and looked at
         // only when some page's source changed since.
-        Unit::Site(part @ crate::render::SitePart::Llms) => {
+        Unit::Site(crate::render::SitePart::Llms) => {
             let bodies: Vec<Option<u64>> = site
                 .content
                 .pages
                 .iter()
                 .map(|p| caches.pages.get(&p.rel).map(|m| m.bytes))
                 .collect();
-            (
-                Some(format!("site:{part:?}")),
-                hash_of((inputs.site, bodies)),
-            )
+            (Some(unit_key(site, unit)), hash_of((inputs.site, bodies)))
         }
         Unit::Site(_) => (None, 0),
     }
@@ -936,14 +933,8 @@ pub(crate) fn retain_units(site: &Site, units: &[Unit<'_>], caches: &mut Caches)
         return;
     }
     let dropped = &mut caches.gone.dropped;
-    let keys: std::collections::HashSet<String> = units
-        .iter()
-        .map(|&u| match u {
-            Unit::Page(i) => format!("page:{}", site.content.pages[i].rel),
-            Unit::Evidence(path) => format!("evidence:{path}"),
-            Unit::Site(part) => format!("site:{part:?}"),
-        })
-        .collect();
+    let keys: std::collections::HashSet<String> =
+        units.iter().map(|&u| unit_key(site, u)).collect();
     caches.units.retain(|k, m| {
         let keep = keys.contains(k);
         if !keep {
