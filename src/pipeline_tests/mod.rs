@@ -56,8 +56,29 @@ type Cold = (
     Option<BTreeMap<String, Vec<u8>>>,
 );
 
+thread_local! {
+    /// The theme these tests' cold runs and builds share on each of the
+    /// harness's threads: parsing it is most of a small site's cold run,
+    /// and it is made again whenever its files change (the `Theme` edit).
+    static THEME: std::cell::RefCell<crate::site::memo::ThemeCache> = Default::default();
+}
+
+/// Runs `f` with this thread's [`THEME`].
+fn with_theme<T>(f: impl FnOnce(&mut crate::site::memo::ThemeCache) -> T) -> T {
+    THEME.with(|t| f(&mut t.borrow_mut()))
+}
+
+/// A cold run of the pipeline into memory (`site::run::in_memory`), with
+/// this thread's theme.
+fn in_memory(
+    root: &Path,
+    plan: &crate::site::run::Plan<'_>,
+) -> crate::error::Result<(Vec<crate::render::OutputFile>, Vec<crate::Diagnostic>)> {
+    with_theme(|theme| crate::site::run::in_memory_with(root, plan, theme))
+}
+
 fn cold(root: &Path, plan: &crate::site::run::Plan<'_>) -> Cold {
-    match crate::site::run::in_memory(root, plan) {
+    match in_memory(root, plan) {
         Ok((files, warnings)) => (
             Ok(warnings),
             Some(files.into_iter().map(|f| (f.path, f.bytes)).collect()),
@@ -167,6 +188,7 @@ fn run_from(locked: bool, ops: &[Op]) -> Result<(), TestCaseError> {
         files = model.files();
     }
     let mut tree = Tree::new(root.clone(), dir.path().join("served"));
+    tree.swap_theme(&mut with_theme(|theme| theme.clone()));
     let mut last_good: Option<BTreeMap<String, Vec<u8>>> = None;
     for (step, op) in std::iter::once(None)
         .chain(ops.iter().map(Some))
@@ -211,13 +233,11 @@ fn run_from(locked: bool, ops: &[Op]) -> Result<(), TestCaseError> {
             ),
         }
         let shown = served(tree.out());
-        let built = crate::site::build_with(
-            &root,
-            crate::site::BuildOptions {
-                search: false,
-                ..Default::default()
-            },
-        );
+        let options = crate::site::BuildOptions {
+            search: false,
+            ..Default::default()
+        };
+        let built = with_theme(|theme| crate::site::build_with_theme(&root, options, theme));
         // A build leaves drafts out; serve shows them.
         let without_drafts = model.has_drafts().then(|| cold(&root, &build_oracle()));
         let (want_built, want_built_files) = match &without_drafts {

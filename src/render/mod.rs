@@ -65,8 +65,7 @@ impl Renderer {
             Ok(i) => Arc::new(i),
             Err(d) => return Ok(Err(d)),
         };
-        let i18n_key = crate::hash::memo::hash_of(&sources);
-        let templates = match Templates::load(root, i18n.clone(), i18n_key)? {
+        let templates = match Templates::load(root, i18n.clone())? {
             Ok(t) => t,
             Err(d) => return Ok(Err(d)),
         };

@@ -425,6 +425,23 @@ fn validate_saved(
     out
 }
 
+/// A parsed theme a caller keeps across runs that each start from empty
+/// caches (the tests' cold runs and builds), with the fingerprint of the
+/// files it was parsed from: what [`Caches`] keeps between serve's runs.
+/// Owned by the caller, so that no process-wide state outlives it; a
+/// clone shares the parsed theme.
+#[derive(Default, Clone)]
+pub(crate) struct ThemeCache(Option<(u64, Arc<Renderer>)>);
+
+impl Caches {
+    /// Exchanges the theme these caches hold with `theme`'s: before a run,
+    /// to start from the caller's theme (parsed again only if its files
+    /// changed), and after it, to give back the one the run used.
+    pub(crate) fn swap_theme(&mut self, theme: &mut ThemeCache) {
+        std::mem::swap(&mut self.theme, &mut theme.0);
+    }
+}
+
 /// The theme of the site at `root`, loaded again only if its files
 /// changed.
 pub(crate) fn renderer(root: &Path, caches: &mut Caches) -> Result<Arc<Renderer>> {

@@ -524,7 +524,19 @@ pub fn build_in_memory(
 
 /// Builds with explicit options.
 pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
+    build_with_theme(root, options, &mut memo::ThemeCache::default())
+}
+
+/// [`build_with`] taking the parsed theme from `theme` where its files are
+/// those it was parsed from, and leaving this build's there: for a caller
+/// that builds many times in one process (the tests).
+pub(crate) fn build_with_theme(
+    root: &Path,
+    options: BuildOptions,
+    theme: &mut memo::ThemeCache,
+) -> Result<BuildReport> {
     let mut caches = Caches::once();
+    caches.swap_theme(theme);
     let start = Instant::now();
     if options.cache {
         // Where the build directory is depends on `book.toml`, which the
@@ -677,6 +689,7 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     // that exits next (the command line) need not wait for it.
     // Where no thread can be started, the closure and what it owns are
     // dropped here instead.
+    caches.swap_theme(theme);
     let freed = (site, caches);
     let _ = std::thread::Builder::new().spawn(move || drop(freed));
     Ok(report)

@@ -378,8 +378,23 @@ pub(crate) fn in_memory(
     root: &Path,
     plan: &Plan<'_>,
 ) -> Result<(Vec<OutputFile>, Vec<Diagnostic>)> {
+    in_memory_with(root, plan, &mut memo::ThemeCache::default())
+}
+
+/// [`in_memory`] with the parsed theme taken from `theme` where its files
+/// are those it was parsed from, and left there: the caller owns it (the
+/// tests' oracle, which runs cold many times in one process). Nothing else
+/// is remembered, so the run stays independent of any memo under test.
+pub(crate) fn in_memory_with(
+    root: &Path,
+    plan: &Plan<'_>,
+    theme: &mut memo::ThemeCache,
+) -> Result<(Vec<OutputFile>, Vec<Diagnostic>)> {
     let caches = &mut Caches::once();
-    let (ran, out) = run(root, plan, caches, |_, _| Ok(Memory::default()))?;
+    caches.swap_theme(theme);
+    let ran = run(root, plan, caches, |_, _| Ok(Memory::default()));
+    caches.swap_theme(theme);
+    let (ran, out) = ran?;
     Ok((
         out.map(Memory::into_files).unwrap_or_default(),
         ran.diagnostics,
