@@ -195,6 +195,10 @@ impl Builder {
             out_dir: self.state.out().to_path_buf(),
             warnings: Vec::new(),
             elapsed,
+            // Not in the summary line.
+            units: 0,
+            rendered: Default::default(),
+            search: Vec::new(),
         }
         .summary_as(verb)
     }

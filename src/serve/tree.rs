@@ -170,8 +170,8 @@ impl Tree {
             written,
             removed,
             total: self.manifest.len(),
-            units: ran.rendered,
-            full: ran.rendered == ran.units,
+            units: ran.rendered.total(),
+            full: ran.rendered.total() == ran.units,
         };
         self.site = Some(ran.site);
         if stats.full {

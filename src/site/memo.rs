@@ -793,8 +793,8 @@ pub(crate) struct Rendered {
     /// The files of units that have no memo key, path and hash of its
     /// bytes; every other unit's are in the memo ([`unit_files`]).
     pub(crate) files: Vec<(String, u64)>,
-    /// Units rendered (the others were remembered).
-    pub(crate) rendered: usize,
+    /// Units rendered, by kind (the others were remembered).
+    pub(crate) rendered: super::run::UnitCounts,
 }
 
 /// Renders the units of `units` whose input changed since `caches` saw
@@ -879,12 +879,12 @@ pub(crate) fn render(
         .collect();
     let results: Vec<Made> = results.into_iter().collect::<Result<_>>()?;
     let mut out = Rendered::default();
-    for made in results {
+    for (made, &unit) in results.into_iter().zip(units) {
         let Made::Rendered(input, made_from, files, shown) = made else {
             caches.keyed += 1;
             continue;
         };
-        out.rendered += 1;
+        out.rendered.add(unit);
         caches
             .gone
             .made

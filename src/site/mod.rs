@@ -15,6 +15,7 @@ pub mod place;
 pub(crate) mod run;
 
 pub use memo::Caches;
+pub use run::UnitCounts;
 
 use crate::config::Config;
 use crate::content::{Class, Content};
@@ -343,6 +344,14 @@ pub struct BuildReport {
     pub warnings: Vec<Diagnostic>,
     /// Wall time.
     pub elapsed: Duration,
+    /// Render units in the site (pages, evidence files, site-wide parts).
+    pub units: usize,
+    /// Of those, the units rendered in this build, by kind: a cached build
+    /// takes the others from the last one.
+    pub rendered: UnitCounts,
+    /// Each language's search bundle (none with search off): its pages
+    /// and shards, and how many shards this build indexed.
+    pub search: Vec<(String, crate::search::Shards)>,
 }
 
 impl BuildReport {
@@ -644,6 +653,9 @@ pub(crate) fn build_with_theme(
     let run::Ran {
         site,
         diagnostics: mut warnings,
+        units,
+        rendered,
+        search,
         ..
     } = ran;
     warnings.extend(site.config.sitemap_warning());
@@ -683,6 +695,9 @@ pub(crate) fn build_with_theme(
         out_dir: place.shown,
         warnings,
         elapsed: start.elapsed(),
+        units,
+        rendered,
+        search,
     };
     // Freeing every page, claim and memo entry is a twentieth of a cached
     // build's time at scale, on one thread once the work is done: a caller
