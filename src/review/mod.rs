@@ -93,13 +93,21 @@ pub(crate) fn examine(
     site: &Site,
     mode: Mode,
 ) -> Result<(ReviewStatus, Vec<Diagnostic>)> {
+    Ok(examine_lock(site, lock::read(root)?.as_ref(), mode))
+}
+
+/// [`examine`] with the lock already read (`None`: there is none).
+pub(crate) fn examine_lock(
+    site: &Site,
+    lock: Option<&Lock>,
+    mode: Mode,
+) -> (ReviewStatus, Vec<Diagnostic>) {
     // A lock holding only capture approvals (`review --capture`) does not
     // switch claim reviews on: the site has not started reviewing claims.
-    let Some(lock) = lock::read(root)?.filter(|l| !l.claims.is_empty() || !l.pages.is_empty())
-    else {
-        return Ok((ReviewStatus::default(), Vec::new()));
-    };
-    Ok(compare(site, &lock, mode))
+    match lock.filter(|l| !l.claims.is_empty() || !l.pages.is_empty()) {
+        Some(lock) => compare(site, lock, mode),
+        None => (ReviewStatus::default(), Vec::new()),
+    }
 }
 
 /// [`examine`] against a given lock.
