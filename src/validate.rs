@@ -1,8 +1,9 @@
 //! Validation: resolving claims against evidence and against each other.
 //!
 //! Every rule pushes findings and goes on (never fail-fast); the caller
-//! decides what errors mean. This stage reads the loaded values only: no
-//! files are read or written here.
+//! decides what errors mean. This stage reads the loaded values, and from
+//! disk only the ids the theme writes literally (`theme::theme_ids`), which
+//! headings may not take; nothing is written here.
 
 mod checker;
 mod derive;

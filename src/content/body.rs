@@ -219,7 +219,7 @@ fn pair(parts: Vec<Part>) -> Vec<Segment> {
 
 /// The ids taken on a page as its chunks are rendered: the reserved ones,
 /// the headings' and the diagrams', with the ids inside each diagram's
-/// SVG (see [`svg_id_of`]). Render and `check` fill it the same way, so
+/// SVG (see `svg_id_of`). Render and `check` fill it the same way, so
 /// they agree on every heading's id.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct IdSet {

@@ -1,8 +1,10 @@
 //! Rendering: the validated site to output files, in memory.
 //!
-//! A pure function of the [`Site`] and the [`Renderer`]: no file is read or
-//! written here (the theme was read when the renderer was made), so the same
-//! input gives the same bytes and a failure leaves nothing behind.
+//! A pure function of the [`Site`] and the [`Renderer`]: nothing is written
+//! here, and the only files read are the evidence files the site's index
+//! names (each one's raw copy, and its SHA-256 for the RO-Crate); the theme
+//! was read when the renderer was made. So the same input gives the same
+//! bytes and a failure leaves nothing behind.
 
 mod crate_terms;
 pub mod diagram;
@@ -342,7 +344,8 @@ impl Renderer {
     }
 }
 
-/// A piece of output rendered on its own: what `serve` re-renders after an
+/// A piece of output rendered on its own, and remembered on its own under
+/// its input (`site::memo`): what a build or serve renders again after an
 /// edit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Unit<'a> {

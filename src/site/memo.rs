@@ -38,8 +38,12 @@
 //!   and a claim edit renders the pages and evidence pages showing that
 //!   claim, and the site-wide files.
 //!
-//! The caller owns the output the files go to (`site::run::Output`): this
-//! module knows nothing about serving or about the build directory.
+//! The caller owns the output the files go to (`site::run::Output`). Parts
+//! of the memo serve one caller: [`Caches::changed`], [`gone_files`] and
+//! [`forget_units`] serve's tree (which is told the paths a save touched
+//! and keeps its files between runs); [`Caches::keep_checks`],
+//! [`Caches::read_units`] and the `save_*` functions a build, which keeps
+//! its memo on disk beside its build directory.
 
 use crate::config::Config;
 use crate::content::{self, Loaded};

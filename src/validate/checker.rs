@@ -34,7 +34,6 @@ pub(crate) struct Checker<'a> {
     l: Arc<Lookups>,
     /// Evidence files by path.
     files: Map<&'a str, &'a EvidenceFile>,
-    /// Each page's chunks scanned once, in segment order.
     /// Each page's chunks scanned for references and heading ids, on
     /// first use: a check of a few pages (`serve`) scans only those and the
     /// pages they link to.
