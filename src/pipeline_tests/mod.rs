@@ -4,10 +4,10 @@
 //! that reuses the previous build's memo, equal a cold, full build's,
 //! byte for byte (the build's: without drafts). Since issue 41 the site
 //! holds what the memo's hand-written keys cover: entities and the cells
-//! their claims fill, a matrix and a hub page, answers from a declared
-//! vocabulary, the review lock, drafts, a captured log, headings without
-//! ids and diagrams; [`heading_ids`] holds `check`'s heading ids to
-//! render's.
+//! their claims fill, a matrix, a hub and an open-questions page, answers
+//! from a declared vocabulary, the review lock, drafts, a captured log,
+//! headings without ids and diagrams; [`heading_ids`] holds `check`'s
+//! heading ids to render's.
 //!
 //! In the crate rather than under tests/: it drives serve's tree
 //! directly, without a process or a server per step. Search is off here

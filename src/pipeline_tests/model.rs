@@ -1,8 +1,8 @@
 //! The site the pipeline property test edits, as a value: pages with
-//! claims, entities and the cells their claims fill, a matrix and a hub
-//! page, evidence logs (raw or captured), drafts, headings with and
-//! without ids, diagrams, and the review lock; the random edits on it;
-//! and its files, written out whole after each edit.
+//! claims, entities and the cells their claims fill, a matrix, a hub and
+//! an open-questions page, evidence logs (raw or captured), drafts,
+//! headings with and without ids, diagrams, and the review lock; the
+//! random edits on it; and its files, written out whole after each edit.
 //!
 //! Each part is here because a memo key covers it by hand (issue 41):
 //! the cell map and the outlines (`site::memo::shared`), the review lock
@@ -106,6 +106,9 @@ pub(super) struct Model {
     /// (none: role and status), and whether it opens with a summary of
     /// findings for `a0`.
     hub: Option<(u8, bool)>,
+    /// `content/open.md`, `layout = "open-questions"`: every unresolved
+    /// or limited claim of the site, shown or not before.
+    open: bool,
     /// The vocabulary's revision (its words), and whether `a0` names the
     /// scope `e0`.
     vocab: (u8, bool),
@@ -185,6 +188,8 @@ pub(super) enum Op {
     Hub(u8, bool),
     /// The vocabulary's words change, and `a0`'s scope is toggled.
     Vocab,
+    /// The open-questions page comes or goes.
+    Open,
     /// `kansoku review` of page `.0`: its claims (`.1` false) or the
     /// whole page, pairs too.
     Review(u8, bool),
@@ -230,6 +235,7 @@ pub(super) fn op() -> impl Strategy<Value = Op> {
         1 => (0u8..8).prop_map(Op::Matrix),
         1 => (0u8..9, any::<bool>()).prop_map(|(c, f)| Op::Hub(c, f)),
         1 => Just(Op::Vocab),
+        1 => Just(Op::Open),
         4 => (n.clone(), any::<bool>()).prop_map(|(a, w)| Op::Review(a, w)),
         2 => n.clone().prop_map(Op::Draft),
         2 => n.clone().prop_map(Op::Shift),
@@ -246,8 +252,8 @@ impl Model {
     /// first a matrix row whose claim answers `a0`, the second a hub row
     /// whose claim fills an `a1` cell, the third with a heading spelled
     /// like its diagram's id and one in each language, without ids; two
-    /// logs, one captured; the matrix and hub pages. No lock, no draft:
-    /// edits bring them.
+    /// logs, one captured; the matrix, hub and open-questions pages. No
+    /// lock, no draft: edits bring them.
     pub(super) fn start() -> Model {
         let mut m = Model::default();
         m.logs.insert(
@@ -284,6 +290,7 @@ impl Model {
         m.apply(&Op::Dot(2, 1));
         m.matrix = Some(0b011);
         m.hub = Some((0, false));
+        m.open = true;
         m
     }
 
@@ -413,6 +420,7 @@ impl Model {
                 self.hub = (columns < 8).then_some((columns, findings));
             }
             Op::Vocab => self.vocab = (self.vocab.0.wrapping_add(1), !self.vocab.1),
+            Op::Open => self.open = !self.open,
             // Written by `kansoku review` on the site as it is (see
             // `super::review`), not by the model.
             Op::Review(..) => {}
@@ -486,6 +494,12 @@ impl Model {
                     "+++\ntitle = {{ ja = \"部品\", en = \"Components\" }}\nweight = 60\nlayout = \"hub\"\n\n[view]\n{}{findings}+++\n\n::: ja\n部品の一覧。\n:::\n::: en\nThe components.\n:::\n",
                     view_columns(columns)
                 ),
+            );
+        }
+        if self.open {
+            files.insert(
+                "content/open.md".to_owned(),
+                "+++\ntitle = { ja = \"未確定\", en = \"Open\" }\nweight = 70\nlayout = \"open-questions\"\n+++\n\n::: ja\n未確定の主張。\n:::\n::: en\nThe open claims.\n:::\n".to_owned(),
             );
         }
         for (k, log) in &self.logs {
