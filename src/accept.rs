@@ -37,7 +37,7 @@ impl Acceptance {
         match &self.scope {
             AcceptScope::Site => true,
             AcceptScope::Path(glob) => glob.is_match(&d.location.path),
-            AcceptScope::Claim(id) => d.message.contains(&format!("`{id}`")),
+            AcceptScope::Claim(id) => d.claim() == Some(id.as_str()),
         }
     }
 
@@ -136,6 +136,11 @@ mod tests {
         Diagnostic::warning(code, Location::file(path), msg)
     }
 
+    /// [`w`] about claim `id`.
+    fn wc(code: &'static str, path: &str, id: &str) -> Diagnostic {
+        w(code, path, &format!("confirmed claim `{id}` rests …")).with_claim(id)
+    }
+
     #[test]
     fn an_acceptance_of_what_only_a_build_finds_is_not_unmatched_in_check() {
         let rules = [accept("W041", AcceptScope::Site)];
@@ -159,9 +164,9 @@ mod tests {
         let t = triage(
             &rules,
             vec![
-                w("W002", "content/b.md", "confirmed claim `c1` rests …"),
-                w("W002", "content/a/x.md", "confirmed claim `c2` rests …"),
-                w("W002", "content/b.md", "confirmed claim `c3` rests …"),
+                wc("W002", "content/b.md", "c1"),
+                wc("W002", "content/a/x.md", "c2"),
+                wc("W002", "content/b.md", "c3"),
                 Diagnostic::error("E011", Location::file("content/z.md"), "m"),
             ],
         );
@@ -169,7 +174,7 @@ mod tests {
         // Errors first; W070 is not reported while there are errors.
         assert_eq!(shown, ["E011", "W002"]);
         assert_eq!(t.accepted.len(), 2);
-        let t = triage(&rules, vec![w("W002", "content/a/x.md", "`c2`")]);
+        let t = triage(&rules, vec![wc("W002", "content/a/x.md", "c2")]);
         let shown: Vec<String> = t.shown.iter().map(ToString::to_string).collect();
         assert_eq!(
             shown,

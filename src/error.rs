@@ -90,6 +90,11 @@ pub(crate) struct Extra {
     /// load). Not shown; findings are de-duplicated by it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) about: Option<String>,
+    /// The id of the claim the finding is about, when it is about one:
+    /// what a `[[check.accept]] claim = "…"` covers and `recapture` sorts
+    /// by, rather than the claim ids its text happens to name. Not shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) claim: Option<String>,
 }
 
 /// A [`Diagnostic`] as saved in a memo (`site::memo`), its code as text.
@@ -204,6 +209,22 @@ impl Diagnostic {
     /// The page the finding is about, if it names one.
     pub(crate) fn about(&self) -> Option<&str> {
         self.extra.as_ref()?.about.as_deref()
+    }
+
+    /// Names the claim the finding is about (see [`Extra::claim`]).
+    pub(crate) fn with_claim(mut self, id: &str) -> Self {
+        self.set_claim(id);
+        self
+    }
+
+    /// [`Diagnostic::with_claim`] in place.
+    pub(crate) fn set_claim(&mut self, id: &str) {
+        self.extra.get_or_insert_default().claim = Some(id.to_owned());
+    }
+
+    /// The id of the claim the finding is about, if it is about one.
+    pub(crate) fn claim(&self) -> Option<&str> {
+        self.extra.as_ref()?.claim.as_deref()
     }
 
     /// Adds the source line the finding points into and the span width.

@@ -1,8 +1,9 @@
 //! Validation: resolving claims against evidence and against each other.
 //!
 //! Every rule pushes findings and goes on (never fail-fast); the caller
-//! decides what errors mean. This stage reads the loaded values only: no
-//! files are read or written here.
+//! decides what errors mean. This stage reads the loaded values, and from
+//! disk only the ids the theme writes literally (`theme::theme_ids`), which
+//! headings may not take; nothing is written here.
 
 mod checker;
 mod derive;
@@ -197,8 +198,8 @@ pub(crate) fn site_facts(
     crate::theme::theme_ids(&config.root).hash(&mut h);
     (mode == Mode::Check).hash(&mut h);
     page_facts.hash(&mut h);
-    format!("{:?}", content.failed).hash(&mut h);
-    format!("{:?}", content.drafts).hash(&mut h);
+    content.failed.hash(&mut h);
+    content.drafts.hash(&mut h);
     (&evidence.dir_name, &evidence.escaping, &evidence.broken).hash(&mut h);
     for (path, file) in &evidence.files {
         (path, file.kind().map(|k| k.name()), file.file_hash()).hash(&mut h);

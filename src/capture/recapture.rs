@@ -482,10 +482,9 @@ fn outcomes(
             if links.is_empty() || out.iter().any(|o: &ClaimOutcome| o.id == c.id) {
                 continue;
             }
-            let named = format!("`{}`", c.id);
             let unreviewed = diags
                 .iter()
-                .find(|d| d.code == "W080" && d.message.contains(&named));
+                .find(|d| d.code == "W080" && d.claim() == Some(c.id.as_str()));
             let mut worst = match unreviewed {
                 Some(d) => ("unreviewed", Some(d.message.clone())),
                 None => ("unchanged", None),

@@ -96,10 +96,8 @@ pub(crate) fn run(root: &Path, args: Args) -> ExitCode {
         Ok(report) => {
             if !args.quiet {
                 // Accepted warnings are expected: a build says nothing of them.
-                let accept = kansoku::config::Config::load(root)
-                    .map(|c| c.accept)
-                    .unwrap_or_default();
-                let triaged = kansoku::check::Report::triaged(&accept, report.warnings.clone());
+                let triaged =
+                    kansoku::check::Report::triaged(&report.accept, report.warnings.clone());
                 eprint!("{}", kansoku::check::brief(&triaged.diagnostics, 3));
                 println!("{}", report.summary());
                 if let Some(path) = &shown {

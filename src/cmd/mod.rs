@@ -66,6 +66,8 @@ pub(crate) fn find_root(start: &Path) -> Option<PathBuf> {
 pub(crate) fn fail(root: &Path, e: Error) -> ExitCode {
     match e {
         Error::Content(diags) => {
+            // A command that failed gives back no site whose configuration
+            // to take them from: the one place `book.toml` is read again.
             let accept = kansoku::config::Config::load(root)
                 .map(|c| c.accept)
                 .unwrap_or_default();

@@ -217,8 +217,83 @@ fn pair(parts: Vec<Part>) -> Vec<Segment> {
     out
 }
 
-/// Heading ids already used on a page.
-pub type IdSet = std::collections::HashSet<String>;
+/// The ids taken on a page as its chunks are rendered: the reserved ones,
+/// the headings' and the diagrams', with the ids inside each diagram's
+/// SVG (see `svg_id_of`). Render and `check` fill it the same way, so
+/// they agree on every heading's id.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IdSet {
+    ids: std::collections::HashSet<String>,
+    /// The ids of the diagrams, each the prefix of its SVG's inner ids.
+    diagrams: Vec<String>,
+}
+
+impl IdSet {
+    /// No id taken.
+    pub fn new() -> IdSet {
+        IdSet::default()
+    }
+
+    /// Whether `id` is taken: given to something, or inside a diagram's
+    /// SVG.
+    pub fn contains(&self, id: &str) -> bool {
+        self.ids.contains(id) || self.diagrams.iter().any(|d| svg_id_of(d, id))
+    }
+
+    /// Takes `id` if it is free; `false` if it was taken.
+    pub(crate) fn insert(&mut self, id: String) -> bool {
+        !self.contains(&id) && self.ids.insert(id)
+    }
+
+    /// The ids given (not those inside diagrams), in no order.
+    pub fn iter(&self) -> impl Iterator<Item = &String> {
+        self.ids.iter()
+    }
+}
+
+impl FromIterator<String> for IdSet {
+    fn from_iter<I: IntoIterator<Item = String>>(iter: I) -> IdSet {
+        IdSet {
+            ids: iter.into_iter().collect(),
+            diagrams: Vec::new(),
+        }
+    }
+}
+
+impl Extend<String> for IdSet {
+    fn extend<I: IntoIterator<Item = String>>(&mut self, iter: I) {
+        self.ids.extend(iter);
+    }
+}
+
+impl IntoIterator for IdSet {
+    type Item = String;
+    type IntoIter = std::collections::hash_set::IntoIter<String>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.ids.into_iter()
+    }
+}
+
+/// Whether `id` is one the SVG of the diagram with id `diagram` holds
+/// (`render::diagram`, from layout-rs): `<diagram>-startarrow` and
+/// `-endarrow` (its arrowheads), `-arrow<n>` (each edge's path) and
+/// `-C<n>` (each clip region). Taken by pattern, not counted: how many
+/// edges and clips the layout draws is known only by laying it out, and
+/// `check` does not.
+pub(crate) fn svg_id_of(diagram: &str, id: &str) -> bool {
+    let Some(inner) = id
+        .strip_prefix(diagram)
+        .and_then(|rest| rest.strip_prefix('-'))
+    else {
+        return false;
+    };
+    let numbered = |prefix: &str| {
+        inner
+            .strip_prefix(prefix)
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    matches!(inner, "startarrow" | "endarrow") || numbered("arrow") || numbered("C")
+}
 
 /// A URL fragment from heading text: lowercase, spaces to `-`, punctuation
 /// dropped, letters of any script kept (so Japanese headings get ids).
@@ -252,6 +327,23 @@ pub fn unique_id(ids: &mut IdSet, base: String) -> String {
         }
         n += 1;
     }
+}
+
+/// The id of a `dot` diagram (`diagram`, `diagram-1`, …), recorded with
+/// the ids its SVG will hold: the first that is free and whose SVG would
+/// repeat no id already given (a heading `Diagram 1 arrow0` before it
+/// keeps `diagram-1` from it).
+pub fn diagram_id(ids: &mut IdSet) -> String {
+    let free = |ids: &IdSet, p: &str| !ids.contains(p) && !ids.ids.iter().any(|i| svg_id_of(p, i));
+    let mut id = "diagram".to_owned();
+    let mut n = 0;
+    while !free(ids, &id) {
+        n += 1;
+        id = format!("diagram-{n}");
+    }
+    ids.ids.insert(id.clone());
+    ids.diagrams.push(id.clone());
+    id
 }
 
 /// Parses a dot source; `Err` is the parser's message.
@@ -346,6 +438,9 @@ pub(crate) struct ChunkScan<'a> {
     /// yet made unique: that depends on the page's other chunks in the
     /// same language (see [`heading_ids`]).
     pub(crate) headings: Vec<String>,
+    /// How many fenced `dot` blocks it has (each a diagram with an id,
+    /// given before the chunk's headings', as render gives them).
+    pub(crate) diagrams: usize,
 }
 
 /// Scans a chunk once for its references and headings. Both used to be
@@ -391,6 +486,7 @@ pub(crate) fn scan<'a>(chunk: &'a Chunk, page_rel: &'a str) -> ChunkScan<'a> {
             Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info)))
                 if info.split_whitespace().next() == Some("dot") =>
             {
+                out.diagrams += 1;
                 let lines: Vec<&str> = chunk.text[range.clone()].lines().collect();
                 // Drop the opening fence line and, if present, the closing one.
                 let end = if lines.len() > 1
@@ -564,8 +660,10 @@ fn after<'a>(s: &Cow<'a, str>, prefix: &str, cut: fn(&str) -> &str) -> Option<Co
 /// A page's heading ids in one language, as rendering assigns them: the
 /// chunks shown in that language, in order, each id made unique against
 /// the ones before it and against `reserved` (see [`reserved_ids`]), which
-/// are not headings' and so are not in the result. `chunks` pairs each
-/// chunk's scan with its languages.
+/// are not headings' and so are not in the result. In each chunk its
+/// diagrams take their ids first (`render::markdown` gives them in its
+/// first pass over the chunk, headings in its last), with the ids inside
+/// their SVGs. `chunks` pairs each chunk's scan with its languages.
 pub(crate) fn heading_ids<'a>(
     chunks: impl IntoIterator<Item = (&'a ChunkScan<'a>, Langs)>,
     lang: Lang,
@@ -575,6 +673,9 @@ pub(crate) fn heading_ids<'a>(
     let mut headings = IdSet::new();
     for (scan, langs) in chunks {
         if langs.has(lang) {
+            for _ in 0..scan.diagrams {
+                diagram_id(&mut ids);
+            }
             for base in &scan.headings {
                 headings.insert(unique_id(&mut ids, base.clone()));
             }

@@ -385,6 +385,10 @@ pub(crate) fn claim(
         diags,
     );
     let broken = diags[before..].iter().any(Diagnostic::is_error);
+    // All about this claim: what a `[[check.accept]] claim = "…"` covers.
+    for d in &mut diags[before..] {
+        d.set_claim(&id);
+    }
     Claim {
         id,
         // Stand-ins for a broken claim, which no rule reads.

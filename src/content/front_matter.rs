@@ -26,7 +26,8 @@ pub(crate) struct Split {
     pub(crate) body_start: usize,
 }
 
-/// Finds the `+++` fences. `what` names the file kind in messages.
+/// Finds the `+++` fences. `required` (a page): a file without them is
+/// E001; otherwise (an evidence file, whose header is optional) `None`.
 pub(crate) fn split(src: &Source, required: bool) -> Result<Option<Split>, Diagnostic> {
     let text = &src.text;
     if text.trim().is_empty() {

@@ -34,7 +34,7 @@ fn site_copy() -> tempfile::TempDir {
 
 /// What a full build of `root` writes (served at `/`), search included.
 fn full_build(root: &Path) -> BTreeMap<String, Vec<u8>> {
-    let (files, _) = crate::site::run::in_memory(root, &super::oracle_with(true)).expect("builds");
+    let (files, _) = super::in_memory(root, &super::oracle_with(true)).expect("builds");
     files.into_iter().map(|f| (f.path, f.bytes)).collect()
 }
 
@@ -518,13 +518,12 @@ fn issue_28_a_prose_edit_past_the_llms_cut_renders_one_page() {
         .build(std::slice::from_ref(&first))
         .expect("first page edited");
     assert_eq!((s.full, s.units), (false, 2), "{s:?}");
-    let want: BTreeMap<String, Vec<u8>> =
-        crate::site::run::in_memory(root, &super::oracle_with(false))
-            .expect("builds")
-            .0
-            .into_iter()
-            .map(|f| (f.path, f.bytes))
-            .collect();
+    let want: BTreeMap<String, Vec<u8>> = super::in_memory(root, &super::oracle_with(false))
+        .expect("builds")
+        .0
+        .into_iter()
+        .map(|f| (f.path, f.bytes))
+        .collect();
     let got = served(b.state.out());
     let differ: Vec<&String> = want
         .keys()

@@ -416,6 +416,36 @@ mod tests {
         assert!(!svg.contains("#000000ff"), "{svg}");
     }
 
+    /// `check` knows a diagram's inner ids by their pattern
+    /// (`content::body::svg_id_of`), not by laying it out: every id the
+    /// SVG holds must follow it, or a heading could repeat one.
+    #[test]
+    fn every_id_in_a_diagram_is_one_check_knows_issue_41() {
+        let d = Diagrams::default();
+        for src in [
+            "digraph { a }",
+            "digraph { a -> b; b -> c; a -> c }",
+            "digraph { a [label=\"A\", shape=box]; a -> b [label=\"x\"]; subgraph cluster_0 { c -> d } }",
+            "digraph { rankdir=LR; a -> b -> c -> d; d -> a }",
+        ] {
+            let svg = d.svg(src, "diagram-2").expect("valid graph");
+            let mut rest = svg.as_str();
+            let mut n = 0;
+            while let Some(i) = rest.find(" id=\"") {
+                let value = &rest[i + 5..];
+                let end = value.find('"').expect("quoted");
+                let id = &value[..end];
+                assert!(
+                    crate::content::body::svg_id_of("diagram-2", id),
+                    "`{id}` in the SVG of {src}"
+                );
+                n += 1;
+                rest = &value[end..];
+            }
+            assert!(n >= 2, "the arrowheads at least: {svg}");
+        }
+    }
+
     #[test]
     fn bad_dot_is_an_error_not_a_panic() {
         let d = Diagrams::default();

@@ -38,7 +38,7 @@ pub struct MdContext<'a> {
     pub lang: Option<crate::lang::Lang>,
 }
 
-pub use crate::content::body::{slugify, unique_id, IdSet};
+pub use crate::content::body::{diagram_id, slugify, unique_id, IdSet};
 
 /// Where a chunk's source holds what its Markdown twin rewrites
 /// (`render::twin`), by byte range in the chunk's text: found by the parse
@@ -185,7 +185,7 @@ pub(crate) fn render_marking(
                     }
                 }
                 let html = if token.split_whitespace().next() == Some("dot") {
-                    let prefix = unique_id(ids, "diagram".to_owned());
+                    let prefix = diagram_id(ids);
                     match cx.diagrams.svg(&code, &prefix) {
                         Ok(svg) => {
                             format!("<figure class=\"diagram\" id=\"{prefix}\" tabindex=\"0\">{svg}</figure>\n")

@@ -1,8 +1,10 @@
 //! Rendering: the validated site to output files, in memory.
 //!
-//! A pure function of the [`Site`] and the [`Renderer`]: no file is read or
-//! written here (the theme was read when the renderer was made), so the same
-//! input gives the same bytes and a failure leaves nothing behind.
+//! A pure function of the [`Site`] and the [`Renderer`]: nothing is written
+//! here, and the only files read are the evidence files the site's index
+//! names (each one's raw copy, and its SHA-256 for the RO-Crate); the theme
+//! was read when the renderer was made. So the same input gives the same
+//! bytes and a failure leaves nothing behind.
 
 mod crate_terms;
 pub mod diagram;
@@ -65,8 +67,7 @@ impl Renderer {
             Ok(i) => Arc::new(i),
             Err(d) => return Ok(Err(d)),
         };
-        let i18n_key = crate::hash::memo::hash_of(&sources);
-        let templates = match Templates::load(root, i18n.clone(), i18n_key)? {
+        let templates = match Templates::load(root, i18n.clone())? {
             Ok(t) => t,
             Err(d) => return Ok(Err(d)),
         };
@@ -343,7 +344,8 @@ impl Renderer {
     }
 }
 
-/// A piece of output rendered on its own: what `serve` re-renders after an
+/// A piece of output rendered on its own, and remembered on its own under
+/// its input (`site::memo`): what a build or serve renders again after an
 /// edit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Unit<'a> {
@@ -356,7 +358,7 @@ pub(crate) enum Unit<'a> {
 }
 
 /// The outputs about the whole site, each rendered on its own.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(crate) enum SitePart {
     /// The evidence index in each language.
     EvidenceIndex,
@@ -386,6 +388,19 @@ impl SitePart {
         SitePart::Static,
         SitePart::Llms,
     ];
+
+    /// Its name in the memo's keys.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            SitePart::EvidenceIndex => "evidence-index",
+            SitePart::Chooser => "chooser",
+            SitePart::Claims => "claims",
+            SitePart::Sitemap => "sitemap",
+            SitePart::Crate => "crate",
+            SitePart::Static => "static",
+            SitePart::Llms => "llms",
+        }
+    }
 }
 
 /// `ja`, `en` or `ja-en`.

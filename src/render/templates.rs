@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 /// The compiled templates and where each came from.
 pub(crate) struct Templates {
-    tera: Arc<tera::Tera>,
+    tera: tera::Tera,
     origins: BTreeMap<String, String>,
     reserved_ids: Vec<String>,
 }
@@ -27,38 +27,18 @@ impl std::fmt::Debug for Templates {
 }
 
 /// The templates parsed by Tera, with the escaping kansoku uses and `t()`
-/// over `i18n`, from `(name, text)` pairs; the last set made is kept and
-/// handed out again for the same template texts and the same UI strings
-/// (`i18n_key`, the hash of their sources). Parsing is Tera's slowest
-/// step (about 40 ms for the built-in theme), and a process that builds
-/// many times (the test suite's oracles and builds) parsed the same texts
-/// each time; a deep copy of the parsed trees was still a tenth of the
-/// pipeline property test, so the entry is shared, not copied. One entry,
-/// keyed by everything it is made from: nothing stale can come back.
-fn parse_all(
-    sources: &[(String, String)],
-    i18n: &Arc<I18n>,
-    i18n_key: u64,
-) -> tera::Result<Arc<tera::Tera>> {
-    type Last = Option<(u64, Arc<tera::Tera>)>;
-    static LAST: std::sync::Mutex<Last> = std::sync::Mutex::new(None);
-    let key = crate::hash::memo::hash_of((sources, i18n_key));
-    if let Some((k, tera)) = crate::sync::lock(&LAST).as_ref() {
-        if *k == key {
-            return Ok(tera.clone());
-        }
-    }
+/// over `i18n`, from `(name, text)` pairs. Parsing is Tera's slowest step
+/// (about 40 ms for the built-in theme): a process that renders many
+/// times keeps the whole `Renderer` instead (`site::memo::Caches` for
+/// serve, `site::memo::ThemeCache` for the tests' cold runs).
+fn parse_all(sources: &[(String, String)], i18n: &Arc<I18n>) -> tera::Result<tera::Tera> {
     let mut tera = tera::Tera::default();
     tera.autoescape_on(vec![".html"]);
     // Tera's default also escapes `/`, which makes every URL unreadable
     // (`&#x2F;ja&#x2F;`); quotes, `<`, `>` and `&` are what matter.
     tera.set_escape_fn(escape_html);
     tera.add_raw_templates(sources.to_vec())?;
-    // Its cache of translated strings is made from the same UI strings as
-    // the key, so a later build that shares it reads the same texts.
     tera.register_function("t", Translate(i18n.clone(), Default::default()));
-    let tera = Arc::new(tera);
-    *crate::sync::lock(&LAST) = Some((key, tera.clone()));
     Ok(tera)
 }
 
@@ -140,11 +120,10 @@ fn parse_location(origin: &str, msg: &str) -> Location {
 
 impl Templates {
     /// Loads the embedded templates and the site's overrides, with `t()`
-    /// over `i18n`, whose sources hash to `i18n_key`.
+    /// over `i18n`.
     pub(crate) fn load(
         root: &Path,
         i18n: Arc<I18n>,
-        i18n_key: u64,
     ) -> Result<std::result::Result<Templates, Vec<Diagnostic>>> {
         let files: Vec<ThemeFile> =
             theme::merged(root, "templates", theme::TEMPLATES, Some(".html"))?;
@@ -170,7 +149,7 @@ impl Templates {
         }
         // The common case parses each template once. Only when that fails
         // is each file parsed on its own, to pin a syntax error to its file.
-        let tera = match parse_all(&sources, &i18n, i18n_key) {
+        let tera = match parse_all(&sources, &i18n) {
             Ok(tera) => tera,
             Err(e) => return Ok(Err(parse_errors(&sources, &origins, &e))),
         };

@@ -93,13 +93,21 @@ pub(crate) fn examine(
     site: &Site,
     mode: Mode,
 ) -> Result<(ReviewStatus, Vec<Diagnostic>)> {
+    Ok(examine_lock(site, lock::read(root)?.as_ref(), mode))
+}
+
+/// [`examine`] with the lock already read (`None`: there is none).
+pub(crate) fn examine_lock(
+    site: &Site,
+    lock: Option<&Lock>,
+    mode: Mode,
+) -> (ReviewStatus, Vec<Diagnostic>) {
     // A lock holding only capture approvals (`review --capture`) does not
     // switch claim reviews on: the site has not started reviewing claims.
-    let Some(lock) = lock::read(root)?.filter(|l| !l.claims.is_empty() || !l.pages.is_empty())
-    else {
-        return Ok((ReviewStatus::default(), Vec::new()));
-    };
-    Ok(compare(site, &lock, mode))
+    match lock.filter(|l| !l.claims.is_empty() || !l.pages.is_empty()) {
+        Some(lock) => compare(site, lock, mode),
+        None => (ReviewStatus::default(), Vec::new()),
+    }
 }
 
 /// [`examine`] against a given lock.
@@ -125,7 +133,8 @@ pub(crate) fn compare(site: &Site, lock: &Lock, mode: Mode) -> (ReviewStatus, Ve
                     .with_hint(format!(
                         "look at it and its evidence, then run `kansoku review {}`",
                         c.id
-                    )),
+                    ))
+                    .with_claim(&c.id),
                 );
                 continue;
             };
@@ -171,7 +180,8 @@ pub(crate) fn compare(site: &Site, lock: &Lock, mode: Mode) -> (ReviewStatus, Ve
                                     new.label()
                                 ),
                             )
-                            .with_hint("run `kansoku check --fix` to rewrite the link"),
+                            .with_hint("run `kansoku check --fix` to rewrite the link")
+                            .with_claim(&c.id),
                         );
                         status.moves.push(Move {
                             page: page.source_path().to_owned(),
@@ -193,7 +203,8 @@ pub(crate) fn compare(site: &Site, lock: &Lock, mode: Mode) -> (ReviewStatus, Ve
                             .with_hint(format!(
                                 "check that the claim still holds, then run `kansoku review {}`",
                                 c.id
-                            )),
+                            ))
+                            .with_claim(&c.id),
                         );
                         note.evidence_changed.get_or_insert_with(|| l.path.clone());
                     }
@@ -228,7 +239,8 @@ pub(crate) fn compare(site: &Site, lock: &Lock, mode: Mode) -> (ReviewStatus, Ve
                         "update `{}` to match, then run `kansoku review {}`",
                         changed.other(),
                         c.id
-                    )),
+                    ))
+                    .with_claim(&c.id),
                 );
                 note.stale = Some((changed, previous.clone()));
             } else if ja {
@@ -264,7 +276,8 @@ pub(crate) fn compare(site: &Site, lock: &Lock, mode: Mode) -> (ReviewStatus, Ve
                             unreviewed.join(", ")
                         ),
                     )
-                    .with_hint(format!("run `kansoku review {}` once it is right", c.id)),
+                    .with_hint(format!("run `kansoku review {}` once it is right", c.id))
+                    .with_claim(&c.id),
                 );
             }
             if note != ClaimNote::default() {
@@ -291,7 +304,8 @@ pub(crate) fn compare(site: &Site, lock: &Lock, mode: Mode) -> (ReviewStatus, Ve
             )
             .with_hint(format!(
                 "if it was removed on purpose, run `kansoku review {id}` to drop its entry; if it was renamed, review the new id too"
-            )),
+            ))
+            .with_claim(id),
         );
     }
     crate::validate::sort(&mut diags);
@@ -365,10 +379,13 @@ fn propagate(
                 Mode::Check => page.src.error("E083", span, msg),
                 Mode::Build => page.src.warning("E083", span, msg),
             };
-            diags.push(d.with_hint(format!(
-                "check that `{}` still follows, then run `kansoku review {}`",
-                c.id, c.id
-            )));
+            diags.push(
+                d.with_hint(format!(
+                    "check that `{}` still follows, then run `kansoku review {}`",
+                    c.id, c.id
+                ))
+                .with_claim(&c.id),
+            );
             status
                 .claims
                 .entry(c.id.clone())

@@ -80,6 +80,21 @@ pub struct Indexed {
     pub shards: usize,
     /// Shards indexed in this run.
     pub indexed: usize,
+    /// Each language's bundle, in language order.
+    pub languages: Vec<(String, Shards)>,
+}
+
+/// One language's search bundle in a run: what `KANSOKU_TIMINGS` prints
+/// of it, as a value (a build's report carries it).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Shards {
+    /// Its pages.
+    pub pages: usize,
+    /// Its shards.
+    pub shards: usize,
+    /// Of those, the shards indexed in this run; the others were taken
+    /// from the last run unchanged.
+    pub indexed: usize,
 }
 
 /// The search bundles of every language for the indexed pages `pages`
@@ -165,6 +180,14 @@ pub(super) fn index(
         }
         out.shards += shards;
         out.indexed += indexed;
+        out.languages.push((
+            (*lang).to_owned(),
+            Shards {
+                pages: mine.len(),
+                shards,
+                indexed,
+            },
+        ));
         out.files.push(OutputFile {
             path: format!("{lang}/{BUNDLE_DIR}/{SHARDS_FILE}"),
             bytes: serde_json::to_vec(&dirs).expect("a list of strings serializes"),

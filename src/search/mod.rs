@@ -38,7 +38,7 @@ mod profile;
 mod reduce;
 mod select;
 
-pub use memo::{Indexed, Load, Memo, Reuse};
+pub use memo::{Indexed, Load, Memo, Reuse, Shards};
 pub(crate) use reduce::compact;
 pub(crate) use select::{indexed, searchable_part};
 

@@ -172,10 +172,20 @@ impl Builder {
         }
     }
 
-    /// The site's `[[check.accept]]` entries as `book.toml` says now.
+    /// The site's `[[check.accept]]` entries as `book.toml` says now: for
+    /// a build that failed, which loaded no site to take them from.
     pub(crate) fn accept(&self) -> Vec<crate::config::Acceptance> {
         Config::load(&self.root)
             .map(|c| c.accept)
+            .unwrap_or_default()
+    }
+
+    /// The `[[check.accept]]` entries of the site the last good build
+    /// loaded, which its warnings came from.
+    fn built_accept(&self) -> Vec<crate::config::Acceptance> {
+        self.state
+            .site()
+            .map(|s| s.config.accept.clone())
             .unwrap_or_default()
     }
 
@@ -195,6 +205,11 @@ impl Builder {
             out_dir: self.state.out().to_path_buf(),
             warnings: Vec::new(),
             elapsed,
+            // Not in the summary line.
+            units: 0,
+            rendered: Default::default(),
+            search: Vec::new(),
+            accept: Vec::new(),
         }
         .summary_as(verb)
     }
@@ -287,7 +302,8 @@ impl Worker {
                 // Warnings as `kansoku build` shows them, and only when they
                 // change: the same list after every save is noise.
                 if warnings != self.last_warnings {
-                    let shown = check::Report::triaged(&self.builder.accept(), warnings.clone());
+                    let shown =
+                        check::Report::triaged(&self.builder.built_accept(), warnings.clone());
                     let mut text = check::brief(&shown.diagnostics, 3);
                     for a in &shown.accepted {
                         text.push_str(&check::accepted_line(a));

@@ -65,6 +65,13 @@ impl Tree {
         }
     }
 
+    /// Exchanges its parsed theme with `theme` (`Caches::swap_theme`):
+    /// the tests start many trees on the same theme files.
+    #[cfg(test)]
+    pub(crate) fn swap_theme(&mut self, theme: &mut crate::site::memo::ThemeCache) {
+        self.caches.swap_theme(theme);
+    }
+
     /// Keeps `served` up to date with every file written or removed.
     pub(crate) fn record_into(&mut self, served: Arc<Served>) {
         served.insert(self.manifest.keys().map(String::as_str));
@@ -163,8 +170,8 @@ impl Tree {
             written,
             removed,
             total: self.manifest.len(),
-            units: ran.rendered,
-            full: ran.rendered == ran.units,
+            units: ran.rendered.total(),
+            full: ran.rendered.total() == ran.units,
         };
         self.site = Some(ran.site);
         if stats.full {

@@ -38,8 +38,12 @@
 //!   and a claim edit renders the pages and evidence pages showing that
 //!   claim, and the site-wide files.
 //!
-//! The caller owns the output the files go to (`site::run::Output`): this
-//! module knows nothing about serving or about the build directory.
+//! The caller owns the output the files go to (`site::run::Output`). Parts
+//! of the memo serve one caller: [`Caches::changed`], [`gone_files`] and
+//! [`forget_units`] serve's tree (which is told the paths a save touched
+//! and keeps its files between runs); [`Caches::keep_checks`],
+//! [`Caches::read_units`] and the `save_*` functions a build, which keeps
+//! its memo on disk beside its build directory.
 
 use crate::config::Config;
 use crate::content::{self, Loaded};
@@ -425,6 +429,23 @@ fn validate_saved(
     out
 }
 
+/// A parsed theme a caller keeps across runs that each start from empty
+/// caches (the tests' cold runs and builds), with the fingerprint of the
+/// files it was parsed from: what [`Caches`] keeps between serve's runs.
+/// Owned by the caller, so that no process-wide state outlives it; a
+/// clone shares the parsed theme.
+#[derive(Default, Clone)]
+pub(crate) struct ThemeCache(Option<(u64, Arc<Renderer>)>);
+
+impl Caches {
+    /// Exchanges the theme these caches hold with `theme`'s: before a run,
+    /// to start from the caller's theme (parsed again only if its files
+    /// changed), and after it, to give back the one the run used.
+    pub(crate) fn swap_theme(&mut self, theme: &mut ThemeCache) {
+        std::mem::swap(&mut self.theme, &mut theme.0);
+    }
+}
+
 /// The theme of the site at `root`, loaded again only if its files
 /// changed.
 pub(crate) fn renderer(root: &Path, caches: &mut Caches) -> Result<Arc<Renderer>> {
@@ -547,7 +568,7 @@ pub(crate) fn prepare(
         caches.pages.get(&page.rel).map(|m| m.claims).hash(&mut h);
     }
     // The claim views made here show the review notices.
-    format!("{:?}", site.review.claims).hash(&mut h);
+    site.review.claims.hash(&mut h);
     // Not read by `prepare`, but by the site-wide files keyed on this
     // (the evidence index counts lines); an evidence edit is rare.
     for (path, file) in &site.evidence.files {
@@ -648,6 +669,16 @@ fn own_review(site: &Site, i: usize) -> u64 {
     h.finish()
 }
 
+/// A unit's name in the memo's table (and in a build's saved memo): which
+/// output it is, not what it is made from.
+fn unit_key(site: &Site, unit: Unit<'_>) -> String {
+    match unit {
+        Unit::Page(i) => format!("page:{}", site.content.pages[i].rel),
+        Unit::Evidence(path) => format!("evidence:{path}"),
+        Unit::Site(part) => format!("site:{}", part.name()),
+    }
+}
+
 /// A unit's memo key and the hash of its input: what every unit reads,
 /// its own source and, for a page, the views of the claims it showed
 /// (`shown`, the hashes of their ids, from its last render).
@@ -674,7 +705,7 @@ fn unit_input(
                 inputs.views_among(shown)
             };
             let input = hash_of((inputs.shared, memo.bytes, views, own_review(site, i)));
-            Some((format!("page:{}", page.rel), input))
+            Some((unit_key(site, unit), input))
         }
         Unit::Evidence(path) => {
             let file = site.evidence.files.get(path)?;
@@ -687,7 +718,7 @@ fn unit_input(
                 .map(|&at| hash_of(&site.claim(at).id))
                 .collect();
             let input = hash_of((inputs.shared, file.file_hash(), inputs.views_among(&citing)));
-            Some((format!("evidence:{path}"), input))
+            Some((unit_key(site, unit), input))
         }
         // The llms files hold the text of some pages (`shown`: the hashes
         // of their paths, from the last render), which no other site-wide
@@ -702,25 +733,15 @@ fn unit_input(
                 .filter(|p| read.contains(&hash_of(p.rel.as_str())))
                 .map(|p| caches.pages.get(&p.rel).map(|m| m.bytes))
                 .collect();
-            Some((
-                format!("site:{part:?}"),
-                hash_of((inputs.site, format!("{part:?}"), bodies)),
-            ))
+            Some((unit_key(site, unit), hash_of((inputs.site, part, bodies))))
         }
         // The crate's `datePublished` may be the day of the build (or
         // `SOURCE_DATE_EPOCH`'s), which no source holds.
         Unit::Site(part @ crate::render::SitePart::Crate) => Some((
-            format!("site:{part:?}"),
-            hash_of((
-                inputs.site,
-                format!("{part:?}"),
-                crate::render::date_published(site).ok(),
-            )),
+            unit_key(site, unit),
+            hash_of((inputs.site, part, crate::render::date_published(site).ok())),
         )),
-        Unit::Site(part) => Some((
-            format!("site:{part:?}"),
-            hash_of((inputs.site, format!("{part:?}"))),
-        )),
+        Unit::Site(part) => Some((unit_key(site, unit), hash_of((inputs.site, part)))),
     }
 }
 
@@ -737,7 +758,7 @@ fn made_from(
             let page = &site.content.pages[i];
             match caches.pages.get(&page.rel) {
                 Some(m) => (
-                    Some(format!("page:{}", page.rel)),
+                    Some(unit_key(site, unit)),
                     hash_of((inputs.site, m.bytes, own_review(site, i))),
                 ),
                 None => (None, 0),
@@ -745,21 +766,18 @@ fn made_from(
         }
         // The evidence bodies and the claims citing them are part of the
         // render state's key.
-        Unit::Evidence(path) => (Some(format!("evidence:{path}")), hash_of(inputs.site)),
+        Unit::Evidence(_) => (Some(unit_key(site, unit)), hash_of(inputs.site)),
         // What the llms files read is known from their last render
         // (`shown`, see `unit_input`): kept under their key, and looked at
         // only when some page's source changed since.
-        Unit::Site(part @ crate::render::SitePart::Llms) => {
+        Unit::Site(crate::render::SitePart::Llms) => {
             let bodies: Vec<Option<u64>> = site
                 .content
                 .pages
                 .iter()
                 .map(|p| caches.pages.get(&p.rel).map(|m| m.bytes))
                 .collect();
-            (
-                Some(format!("site:{part:?}")),
-                hash_of((inputs.site, bodies)),
-            )
+            (Some(unit_key(site, unit)), hash_of((inputs.site, bodies)))
         }
         Unit::Site(_) => (None, 0),
     }
@@ -779,8 +797,8 @@ pub(crate) struct Rendered {
     /// The files of units that have no memo key, path and hash of its
     /// bytes; every other unit's are in the memo ([`unit_files`]).
     pub(crate) files: Vec<(String, u64)>,
-    /// Units rendered (the others were remembered).
-    pub(crate) rendered: usize,
+    /// Units rendered, by kind (the others were remembered).
+    pub(crate) rendered: super::run::UnitCounts,
 }
 
 /// Renders the units of `units` whose input changed since `caches` saw
@@ -865,12 +883,12 @@ pub(crate) fn render(
         .collect();
     let results: Vec<Made> = results.into_iter().collect::<Result<_>>()?;
     let mut out = Rendered::default();
-    for made in results {
+    for (made, &unit) in results.into_iter().zip(units) {
         let Made::Rendered(input, made_from, files, shown) = made else {
             caches.keyed += 1;
             continue;
         };
-        out.rendered += 1;
+        out.rendered.add(unit);
         caches
             .gone
             .made
@@ -936,14 +954,8 @@ pub(crate) fn retain_units(site: &Site, units: &[Unit<'_>], caches: &mut Caches)
         return;
     }
     let dropped = &mut caches.gone.dropped;
-    let keys: std::collections::HashSet<String> = units
-        .iter()
-        .map(|&u| match u {
-            Unit::Page(i) => format!("page:{}", site.content.pages[i].rel),
-            Unit::Evidence(path) => format!("evidence:{path}"),
-            Unit::Site(part) => format!("site:{part:?}"),
-        })
-        .collect();
+    let keys: std::collections::HashSet<String> =
+        units.iter().map(|&u| unit_key(site, u)).collect();
     caches.units.retain(|k, m| {
         let keep = keys.contains(k);
         if !keep {

@@ -15,6 +15,7 @@ pub mod place;
 pub(crate) mod run;
 
 pub use memo::Caches;
+pub use run::UnitCounts;
 
 use crate::config::Config;
 use crate::content::{Class, Content};
@@ -102,12 +103,15 @@ fn load_site(
     // claims that are gone (W084) is left for a site that loads cleanly,
     // since a page with errors drops its claims.
     let clean = !diags.iter().any(Diagnostic::is_error);
-    match crate::review::examine(root, &site, plan.mode) {
-        Ok((status, review)) => {
+    // Read once: examined against the site, then asked which of two
+    // claims with one id was reviewed.
+    match crate::review::lock::read(root) {
+        Ok(lock) => {
+            let (status, review) = crate::review::examine_lock(&site, lock.as_ref(), plan.mode);
             site.review = status;
             diags.extend(review.into_iter().filter(|d| clean || d.code != "W084"));
             fold_moved_quotes(&site, &mut diags);
-            reviewed_originals(root, &site, &mut diags);
+            reviewed_originals(root, &site, lock.as_ref(), &mut diags);
         }
         Err(Error::Content(d)) => diags.extend(d),
         Err(e) => return Err(e),
@@ -123,11 +127,15 @@ fn load_site(
 /// finding moves to the other, which is the one to rename. Without a
 /// lock that says, the page whose file was changed last (seconds after
 /// the other) is taken as the one just written.
-fn reviewed_originals(root: &Path, site: &Site, diags: &mut [Diagnostic]) {
+fn reviewed_originals(
+    root: &Path,
+    site: &Site,
+    lock: Option<&crate::review::Lock>,
+    diags: &mut [Diagnostic],
+) {
     if !diags.iter().any(|d| d.code == "E016") {
         return;
     }
-    let lock = crate::review::lock::read(root).ok().flatten();
     let modified = |page: &str| {
         std::fs::metadata(root.join(page))
             .and_then(|m| m.modified())
@@ -155,7 +163,7 @@ fn reviewed_originals(root: &Path, site: &Site, diags: &mut [Diagnostic]) {
         };
         let dup_page = site.content.pages[dup.page].source_path();
         let first_page = site.content.pages[first.page].source_path();
-        let why = match lock.as_ref().and_then(|l| l.claims.get(&id)) {
+        let why = match lock.and_then(|l| l.claims.get(&id)) {
             Some(locked) if locked.page == dup_page && locked.page != first_page => {
                 format!("reviewed at {}, in {}", at(dup), crate::review::LOCK_FILE)
             }
@@ -343,6 +351,17 @@ pub struct BuildReport {
     pub warnings: Vec<Diagnostic>,
     /// Wall time.
     pub elapsed: Duration,
+    /// Render units in the site (pages, evidence files, site-wide parts).
+    pub units: usize,
+    /// Of those, the units rendered in this build, by kind: a cached build
+    /// takes the others from the last one.
+    pub rendered: UnitCounts,
+    /// Each language's search bundle (none with search off): its pages
+    /// and shards, and how many shards this build indexed.
+    pub search: Vec<(String, crate::search::Shards)>,
+    /// The site's `[[check.accept]]` entries, as this build read them:
+    /// the warnings they cover are expected.
+    pub accept: Vec<crate::config::Acceptance>,
 }
 
 impl BuildReport {
@@ -524,7 +543,19 @@ pub fn build_in_memory(
 
 /// Builds with explicit options.
 pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
+    build_with_theme(root, options, &mut memo::ThemeCache::default())
+}
+
+/// [`build_with`] taking the parsed theme from `theme` where its files are
+/// those it was parsed from, and leaving this build's there: for a caller
+/// that builds many times in one process (the tests).
+pub(crate) fn build_with_theme(
+    root: &Path,
+    options: BuildOptions,
+    theme: &mut memo::ThemeCache,
+) -> Result<BuildReport> {
     let mut caches = Caches::once();
+    caches.swap_theme(theme);
     let start = Instant::now();
     if options.cache {
         // Where the build directory is depends on `book.toml`, which the
@@ -632,6 +663,9 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     let run::Ran {
         site,
         diagnostics: mut warnings,
+        units,
+        rendered,
+        search,
         ..
     } = ran;
     warnings.extend(site.config.sitemap_warning());
@@ -671,12 +705,17 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
         out_dir: place.shown,
         warnings,
         elapsed: start.elapsed(),
+        units,
+        rendered,
+        search,
+        accept: site.config.accept.clone(),
     };
     // Freeing every page, claim and memo entry is a twentieth of a cached
     // build's time at scale, on one thread once the work is done: a caller
     // that exits next (the command line) need not wait for it.
     // Where no thread can be started, the closure and what it owns are
     // dropped here instead.
+    caches.swap_theme(theme);
     let freed = (site, caches);
     let _ = std::thread::Builder::new().spawn(move || drop(freed));
     Ok(report)

@@ -191,6 +191,33 @@ impl Output for Memory {
     }
 }
 
+/// Render units by kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct UnitCounts {
+    /// Content pages (each in every tree, with its twins).
+    pub pages: usize,
+    /// Evidence files (their pages and raw copies).
+    pub evidence: usize,
+    /// Site-wide parts (claims.json, the evidence index, …).
+    pub site: usize,
+}
+
+impl UnitCounts {
+    /// Counts `unit`.
+    pub(crate) fn add(&mut self, unit: Unit<'_>) {
+        match unit {
+            Unit::Page(_) => self.pages += 1,
+            Unit::Evidence(_) => self.evidence += 1,
+            Unit::Site(_) => self.site += 1,
+        }
+    }
+
+    /// Units of every kind.
+    pub fn total(&self) -> usize {
+        self.pages + self.evidence + self.site
+    }
+}
+
 /// What a run gives back.
 pub(crate) struct Ran {
     /// The site as loaded and validated.
@@ -199,8 +226,10 @@ pub(crate) struct Ran {
     pub(crate) diagnostics: Vec<Diagnostic>,
     /// Units in the site (0 if nothing was rendered).
     pub(crate) units: usize,
-    /// Units rendered in this run (the others were remembered).
-    pub(crate) rendered: usize,
+    /// Units rendered in this run, by kind (the others were remembered).
+    pub(crate) rendered: UnitCounts,
+    /// Each language's search bundle, when this run indexed search.
+    pub(crate) search: Vec<(String, crate::search::Shards)>,
     /// Files of the units that have no memo entry (path, hash): every other
     /// unit's are in the caches' unit table.
     pub(crate) unkeyed: Vec<(String, u64)>,
@@ -234,7 +263,8 @@ pub(crate) fn run<O: Output>(
         site,
         diagnostics,
         units: 0,
-        rendered: 0,
+        rendered: UnitCounts::default(),
+        search: Vec::new(),
         unkeyed: Vec::new(),
     };
     if plan.until == Until::Validated {
@@ -298,7 +328,9 @@ pub(crate) fn run<O: Output>(
             tell(super::Progress::Rendering(units.len()));
             for batch in units.chunks(256) {
                 let more = memo::render(&job, batch, caches, &out)?;
-                done.rendered += more.rendered;
+                done.rendered.pages += more.rendered.pages;
+                done.rendered.evidence += more.rendered.evidence;
+                done.rendered.site += more.rendered.site;
                 done.files.extend(more.files);
                 tell(super::Progress::Rendered(batch.len()));
             }
@@ -314,11 +346,12 @@ pub(crate) fn run<O: Output>(
     if std::env::var_os("KANSOKU_TIMINGS").is_some() {
         eprintln!(
             "timing: {} of {} units rendered, the rest taken from the last build",
-            done.rendered,
+            done.rendered.total(),
             units.len()
         );
     }
     let units = units.len();
+    let mut search = Vec::new();
     if plan.search && site.config.search && plan.only.is_none() {
         // Search reads the rendered pages, so it runs after render.
         let t = Instant::now();
@@ -340,6 +373,7 @@ pub(crate) fn run<O: Output>(
             let hash = crate::hash::content_hash(&f.bytes);
             out.write(f, hash)?;
         }
+        search = indexed.languages;
         lap("search", t);
         crate::cost::report("search");
     }
@@ -349,6 +383,7 @@ pub(crate) fn run<O: Output>(
             diagnostics,
             units,
             rendered: done.rendered,
+            search,
             unkeyed: done.files,
         },
         Some(out),
@@ -378,8 +413,23 @@ pub(crate) fn in_memory(
     root: &Path,
     plan: &Plan<'_>,
 ) -> Result<(Vec<OutputFile>, Vec<Diagnostic>)> {
+    in_memory_with(root, plan, &mut memo::ThemeCache::default())
+}
+
+/// [`in_memory`] with the parsed theme taken from `theme` where its files
+/// are those it was parsed from, and left there: the caller owns it (the
+/// tests' oracle, which runs cold many times in one process). Nothing else
+/// is remembered, so the run stays independent of any memo under test.
+pub(crate) fn in_memory_with(
+    root: &Path,
+    plan: &Plan<'_>,
+    theme: &mut memo::ThemeCache,
+) -> Result<(Vec<OutputFile>, Vec<Diagnostic>)> {
     let caches = &mut Caches::once();
-    let (ran, out) = run(root, plan, caches, |_, _| Ok(Memory::default()))?;
+    caches.swap_theme(theme);
+    let ran = run(root, plan, caches, |_, _| Ok(Memory::default()));
+    caches.swap_theme(theme);
+    let (ran, out) = ran?;
     Ok((
         out.map(Memory::into_files).unwrap_or_default(),
         ran.diagnostics,

@@ -34,7 +34,6 @@ pub(crate) struct Checker<'a> {
     l: Arc<Lookups>,
     /// Evidence files by path.
     files: Map<&'a str, &'a EvidenceFile>,
-    /// Each page's chunks scanned once, in segment order.
     /// Each page's chunks scanned for references and heading ids, on
     /// first use: a check of a few pages (`serve`) scans only those and the
     /// pages they link to.
@@ -227,6 +226,7 @@ impl<'a> Checker<'a> {
                         ),
                     )
                     .with_hint("claim ids are unique on the whole site; rename one of them")
+                    .with_claim(&claim.id)
             })
             .collect()
     }
@@ -396,7 +396,8 @@ impl<'a> Checker<'a> {
                         )
                         .with_hint(format!(
                             "one claim per cell: change `about` or `aspect` here or at {oloc}"
-                        )),
+                        ))
+                        .with_claim(&claim.id),
                     );
                 }
             }
@@ -426,7 +427,18 @@ impl<'a> Checker<'a> {
         diags
     }
 
+    /// The rules of one claim; each finding names it ([`Diagnostic::claim`]),
+    /// what a `[[check.accept]] claim = "…"` covers.
     fn claim(&self, at: ClaimAt, diags: &mut Vec<Diagnostic>) {
+        let before = diags.len();
+        self.claim_rules(at, diags);
+        let id = &self.content.pages[at.page].claims[at.claim].id;
+        for d in &mut diags[before..] {
+            d.set_claim(id);
+        }
+    }
+
+    fn claim_rules(&self, at: ClaimAt, diags: &mut Vec<Diagnostic>) {
         let (content, evidence) = (self.content, self.evidence);
         let src = &content.pages[at.page].src;
         let claim = &content.pages[at.page].claims[at.claim];

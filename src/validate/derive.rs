@@ -96,7 +96,8 @@ pub(super) fn cycles(content: &Content, claims: &Map<String, ClaimAt>) -> Vec<Di
                 .error("E086", span, format!("`from` forms a cycle: {text}"))
                 .with_hint(
                     "an inference cannot rest on itself: remove one `from` link in the cycle",
-                ),
+                )
+                .with_claim(&c.id),
         );
     }
     out
@@ -230,7 +231,7 @@ pub(super) fn premises(
                 )
                 .with_hint("a confirmed claim is seen directly: make it `inferred`, or drop `from`")
         };
-        diags.push(d);
+        diags.push(d.with_claim(&c.id));
         return;
     }
     if c.class != Class::Inferred && !answered {
@@ -284,7 +285,8 @@ pub(super) fn premises(
                         "make `{}` {} too, or accept this with a reason",
                         c.id,
                         premise.name()
-                    )),
+                    ))
+                    .with_claim(&c.id),
             );
         }
     }

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 
 /// What a reader is told about a claim.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub(crate) struct ClaimNote {
     /// The claim is suspect: its evidence changed (`Some(path)` of the
     /// evidence file) after it was reviewed.

@@ -1565,3 +1565,43 @@ fn a_duplicate_id_is_reported_where_it_was_just_written_issue_25() {
         )]
     );
 }
+
+/// A site whose claim `a` is inferred from `b`, which is unresolved
+/// (W082 on `a`, naming `b`), accepting W082 for the claim `accepted`.
+fn inferred_from_unresolved(accepted: &str) -> Report {
+    let dir = crate::scratch::tempdir();
+    let root = dir.path();
+    let write = |path: &str, text: &str| {
+        let at = root.join(path);
+        std::fs::create_dir_all(at.parent().expect("a parent")).expect("mkdir");
+        std::fs::write(at, text).expect("write");
+    };
+    write(
+        "book.toml",
+        &format!("[book]\ntitle = \"R\"\nlanguages = [\"ja\", \"en\"]\n\n[[check.accept]]\ncode = \"W082\"\nclaim = \"{accepted}\"\nreason = {{ ja = \"理由\", en = \"Why.\" }}\n"),
+    );
+    write(
+        "content/_index.md",
+        "+++\ntitle = \"Home\"\n+++\n\n::: ja\n本文。\n:::\n::: en\nText.\n:::\n",
+    );
+    write(
+        "content/p.md",
+        "+++\ntitle = \"P\"\n\n[[claims]]\nid = \"a\"\nclass = \"inferred\"\nja = \"甲。\"\nen = \"A.\"\nevidence = [\"log.txt#L1\"]\nfrom = [\"b\"]\n\n[[claims]]\nid = \"b\"\nclass = \"unresolved\"\nja = \"乙。\"\nen = \"B.\"\nevidence = [\"log.txt#L1\"]\nsettle = { ja = \"丙。\", en = \"C.\" }\n+++\n\n::: ja\n[[claim:a]]\n:::\n::: en\n[[claim:a]]\n:::\n",
+    );
+    write("evidence/log.txt", "+++\nkind = \"raw\"\n+++\nline\n");
+    check::check(root).expect("checks")
+}
+
+/// Issue 41: an acceptance scoped to a claim covers the findings about
+/// that claim, not every finding whose text names it: W082 about `a`
+/// names its premise `b`, and accepting it for `b` hid it.
+#[test]
+fn a_claim_scope_covers_findings_about_the_claim_not_naming_it_issue_41() {
+    let report = inferred_from_unresolved("b");
+    let shown: Vec<&str> = report.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(shown, ["W082", "W070"], "{:#?}", report.diagnostics);
+    assert_eq!(report.accepted_count(), 0);
+    let report = inferred_from_unresolved("a");
+    assert!(report.diagnostics.is_empty(), "{:#?}", report.diagnostics);
+    assert_eq!(report.accepted_count(), 1);
+}

@@ -6,7 +6,7 @@
 //! say "identical" or "untouched" exactly. Nothing here ever writes into the
 //! repository: every build happens in a temp copy.
 
-// Each test binary uses a different subset of the harness.
+// Not every helper of the harness is used by the tests of the moment.
 #![allow(dead_code)]
 
 use kansoku::site::BuildReport;

@@ -220,6 +220,7 @@ fn control_characters_in_findings_are_escaped_issue_11() {
 }
 
 #[test]
+#[ignore = "about 40 s: .ci/run runs it (cargo test -- --include-ignored)"]
 fn a_page_with_100000_claims_builds_issue_11() {
     const N: usize = 100_000;
     let mut t = SiteTest::from_fixture("check/clean");

@@ -199,6 +199,7 @@ fn indexed_pages(root: &Path, lang: &str) -> (usize, usize) {
 }
 
 #[test]
+#[ignore = "about 40 s: .ci/run runs it (cargo test -- --include-ignored)"]
 fn issue_12_a_large_site_is_indexed_in_shards_holding_every_page_once() {
     let tmp = crate::scratch::tempdir();
     let root = tmp.path();

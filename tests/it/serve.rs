@@ -22,7 +22,9 @@ use tokio_tungstenite::tungstenite::{self, Message};
 /// Generous: debug builds on a busy 2-core machine.
 const WAIT: Duration = Duration::from_secs(20);
 
-/// Longer than debounce (150 ms) + one tick + settle (80 ms), with margin.
+/// Longer than the watcher's debounce (20 ms, `serve::watch::DEBOUNCE`),
+/// one tick and the settle after it (10 ms, `serve::build`), with a wide
+/// margin for a busy machine.
 const QUIET: Duration = Duration::from_millis(900);
 
 const PAGE: &str = "content/notes/page.md";
