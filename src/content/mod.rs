@@ -4,9 +4,12 @@
 //! and evidence are resolved later (see `crate::validate`). Nothing here
 //! renders HTML or writes files.
 
+pub(crate) mod blocks;
 pub(crate) mod body;
 pub(crate) mod claims;
 pub(crate) mod front_matter;
+mod split;
+pub(crate) mod wikilinks;
 
 pub use body::{Chunk, Segment};
 pub(crate) use claims::{Claim, Class, EvidenceLink, State};

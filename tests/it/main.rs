@@ -28,6 +28,7 @@ mod capture_screen;
 mod check;
 mod cli;
 mod common;
+mod commonmark;
 mod content;
 mod crate_archive;
 mod drafts;
