@@ -119,7 +119,11 @@ pub(crate) fn parse_page(src: &Source, split: Split) -> Lenient {
     let kept = without_broken_tables(src, &text, &mut diags, &mut page_meant);
     let (table, errors) = DeTable::parse_recoverable(kept.as_deref().unwrap_or(&text));
     if diags.is_empty() {
-        diags.extend(errors.iter().take(1).map(|e| toml_error(src, 0, e)));
+        // The first by place (see `first_error`).
+        let first = errors
+            .iter()
+            .min_by_key(|e| e.span().map_or(usize::MAX, |s| s.start));
+        diags.extend(first.map(|e| toml_error(src, 0, e)));
     }
     let span = table.span();
     let mut table = table.into_inner();
@@ -175,19 +179,18 @@ fn without_broken_tables(
     diags: &mut Vec<Diagnostic>,
     page_meant: &mut Vec<String>,
 ) -> Option<String> {
-    use toml::de::DeTable;
-    let first = DeTable::parse(text).err()?;
+    let first = first_error(text)?;
     let mut gone: Vec<std::ops::Range<usize>> = Vec::new();
     for (i, chunk) in chunks(text).into_iter().enumerate() {
         if i > 0 {
-            if let Err(e) = DeTable::parse(&text[chunk.clone()]) {
+            if let Some(e) = first_error(&text[chunk.clone()]) {
                 diags.push(toml_error(src, chunk.start, &e));
                 gone.push(chunk);
             }
             continue;
         }
         let mut alone = text[chunk].to_owned();
-        let Err(e) = DeTable::parse(&alone) else {
+        let Some(e) = first_error(&alone) else {
             continue;
         };
         diags.push(toml_error(src, 0, &e));
@@ -199,9 +202,9 @@ fn without_broken_tables(
             }
             alone = blank_inside(&alone, std::slice::from_ref(&line));
             gone.push(line);
-            match DeTable::parse(&alone) {
-                Ok(_) => break,
-                Err(e) => at = e.span().map_or(0, |s| s.start),
+            match first_error(&alone) {
+                None => break,
+                Some(e) => at = e.span().map_or(0, |s| s.start),
             }
         }
     }
@@ -210,6 +213,24 @@ fn without_broken_tables(
         diags.push(toml_error(src, 0, &first));
     }
     Some(blank_inside(text, &gone))
+}
+
+/// The first mistake in `text` by place, if it does not parse. The parser
+/// reports first what it noticed first, which is not always where the
+/// mistake is: a string left open inside an inline table
+/// (`{ en = "Notes }`) ends at its line, and the parser first complains of
+/// a missing comma at the start of the next one.
+fn first_error(text: &str) -> Option<toml::de::Error> {
+    use toml::de::DeTable;
+    let reported = DeTable::parse(text).err()?;
+    let (_, all) = DeTable::parse_recoverable(text);
+    let at = |e: &toml::de::Error| e.span().map_or(usize::MAX, |s| s.start);
+    Some(
+        all.into_iter()
+            .min_by_key(at)
+            .filter(|e| at(e) <= at(&reported))
+            .unwrap_or(reported),
+    )
 }
 
 /// The byte ranges of a TOML document's tables: the part before the first
@@ -478,5 +499,41 @@ impl<'de> Deserialize<'de> for RawLink {
             }
         }
         d.deserialize_any(V)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn findings(text: &str) -> Vec<(String, String)> {
+        let src = Source::new("content/p.md".into(), text.into());
+        let split = split(&src, true).expect("fenced").expect("a page");
+        parse_page(&src, split)
+            .diags
+            .iter()
+            .map(|d| (d.location.to_string(), d.message.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn an_unclosed_string_in_an_inline_table_is_found_on_its_line_issue_40() {
+        let page = "+++\ntitle = { ja = \"観測\", en = \"Observation Notes }\nlead = { ja = \"あ\", en = \"a\" }\n+++\n";
+        assert_eq!(
+            findings(page),
+            [(
+                "content/p.md:2:47".to_owned(),
+                "invalid basic string, expected `\"`".to_owned()
+            )]
+        );
+        // At the top level, as before.
+        let page = "+++\ntitle = \"Observation Notes\nlead = \"a\"\n+++\n";
+        assert_eq!(
+            findings(page),
+            [(
+                "content/p.md:2:27".to_owned(),
+                "invalid basic string, expected `\"`".to_owned()
+            )]
+        );
     }
 }
