@@ -297,7 +297,26 @@ pub(crate) fn claim(
                         ..l
                     }),
                     Err((code, msg, hint)) => {
-                        diags.push(src.error(code, link.span(), msg).with_hint(hint))
+                        let d = src.error(code, link.span(), msg).with_hint(hint);
+                        // `logs/run.txt:5`: the hint's `#L5` is the fix.
+                        let fix = match link.get_ref() {
+                            RawLink::Short(raw) => colon_lines(raw).and_then(|(file, frag)| {
+                                let from = src.text.get(link.span())?;
+                                from.contains(raw.as_str()).then(|| {
+                                    (
+                                        from.to_owned(),
+                                        from.replacen(raw.as_str(), &format!("{file}{frag}"), 1),
+                                    )
+                                })
+                            }),
+                            RawLink::Full { .. } => None,
+                        };
+                        diags.push(match fix {
+                            Some((from, to)) if code == "E018" => {
+                                d.with_fix(link.span(), &from, to)
+                            }
+                            _ => d,
+                        })
                     }
                 }
             }
@@ -651,22 +670,14 @@ pub(crate) fn normalise_path(raw: &str) -> Result<String, LinkError> {
     }
     // `logs/run.txt:5` or `:5-9`: the `path:line` habit of compilers and
     // editors, not an absolute path. Said as such, with the link to write.
-    if let Some((file, line)) = decoded.rsplit_once(':') {
-        let numeric = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
-        let lines = match line.split_once('-') {
-            Some((a, b)) if numeric(a) && numeric(b) => Some(format!("#L{a}-L{b}")),
-            None if numeric(line) => Some(format!("#L{line}")),
-            _ => None,
-        };
-        if let Some(frag) = lines.filter(|_| !file.contains(':') && !file.is_empty()) {
-            return Err((
-                "E018",
-                format!(
-                    "evidence link `{raw}` gives its line after `:`; kansoku reads lines from `#L`"
-                ),
-                format!("write `{file}{frag}`"),
-            ));
-        }
+    if let Some((file, frag)) = colon_lines(&decoded) {
+        return Err((
+            "E018",
+            format!(
+                "evidence link `{raw}` gives its line after `:`; kansoku reads lines from `#L`"
+            ),
+            format!("write `{file}{frag}`"),
+        ));
     }
     if decoded.starts_with('/')
         || decoded.starts_with('\\')
@@ -684,6 +695,19 @@ pub(crate) fn normalise_path(raw: &str) -> Result<String, LinkError> {
         }
     }
     Ok(parts.join("/"))
+}
+
+/// `logs/run.txt:5` as the file and the fragment it means (`#L5`;
+/// `:5-9` is `#L5-L9`), or `None` for any other path.
+fn colon_lines(path: &str) -> Option<(&str, String)> {
+    let (file, line) = path.rsplit_once(':')?;
+    let numeric = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    let frag = match line.split_once('-') {
+        Some((a, b)) if numeric(a) && numeric(b) => format!("#L{a}-L{b}"),
+        None if numeric(line) => format!("#L{line}"),
+        _ => return None,
+    };
+    (!file.contains(':') && !file.is_empty()).then_some((file, frag))
 }
 
 pub(crate) use crate::suggest::nearest;

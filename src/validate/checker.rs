@@ -553,18 +553,30 @@ impl<'a> Checker<'a> {
                             continue;
                         }
                     };
+                    // A one-line quote cited by its one line: the line it
+                    // is on now is the fix, written as the link writes it.
+                    let relined = match (found, link.lines) {
+                        (Some(l), Some(_)) if height == 1 && a == b => {
+                            relined(&src.text, &link.span, l)
+                        }
+                        _ => None,
+                    };
                     let hint = match (found, link.lines) {
-                        (Some(l), Some(_)) if height == 1 && a == b => format!(
-                            "the quote is on line {l} of this file now: write `{}#L{l}`",
-                            link.path
-                        ),
+                        (Some(l), Some(_)) if height == 1 && a == b => match &relined {
+                            Some((_, _, to)) => {
+                                format!("the quote is on line {l} of this file now: write `{to}`")
+                            }
+                            None => format!(
+                                "the quote is on line {l} of this file now: cite line {l}"
+                            ),
+                        },
                         (Some(l), _) => format!(
                             "the quote is on line {l} of this file now: move the range to cover it (or fix the quote)"
                         ),
                         (None, _) => "the evidence changed under the claim, or the range is wrong: fix one of them".to_owned(),
                     };
-                    diags.push(
-                        src.error(
+                    let d = src
+                        .error(
                             "E014",
                             part(&src.text, &link.span, "quote"),
                             format!(
@@ -572,8 +584,11 @@ impl<'a> Checker<'a> {
                                 evidence.dir_name, link.path
                             ),
                         )
-                        .with_hint(hint),
-                    );
+                        .with_hint(hint);
+                    diags.push(match relined {
+                        Some((span, from, to)) => d.with_fix(span, &from, to),
+                        None => d,
+                    });
                 }
             }
         }
@@ -969,6 +984,28 @@ fn part(text: &str, span: &Range<usize>, key: &str) -> Range<usize> {
         return start..start + len;
     }
     span.clone()
+}
+
+/// The `lines = …` of the inline-table link at `span` of `text`, and the
+/// same citing line `l` instead, its value written as before (a string
+/// stays a string): `None` when the link has no such key.
+fn relined(text: &str, span: &Range<usize>, l: usize) -> Option<(Range<usize>, String, String)> {
+    let value = part(text, span, "lines");
+    if value == *span {
+        return None;
+    }
+    let key = span.start + text[span.start..value.start].rfind("lines")?;
+    let old = &text[value.clone()];
+    let new = match old.chars().next()? {
+        q @ ('"' | '\'') => format!("{q}{l}{q}"),
+        _ => l.to_string(),
+    };
+    let from = &text[key..value.end];
+    Some((
+        key..value.end,
+        from.to_owned(),
+        format!("{}{new}", &text[key..value.start]),
+    ))
 }
 
 /// Heading ids as a hint lists them: the first few, in order.

@@ -54,4 +54,5 @@ mod scratch;
 mod search;
 mod serve;
 mod threads;
+mod trial_lows;
 mod workflow;

@@ -1,0 +1,91 @@
+//! The maintainer's and contributor's lows of the 2026-11-28 trial
+//! (issue 40, `trial.md` L12–L20): each as a maintainer meets it, through
+//! the commands they run.
+
+use crate::common::SiteTest;
+use std::process::Command;
+
+fn kansoku(t: &SiteTest, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_kansoku"))
+        .args(args)
+        .arg("--root")
+        .arg(t.root())
+        .output()
+        .expect("kansoku runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A one-claim page citing `link`, beside a six-line log.
+fn one_claim(link: &str) -> SiteTest {
+    let mut t = SiteTest::from_fixture("check/clean");
+    t.write(
+        "evidence/host/lscpu.txt",
+        &format!(
+            "+++\nkind = \"raw\"\nsource = \"lscpu\"\n+++\nArchitecture: x86_64\nCPU op-mode(s): 32-bit, 64-bit\nByte Order: Little Endian\nAddress sizes: 48 bits physical\nModel name: AMD Ryzen\n{}",
+            (6..=20).map(|n| format!("Flag {n}: on\n")).collect::<String>()
+        ),
+    );
+    t.write(
+        "content/cpu.md",
+        &format!(
+            "+++\ntitle = {{ ja = \"CPU\", en = \"CPU\" }}\n\n[[claims]]\nid = \"cpu-model\"\nclass = \"confirmed\"\nja = \"CPU は Ryzen。\"\nen = \"The CPU is a Ryzen.\"\nevidence = [{link}]\n+++\n\n::: ja\n[[claim:cpu-model]]\n:::\n::: en\n[[claim:cpu-model]]\n:::\n"
+        ),
+    );
+    t
+}
+
+#[test]
+fn check_fix_makes_the_fixes_its_hints_give_trial_l13() {
+    // The quote is on line 5, the link cites line 18 (a `grep -n` number).
+    let quoted = "{ path = \"host/lscpu.txt\", lines = \"18\", quote = \"Model name: AMD Ryzen\" }";
+    let t = one_claim(quoted);
+    let (code, _, err) = kansoku(&t, &["check"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("= hint: the quote is on line 5 of this file now: write `lines = \"5\"`"),
+        "{err}"
+    );
+    let (code, _, err) = kansoku(&t, &["check", "--fix"]);
+    assert_eq!(
+        err,
+        "fixed content/cpu.md: lines = \"18\" → lines = \"5\"\ncheck: no errors, 0 warnings\n"
+    );
+    assert_eq!(code, Some(0));
+    let page = std::fs::read_to_string(t.root().join("content/cpu.md")).expect("page");
+    assert!(
+        page.contains("evidence = [{ path = \"host/lscpu.txt\", lines = \"5\", quote = \"Model name: AMD Ryzen\" }]"),
+        "{page}"
+    );
+    // Nothing left: said so.
+    let (code, _, err) = kansoku(&t, &["check", "--fix"]);
+    assert_eq!(
+        (code, err.as_str()),
+        (
+            Some(0),
+            "check --fix: nothing to fix\ncheck: no errors, 0 warnings\n"
+        )
+    );
+
+    // An integer stays an integer.
+    let t = one_claim(&quoted.replace("\"18\"", "18"));
+    let (_, _, err) = kansoku(&t, &["check", "--fix"]);
+    assert!(
+        err.starts_with("fixed content/cpu.md: lines = 18 → lines = 5\n"),
+        "{err}"
+    );
+
+    // `path:line`, the habit of compilers, is `path#Lline`.
+    let t = one_claim("\"host/lscpu.txt:5\"");
+    let (code, _, err) = kansoku(&t, &["check", "--fix"]);
+    assert_eq!(
+        (code, err.as_str()),
+        (
+            Some(0),
+            "fixed content/cpu.md: \"host/lscpu.txt:5\" → \"host/lscpu.txt#L5\"\ncheck: no errors, 0 warnings\n"
+        )
+    );
+}
