@@ -390,7 +390,10 @@ impl<'a> Checker<'a> {
             let current = claim.life.state == crate::content::State::Current;
             if let (Some(about), Some(aspect), true) = (&claim.about, &claim.aspect, current) {
                 let first = self.l.cells.get(&(about.clone(), aspect.clone()));
-                if let Some(&first) = first.filter(|&&first| first != at) {
+                // A copy that kept its id is that one mistake (E016).
+                let copy =
+                    |first: ClaimAt| content.pages[first.page].claims[first.claim].id == claim.id;
+                if let Some(&first) = first.filter(|&&first| first != at && !copy(first)) {
                     let other = &content.pages[first.page];
                     let oloc = other.src.location(other.claims[first.claim].id_span.start);
                     diags.push(
@@ -403,7 +406,8 @@ impl<'a> Checker<'a> {
                             ),
                         )
                         .with_hint(format!(
-                            "one claim per cell: change `about` or `aspect` here or at {oloc}"
+                            "one claim per cell: if this observation replaces the one at {oloc}, mark that one `state = \"superseded\"` with `superseded-by = \"{}\"` and a `reason`; otherwise change `about` or `aspect` here or there",
+                            claim.id
                         )),
                     );
                 }

@@ -89,3 +89,61 @@ fn check_fix_makes_the_fixes_its_hints_give_trial_l13() {
         )
     );
 }
+
+/// `(location, code, message, hint)` of every finding of `check`.
+fn findings(t: &SiteTest) -> Vec<(String, &'static str, String, String)> {
+    t.check()
+        .diagnostics
+        .iter()
+        .map(|d| {
+            (
+                d.location.to_string(),
+                d.code,
+                d.message.clone(),
+                d.hint.clone().unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_claim_copied_on_its_page_is_one_finding_on_the_copy_trial_l14() {
+    let mut t = SiteTest::from_fixture("check/e023-two-claims-one-cell");
+    // The second claim becomes a copy of the first that kept its id.
+    t.edit(
+        "content/page.md",
+        "id = \"page-claim-again\"",
+        "id = \"page-claim\"",
+    )
+    .edit("content/page.md", "from = [\"page-claim\"]\n", "");
+    assert_eq!(
+        findings(&t),
+        [(
+            "content/page.md:14:6".to_owned(),
+            "E016",
+            "duplicate claim id `page-claim` (first defined at content/page.md:5:6)".to_owned(),
+            "claim ids are unique on the whole site; rename one of them".to_owned()
+        )]
+    );
+}
+
+#[test]
+fn a_second_observation_of_a_cell_is_told_about_superseded_by_trial_l16() {
+    let mut t = SiteTest::from_fixture("check/e023-two-claims-one-cell");
+    let found = findings(&t);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(
+        (found[0].1, found[0].3.as_str()),
+        (
+            "E023",
+            "one claim per cell: if this observation replaces the one at content/page.md:5:6, mark that one `state = \"superseded\"` with `superseded-by = \"page-claim-again\"` and a `reason`; otherwise change `about` or `aspect` here or there"
+        )
+    );
+    // Following the hint's first way: the first claim is superseded.
+    t.edit(
+        "content/page.md",
+        "aspect = \"output\"\nja = \"二行目に出力がある。\"",
+        "aspect = \"output\"\nstate = \"superseded\"\nsuperseded-by = \"page-claim-again\"\nreason = { ja = \"二度目の観測が置き換えた。\", en = \"The second observation replaces it.\" }\nja = \"二行目に出力がある。\"",
+    );
+    assert_eq!(findings(&t), []);
+}
