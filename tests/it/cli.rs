@@ -621,8 +621,12 @@ fn issue_25_new_takes_any_unicode_slug_that_is_a_safe_file_name() {
     assert_eq!(
         codes,
         [
+            // The title in the other language than the slug's (issue 40).
+            "E005 content/Log/Second Run.md",
             "E011 content/Log/Second Run.md",
+            "E005 content/notes/観測-2.md",
             "E011 content/notes/観測-2.md",
+            "E005 content/メモ.md",
             "E011 content/メモ.md"
         ]
     );

@@ -147,3 +147,57 @@ fn a_second_observation_of_a_cell_is_told_about_superseded_by_trial_l16() {
     );
     assert_eq!(findings(&t), []);
 }
+
+#[test]
+fn a_japanese_slug_gives_a_readable_id_and_an_english_placeholder_trial_l15() {
+    let tmp = crate::scratch::tempdir();
+    let site = tmp.path().join("site");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_kansoku"))
+            .args(args)
+            .current_dir(&site)
+            .output()
+            .expect("kansoku runs")
+    };
+    std::fs::create_dir_all(&site).expect("dir");
+    assert!(run(&["init", "."]).status.success());
+    assert!(run(&["new", "notes/第二の観測"]).status.success());
+    let page = std::fs::read_to_string(site.join("content/notes/第二の観測.md")).expect("page");
+    assert!(page.contains("id = \"notes-page-first\""), "{page}");
+    assert!(page.contains("[[claim:notes-page-first]]"), "{page}");
+    assert!(
+        page.contains("title = { ja = \"第二の観測\", en = \"Title in English\" }"),
+        "{page}"
+    );
+    // Another Japanese slug in the same section: the next free id.
+    assert!(run(&["new", "notes/第三の観測"]).status.success());
+    let page = std::fs::read_to_string(site.join("content/notes/第三の観測.md")).expect("page");
+    assert!(page.contains("id = \"notes-page-2-first\""), "{page}");
+
+    let out = run(&["check"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "a draft's placeholder is a warning: {err}"
+    );
+    assert!(
+        err.contains(&format!("content/notes/第二の観測.md:2:31: warning[E005]: `title.en` is still the placeholder `kansoku new` wrote\n  |\n2 | title = {{ ja = \"第二の観測\", en = \"Title in English\" }}\n  |{}{}\n  = hint: write the page's title in English\n", " ".repeat(36), "^".repeat(16))),
+        "{err}"
+    );
+    // Published with the placeholder: an error.
+    let path = site.join("content/notes/第二の観測.md");
+    let text = std::fs::read_to_string(&path).expect("page");
+    let published: String = text
+        .lines()
+        .filter(|l| !l.starts_with("draft = true"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&path, published).expect("write");
+    let out = run(&["check"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("error[E005]: `title.en` is still the placeholder"),
+        "{err}"
+    );
+}
