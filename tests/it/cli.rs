@@ -353,8 +353,8 @@ fn claims_table_and_csv_show_control_and_format_characters_escaped_issue_23() {
     assert_eq!(
         text(&out.stdout),
         format!(
-            "ID          CLASS      PAGE             TEXT\n\
-             page-claim  confirmed  content/page.md  {HOSTILE_SHOWN}\n\
+            "ID          CLASS      ANSWER  PAGE             TEXT\n\
+             page-claim  confirmed          content/page.md  {HOSTILE_SHOWN}\n\
              1 claim\n"
         )
     );

@@ -201,3 +201,19 @@ fn a_japanese_slug_gives_a_readable_id_and_an_english_placeholder_trial_l15() {
         "{err}"
     );
 }
+
+#[test]
+fn the_claims_table_has_the_answer_column_trial_l17() {
+    let mut t = SiteTest::from_fixture("check/e024-unknown-answer");
+    t.edit("content/page.md", "answer = \"yess\"", "answer = \"yes\"");
+    let (code, out, err) = kansoku(&t, &["claims"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        out,
+        "ID                CLASS      ANSWER  PAGE               TEXT\n\
+         base-ok           confirmed          content/_index.md  The log has five lines.\n\
+         page-claim        confirmed          content/page.md    The second line holds output.\n\
+         page-claim-again  inferred   yes     content/page.md    There is only one line of output.\n\
+         3 claims\n"
+    );
+}
