@@ -217,3 +217,37 @@ fn the_claims_table_has_the_answer_column_trial_l17() {
          3 claims\n"
     );
 }
+
+#[test]
+fn a_renamed_log_is_one_finding_that_names_its_claims_trial_l18() {
+    let mut t = SiteTest::from_fixture("check/clean");
+    let claim = |id: &str, line: usize| {
+        format!(
+            "[[claims]]\nid = \"{id}\"\nclass = \"confirmed\"\nja = \"行 {line}。\"\nen = \"Line {line}.\"\nevidence = [\"logs/a.log#L{line}\"]\n\n"
+        )
+    };
+    t.write(
+        "content/more.md",
+        &format!(
+            "+++\ntitle = {{ ja = \"追加\", en = \"More\" }}\n\n{}{}+++\n\n::: ja\n本文。\n:::\n::: en\nBody.\n:::\n",
+            claim("more-one", 1),
+            claim("more-three", 3)
+        ),
+    );
+    assert_eq!(findings(&t), []);
+    // The log is renamed; no page follows.
+    std::fs::rename(
+        t.root().join("evidence/logs/a.log"),
+        t.root().join("evidence/logs/run-a.log"),
+    )
+    .expect("rename");
+    assert_eq!(
+        findings(&t),
+        [(
+            "content/_index.md:9:13".to_owned(),
+            "E012",
+            "evidence file `evidence/logs/a.log` not found; 4 claims cite it: `base-ok` (content/_index.md:9), `more-one` (content/more.md:9), `more-three` (content/more.md:16), `page-claim` (content/page.md:9)".to_owned(),
+            "did you mean `logs/run-a.log`, which no claim cites? If the file was renamed, write its new name in each of these links".to_owned()
+        )]
+    );
+}
