@@ -460,6 +460,23 @@ fn readme_documents_every_engine_code() {
     }
 }
 
+/// The serve overlay says what each code means in the page's language
+/// (issue 40, trial L19): every engine code has its words in each
+/// language's Fluent file.
+#[test]
+fn every_engine_code_has_a_meaning_in_each_language() {
+    for lang in ["ja", "en"] {
+        let path = repo_root().join(format!("templates/i18n/{lang}.ftl"));
+        let ftl = std::fs::read_to_string(&path).expect("the theme's Fluent file");
+        for code in engine_codes() {
+            assert!(
+                ftl.contains(&format!("\nfinding-{code} = ")),
+                "templates/i18n/{lang}.ftl has no `finding-{code}`"
+            );
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Exact messages and hints of a few cases.
 
