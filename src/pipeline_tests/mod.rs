@@ -382,7 +382,7 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
     let mut model = Model::start();
     let mut files = model.files();
     write(&root, &BTreeMap::new(), &files);
-    let mut tree = Tree::new(root.clone(), dir.path().join("served"));
+    let mut tree = Tree::new(root.clone(), dir.path().join("served"), None);
     let mut last_good: Option<BTreeMap<String, Vec<u8>>> = None;
     for (step, op) in std::iter::once(None)
         .chain(ops.iter().map(Some))

@@ -251,3 +251,34 @@ fn a_renamed_log_is_one_finding_that_names_its_claims_trial_l18() {
         )]
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn under_serve_llms_txt_and_twins_lead_to_the_preview_trial_l20() {
+    let t = SiteTest::from_fixture("serve");
+    let options = kansoku::serve::Options {
+        port: Some(0),
+        quiet: true,
+        work_dir: Some(t.root().parent().expect("in a temp dir").to_path_buf()),
+        ..kansoku::serve::Options::new(t.root())
+    };
+    let wait = std::time::Duration::from_secs(20);
+    let handle = tokio::time::timeout(wait, kansoku::serve::start(options))
+        .await
+        .expect("starts in time")
+        .expect("starts");
+    let origin = format!("http://{}", handle.addr());
+    let get = |path: &str| {
+        let url = format!("{origin}{path}");
+        async move {
+            let res = reqwest::get(&url).await.expect("GET");
+            assert_eq!(res.status().as_u16(), 200, "{url}");
+            res.text().await.expect("text")
+        }
+    };
+    for path in ["/en/llms.txt", "/ja/llms.txt", "/en/notes/page/index.md"] {
+        let text = get(path).await;
+        assert!(!text.contains("https://example.org"), "{path}:\n{text}");
+        assert!(text.contains(&format!("{origin}/")), "{path}:\n{text}");
+    }
+    handle.shutdown().await.expect("stops");
+}
