@@ -353,6 +353,7 @@ pub(crate) fn oracle_with(search: bool) -> crate::site::run::Plan<'static> {
         search,
         overrides: Overrides {
             base_path: Some("/".to_owned()),
+            preview: true,
             ..Overrides::default()
         },
         ..Plan::build()

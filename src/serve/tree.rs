@@ -122,10 +122,12 @@ impl Tree {
             overrides: match &self.preview {
                 Some(url) => Overrides {
                     base_url: Some(url.clone()),
+                    preview: true,
                     ..Overrides::default()
                 },
                 None => Overrides {
                     base_path: Some("/".to_owned()),
+                    preview: true,
                     ..Overrides::default()
                 },
             },

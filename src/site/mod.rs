@@ -516,6 +516,7 @@ pub fn build_in_memory(
                 base_url: options.base_url.clone(),
                 base_path: None,
                 no_search: !options.search,
+                preview: false,
             },
             ..run::Plan::build()
         },
@@ -549,6 +550,7 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
             base_url: options.base_url.clone(),
             base_path: None,
             no_search: !options.search,
+            preview: false,
         },
         progress: options.progress.as_deref(),
         ..run::Plan::build()

@@ -94,6 +94,7 @@ updated = Updated
 entity-label = This page is about
 entity-role = Role
 draft-notice = Draft: not published. kansoku serve shows it; kansoku build leaves it out unless run with --drafts.
+draft-notice-published = Draft: this page is not final; what it says may still change.
 untranslated-notice =
     { $written ->
         [ja] This part is written only in Japanese (not yet translated).

@@ -88,6 +88,7 @@ updated = 更新日
 entity-label = このページの対象
 entity-role = 役割
 draft-notice = 下書き:公開されていません。kansoku serve では表示され、kansoku build では --drafts を付けない限り含まれません。
+draft-notice-published = 下書き:このページはまだ確定していません。内容は変わることがあります。
 untranslated-notice =
     { $written ->
         [ja] この部分は日本語でのみ書かれています(未翻訳)。

@@ -1,6 +1,7 @@
-//! The maintainer's and contributor's lows of the 2026-11-28 trial
-//! (issue 40, `trial.md` L12–L20): each as a maintainer meets it, through
-//! the commands they run.
+//! The lows of the 2026-11-28 trial (issue 40, `trial.md`): the
+//! maintainer's and contributor's (L12–L20) through the commands they run,
+//! and the reader's that the built output shows (L8). The browser suite
+//! has the rest of the reader's (tests/browser/trial_lows.test.js).
 
 use crate::common::SiteTest;
 use std::process::Command;
@@ -281,4 +282,41 @@ async fn under_serve_llms_txt_and_twins_lead_to_the_preview_trial_l20() {
         assert!(text.contains(&format!("{origin}/")), "{path}:\n{text}");
     }
     handle.shutdown().await.expect("stops");
+}
+
+#[test]
+fn a_draft_s_notice_is_at_its_top_and_speaks_to_its_reader_trial_l8() {
+    let mut t = SiteTest::from_fixture("check/clean");
+    t.edit(
+        "content/page.md",
+        "title = { ja = \"ページ\", en = \"Page\" }",
+        "title = { ja = \"ページ\", en = \"Page\" }\ndraft = true",
+    );
+    let options = kansoku::site::BuildOptions {
+        search: false,
+        drafts: true,
+        ..Default::default()
+    };
+    let (files, _) = kansoku::site::build_in_memory(t.root(), &options).expect("builds");
+    let read = |path: &str| {
+        let f = files
+            .iter()
+            .find(|f| f.path == path)
+            .unwrap_or_else(|| panic!("{path}"));
+        String::from_utf8(f.bytes.clone()).expect("UTF-8")
+    };
+    let html = read("en/page/index.html");
+    assert!(
+        html.contains("</header>\n<p class=\"draft-notice\" role=\"note\">Draft: this page is not final; what it says may still change.</p>"),
+        "{html}"
+    );
+    assert!(!html.contains("kansoku serve"), "{html}");
+    let ja = read("ja/page/index.html");
+    assert!(ja.contains("<p class=\"draft-notice\" role=\"note\">下書き:このページはまだ確定していません。内容は変わることがあります。</p>"), "{ja}");
+    let twin = read("en/page/index.md");
+    assert!(
+        twin.contains("> Draft: this page is not final; what it says may still change."),
+        "{twin}"
+    );
+    assert!(!twin.contains("kansoku"), "{twin}");
 }
