@@ -60,6 +60,8 @@ search-none = Nothing found. Try another word, or a claim id.
 search-error = Search could not be loaded.
 search-claims = Matching claims
 search-more = Show { $count } more
+search-in-ja = Search the Japanese pages for “{ $query }”
+search-from-ja = In the Japanese pages:
 
 ## Claim links
 

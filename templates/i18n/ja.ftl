@@ -60,6 +60,8 @@ search-none = 見つかりませんでした。別の語や、主張の ID で�
 search-error = 検索を読み込めませんでした。
 search-claims = 一致した主張
 search-more = さらに { $count } 件を表示
+search-in-ja = 日本語のページで「{ $query }」を検索
+search-from-ja = 日本語のページでは:
 
 ## Claim links
 
