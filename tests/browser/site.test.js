@@ -201,3 +201,27 @@ test("screenshots: home, hub and matrix in both languages, light and dark", asyn
   }
   assert.equal(shots.length, 12);
 });
+
+// Issue 40, trial L11: on a Japanese page, a log restating the record in
+// English is marked English (its code keeps its typeface) and a note in
+// Japanese says it is kept as written, not translated.
+test("an English log on a Japanese page is marked and said so (trial L11)", async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await watchedPage(context, server.origin);
+  await page.goto(`${server.origin}/ja/evidence/observers/rocblas-layer.txt/`);
+  const note = page.locator(".evidence__lang");
+  assert.equal(await note.isVisible(), true);
+  assert.match(await note.textContent(), /英語/);
+  assert.equal(await note.getAttribute("role"), "note");
+  const code = page.locator(".ev-code").first();
+  assert.equal(await code.getAttribute("lang"), "en");
+  const [font, plain] = await page.evaluate(() => [
+    getComputedStyle(document.querySelector(".ev-code")).fontFamily,
+    getComputedStyle(document.querySelector(".evidence__path code")).fontFamily,
+  ]);
+  assert.equal(font, plain, "marked English, a log line keeps the code typeface");
+  await page.goto(`${server.origin}/en/evidence/observers/rocblas-layer.txt/`);
+  assert.equal(await page.locator(".evidence__lang").count(), 0);
+  assert.deepEqual(page.problems(), []);
+  await context.close();
+});

@@ -320,3 +320,49 @@ fn a_draft_s_notice_is_at_its_top_and_speaks_to_its_reader_trial_l8() {
     );
     assert!(!twin.contains("kansoku"), "{twin}");
 }
+
+/// Issue 40, trial L11: a transcript restates the record's words and is
+/// never translated; a page in the other language marks it and says so,
+/// its chrome and labels in the page's language.
+#[test]
+fn evidence_in_the_other_language_is_marked_and_said_trial_l11() {
+    let mut t = SiteTest::from_fixture("check/clean");
+    t.write(
+        "evidence/logs/a.log",
+        "+++\nkind = \"transcript\"\nsource = \"the record's summary page\"\n+++\nline one of the summary\nline two: output\nstatus: 未検出 / Not found\nline four\nline five\n",
+    );
+    t.write(
+        "evidence/logs/ja.log",
+        "+++\nkind = \"transcript\"\nsource = \"記録の要約ページ\"\n+++\n要約の一行目。\n",
+    );
+    t.edit(
+        "content/page.md",
+        "evidence = [\"logs/a.log#L2\"]",
+        "evidence = [\"logs/a.log#L2\", \"logs/ja.log#L1\"]",
+    );
+    t.build();
+    let ja = t.read("ja/evidence/logs/a.log/index.html");
+    assert!(
+        ja.contains("<p class=\"evidence__lang\" role=\"note\" data-pagefind-ignore>この証拠の本文は英語です。記録の内容を英語で書き写したもので、証拠は書き換えないため訳していません。引用している主張は日本語で読めます。</p>"),
+        "{ja}"
+    );
+    assert!(ja.contains("<th scope=\"row\">取得元</th><td><code lang=\"en\">the record&#39;s summary page</code></td>"), "{ja}");
+    assert!(
+        ja.contains("<code class=\"ev-code\" lang=\"en\">line one of the summary</code>"),
+        "{ja}"
+    );
+    // A line quoting the record's Japanese status word is no one language.
+    assert!(
+        ja.contains("<code class=\"ev-code\">status: 未検出 / Not found</code>"),
+        "{ja}"
+    );
+    let en = t.read("en/evidence/logs/a.log/index.html");
+    assert!(!en.contains("evidence__lang"), "{en}");
+    assert!(!en.contains("lang=\"en\">line one"), "{en}");
+    let en = t.read("en/evidence/logs/ja.log/index.html");
+    assert!(en.contains("<p class=\"evidence__lang\" role=\"note\" data-pagefind-ignore>This evidence is in Japanese: the record&#39;s words, kept as written. Evidence is never rewritten, so it is not translated; the claims citing it are in English.</p>"), "{en}");
+    assert!(
+        en.contains("<code class=\"ev-code\" lang=\"ja\">要約の一行目。</code>"),
+        "{en}"
+    );
+}
