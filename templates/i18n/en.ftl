@@ -205,7 +205,6 @@ serve-overlay-hide = Hide
 serve-overlay-error = error
 serve-overlay-warning = warning
 serve-overlay-hint = hint
-serve-overlay-detail = in English, as kansoku check prints it
 serve-overlay-count = check: { $errors ->
         [0] no errors
         [one] { $errors } error

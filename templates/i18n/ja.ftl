@@ -199,7 +199,6 @@ serve-overlay-hide = 閉じる
 serve-overlay-error = エラー
 serve-overlay-warning = 警告
 serve-overlay-hint = ヒント
-serve-overlay-detail = 英語(kansoku check の出力のまま)
 serve-overlay-count = check: { $errors ->
         [0] エラーなし
        *[other] エラー { $errors } 件
