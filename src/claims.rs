@@ -116,14 +116,16 @@ pub fn csv(claims: &[ClaimRecord<'_>]) -> String {
     out
 }
 
-/// As an aligned table for a terminal: id, class, page and the English
-/// text, cut to one line; then a count. Control and format characters are
+/// As an aligned table for a terminal: id, class, the answer's key (if
+/// the claim states one), page and the English text, cut to one line;
+/// then a count. Control and format characters are
 /// shown escaped (`\u{202e}`), newlines and tabs too: a row is one line.
 pub fn table(claims: &[ClaimRecord<'_>]) -> String {
     use unicode_width::UnicodeWidthStr;
-    let cols: [Column; 4] = [
+    let cols: [Column; 5] = [
         ("ID", |c| &c.id),
         ("CLASS", |c| &c.class),
+        ("ANSWER", |c| c.answer.as_ref().map_or("", |a| &a.key)),
         ("PAGE", |c| &c.page),
         ("TEXT", |c| &c.text.en),
     ];

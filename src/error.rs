@@ -95,6 +95,20 @@ pub(crate) struct Extra {
     /// by, rather than the claim ids its text happens to name. Not shown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) claim: Option<String>,
+    /// The exact edit that fixes it, when the rule knows one: what
+    /// `check --fix` does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) fix: Option<Edit>,
+}
+
+/// An edit to the file a finding is reported in: `from`, at `span` of its
+/// text as kansoku reads it (no byte-order mark, `\r\n` as `\n`), becomes
+/// `to`. Made only while the file still holds `from` there.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Edit {
+    pub(crate) span: std::ops::Range<usize>,
+    pub(crate) from: String,
+    pub(crate) to: String,
 }
 
 /// A [`Diagnostic`] as saved in a memo (`site::memo`), its code as text.
@@ -225,6 +239,21 @@ impl Diagnostic {
     /// The id of the claim the finding is about, if it is about one.
     pub(crate) fn claim(&self) -> Option<&str> {
         self.extra.as_ref()?.claim.as_deref()
+    }
+
+    /// Adds the edit that fixes the finding (see [`Edit`]).
+    pub(crate) fn with_fix(mut self, span: std::ops::Range<usize>, from: &str, to: String) -> Self {
+        self.extra.get_or_insert_default().fix = Some(Edit {
+            span,
+            from: from.to_owned(),
+            to,
+        });
+        self
+    }
+
+    /// The edit that fixes the finding, if its rule knows one.
+    pub(crate) fn fix(&self) -> Option<&Edit> {
+        self.extra.as_ref()?.fix.as_ref()
     }
 
     /// Adds the source line the finding points into and the span width.

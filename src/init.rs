@@ -154,8 +154,9 @@ pub fn new_page(root: &Path, spec: &str) -> Result<Vec<String>> {
             written.push(format!("content/{}/_index.md", sections[..=i].join("/")));
         }
     }
-    let id = format!("{}-first", claim_id(spec));
-    std::fs::write(&page, page_skeleton(&words(slug), &id)).map_err(|e| Error::io(&page, e))?;
+    let id = claim_id(root, &segments);
+    let title = page_title(slug);
+    std::fs::write(&page, page_skeleton(&title, &id)).map_err(|e| Error::io(&page, e))?;
     written.push(rel);
     Ok(written)
 }
@@ -211,18 +212,68 @@ fn invisible(c: char) -> bool {
         )
 }
 
-/// A claim id for a page at `spec`: ids are ASCII (they are URL fragments
-/// and `[[claim:ID]]` keys), so each other character is written as its
-/// code point, keeping ids of different pages different:
-/// `メモ/観測-2` → `u30e1u30e2-u89b3u6e2c-2`.
-fn claim_id(spec: &str) -> String {
-    spec.chars()
-        .map(|c| match c {
-            c if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') => c.to_string(),
-            '/' | ' ' => "-".to_owned(),
-            c => format!("u{:x}", c as u32),
+/// A claim id for the page at `segments` (`notes/second-run` →
+/// `notes-second-run-first`), readable whatever script the path is in:
+/// ids are ASCII (they are URL fragments and `[[claim:ID]]` keys), so a
+/// segment's ASCII letters and digits are kept and the rest dropped, a
+/// slug with no letters left is a `page` (`notes/第二の観測` →
+/// `notes-page-first`), and a number goes in when the site has the id
+/// already (`notes-page-2-first`).
+fn claim_id(root: &Path, segments: &[&str]) -> String {
+    let ascii = |seg: &str| -> String {
+        seg.split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .filter(|w| !w.is_empty())
+            .collect::<Vec<_>>()
+            .join("-")
+    };
+    let mut words: Vec<String> = segments.iter().map(|s| ascii(s)).collect();
+    if let Some(slug) = words.last_mut() {
+        if !slug.chars().any(|c| c.is_ascii_alphabetic()) {
+            *slug = if slug.is_empty() {
+                "page".to_owned()
+            } else {
+                format!("page-{slug}")
+            };
+        }
+    }
+    words.retain(|w| !w.is_empty());
+    let base = words.join("-");
+    // The ids the site has, as far as its pages load.
+    let taken: std::collections::HashSet<String> = crate::content::load_content(root)
+        .map(|(content, _)| {
+            let defined = content
+                .pages
+                .iter()
+                .flat_map(|p| p.claims.iter().map(|c| c.id.clone()));
+            let broken = content.failed.iter().flat_map(|f| f.claims.iter().cloned());
+            defined.chain(broken).collect()
         })
-        .collect()
+        .unwrap_or_default();
+    std::iter::once(format!("{base}-first"))
+        .chain((2..).map(|n| format!("{base}-{n}-first")))
+        .find(|id| !taken.contains(id))
+        .expect("some number is free")
+}
+
+/// The title of a page at `slug`, in each language: the slug's words in
+/// the language it is written in (Japanese if it has Japanese script,
+/// else English), the placeholder `check` reports (E005) in the other.
+fn page_title(slug: &str) -> crate::lang::Bi<String> {
+    let japanese = slug.chars().any(|c| {
+        matches!(c as u32, 0x3040..=0x30ff | 0x3400..=0x4dbf | 0x4e00..=0x9fff | 0xf900..=0xfaff | 0xff66..=0xff9f)
+    });
+    let placeholder = crate::content::placeholder::TITLE;
+    if japanese {
+        crate::lang::Bi {
+            ja: words(slug),
+            en: placeholder.en.to_owned(),
+        }
+    } else {
+        crate::lang::Bi {
+            ja: placeholder.ja.to_owned(),
+            en: words(slug),
+        }
+    }
 }
 
 /// `second-observation` → `Second observation`.
@@ -251,10 +302,11 @@ The pages of this section are listed here.
     )
 }
 
-fn page_skeleton(title: &str, id: &str) -> String {
+fn page_skeleton(title: &crate::lang::Bi<String>, id: &str) -> String {
+    let (ja, en) = (&title.ja, &title.en);
     format!(
         r#"+++
-title = {{ ja = "{title}", en = "{title}" }}
+title = {{ ja = "{ja}", en = "{en}" }}
 lead = {{ ja = "何を観測したかを一文で。", en = "What was observed, in one sentence." }}
 # A draft: `kansoku serve` shows it, `kansoku build` leaves it out. Remove
 # this line to publish it. / 下書き。公開するときはこの行を消します。

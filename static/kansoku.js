@@ -801,7 +801,14 @@ async function fillClaimTexts(items) {
         const doc = await pageCache.get(g.url);
         for (const c of g.claims) {
           const el = doc?.getElementById(`claim-${c.id}`)?.querySelector(".claim");
-          if (el) c.text = claimText(el);
+          if (!el) continue;
+          c.text = claimText(el);
+          // The claim's own marks, as its page shows them: its answer, and
+          // its badge ("Confirmed · per record") or, for the record's own
+          // framing, "per record" and no class.
+          const own = (sel) => [...el.children].find((n) => n.matches(sel));
+          c.answer = own(".answer") ?? null;
+          c.mark = own(".badge, .framing") ?? null;
         }
       }),
   );
@@ -841,13 +848,26 @@ function viewUrl(url) {
   return url.replace(/^(.*?\/)ja\//, "$1ja-en/");
 }
 
-/** An inline claim's text: what follows its badge. */
+/** An inline claim's text: what follows its answer and its badge. */
 function claimText(claim) {
   let text = "";
   for (const n of claim.childNodes) {
-    if (!(n instanceof Element && n.classList.contains("badge"))) text += n.textContent;
+    const mark = n.nodeType === Node.ELEMENT_NODE && n.matches(".badge, .framing, .answer");
+    if (!mark) text += n.textContent;
   }
   return text.trim();
+}
+
+/**
+ * A mark from a claim's page (its answer, badge or framing) for a result:
+ * the same classes and words, as plain text inside the result's link (a
+ * link may not hold another, and its description names ids of that page).
+ */
+function markFrom(node) {
+  const span = document.createElement("span");
+  span.className = node.className;
+  for (const child of node.childNodes) span.append(document.importNode(child, true));
+  return span;
 }
 
 /** A class badge in the box's language: its own set (404 page), else the legend's. */
@@ -874,6 +894,9 @@ function cleanExcerpt(html) {
     .replace(/<\/mark>(\s*)<mark>/g, "$1")
     .trim();
   if (!out) return out;
+  // An answer's glyph is its own word: the page sets it apart with a
+  // margin, which the indexed text does not keep ("✓Loaded").
+  out = out.replace(/(\p{So})(?=<mark>|\p{L})/gu, "$1 ");
   if (!/^(<mark>)?[\p{Lu}\p{N}「『(\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(out)) out = `… ${out}`;
   if (!/[.。!?!?」)]$/u.test(out.replace(/<\/mark>$/, ""))) out = `${out} …`;
   return out;
@@ -913,7 +936,8 @@ function resultItem(g, box) {
       const text = document.createElement("span");
       text.className = "search-result__claim-text";
       text.textContent = c.text || c.id;
-      ca.append(badgeFor(c.cls, box), " ", text);
+      if (c.answer) ca.append(markFrom(c.answer), " ");
+      ca.append(c.mark ? markFrom(c.mark) : badgeFor(c.cls, box), " ", text);
       item.append(ca);
       ul.append(item);
     }
@@ -922,7 +946,13 @@ function resultItem(g, box) {
   return li;
 }
 
-function render(box, found, query) {
+/**
+ * The results of `query` in `box`'s panel. `from` names the other
+ * language's index when the results come from it (a Japanese query on an
+ * English page); otherwise a query in Japanese script on an English page
+ * is offered that index, where its words are.
+ */
+function render(box, found, query, from = null) {
   const panel = box.querySelector(".site-search__panel");
   const status = box.querySelector(".site-search__status");
   panel.replaceChildren();
@@ -936,8 +966,32 @@ function render(box, found, query) {
   const head = document.createElement("p");
   head.className = "site-search__count";
   head.textContent = n ? count : box.dataset.none;
+  if (from) {
+    head.textContent = `${box.dataset.fromJa} ${n ? count : box.dataset.none}`;
+    head.lang = box.dataset.lang ?? LANG;
+  }
   panel.append(head);
   status.textContent = head.textContent;
+  const lang = box.dataset.lang ?? LANG;
+  if (!from && lang !== "ja" && CJK.test(query) && box.dataset.inJa) {
+    const other = document.createElement("button");
+    other.type = "button";
+    other.className = "site-search__other";
+    other.textContent = box.dataset.inJa.replace("{q}", query);
+    other.addEventListener("click", async () => {
+      box.setAttribute("aria-busy", "true");
+      try {
+        render(box, await search(query, "ja"), query, "ja");
+        panel.querySelector(".search-result__title")?.focus();
+      } catch (e) {
+        panel.replaceChildren(Object.assign(document.createElement("p"), { textContent: box.dataset.error }));
+        console.warn("kansoku search:", e);
+      } finally {
+        box.removeAttribute("aria-busy");
+      }
+    });
+    panel.append(other);
+  }
   if (n) {
     const list = document.createElement("ol");
     list.className = "search-results";

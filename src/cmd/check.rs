@@ -14,7 +14,9 @@ pub(crate) struct Args {
     /// Also list the findings that `[[check.accept]]` in book.toml accepts.
     #[arg(long)]
     all: bool,
-    /// Rewrite evidence links whose cited text only moved (E082), then check.
+    /// Make the exact fixes findings name, then check: a link whose cited
+    /// text only moved (E082), a quote now on another line (E014),
+    /// `path:5` for `path#L5` (E018).
     #[arg(long)]
     fix: bool,
 }
@@ -80,12 +82,17 @@ fn github_summary(report: &kansoku::check::Report, all: bool) -> Option<String> 
     }
 }
 
-/// `check --fix`: rewrites links whose cited text moved, saying which.
+/// `check --fix`: makes the fixes the findings name, saying which, or
+/// that there was nothing to fix.
 fn fix_moved(root: &Path, fix: bool) -> kansoku::Result<()> {
     if fix {
-        let (site, _) = kansoku::site::load_unchecked(root, kansoku::validate::Mode::Build)?;
-        for done in kansoku::review::fix(root, &site)? {
-            eprintln!("{done}");
+        let (site, found) = kansoku::site::load_unchecked(root, kansoku::validate::Mode::Build)?;
+        let done = kansoku::review::fix(root, &site, &found)?;
+        if done.is_empty() {
+            eprintln!("check --fix: nothing to fix");
+        }
+        for line in done {
+            eprintln!("{line}");
         }
     }
     Ok(())

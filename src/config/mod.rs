@@ -298,6 +298,9 @@ pub struct Config {
     pub(crate) paginate_by: usize,
     /// Whether builds write the search index (`[search] enabled`).
     pub(crate) search: bool,
+    /// Built for `serve`'s preview, for the site's writer: a draft's
+    /// notice says how to publish it (`site::run::Overrides::preview`).
+    pub(crate) preview: bool,
     /// The outputs for machine and offline readers (`[output]`).
     pub(crate) outputs: Outputs,
     /// What this configuration is a function of, hashed: the root,
@@ -580,6 +583,7 @@ impl Config {
             raw_html: raw.markdown.raw_html.unwrap_or_default(),
             paginate_by,
             search: raw.search.enabled.unwrap_or(true),
+            preview: false,
             outputs: Outputs {
                 markdown: raw.output.markdown.unwrap_or(true),
                 llms: raw.output.llms.unwrap_or(true),

@@ -25,12 +25,11 @@ pub(crate) fn without_broken_tables(
     page_meant: &mut Vec<String>,
     tables_gone: &mut Vec<String>,
 ) -> Option<String> {
-    use toml::de::DeTable;
-    let first = DeTable::parse(text).err()?;
+    let first = first_error(text)?;
     let mut gone: Vec<std::ops::Range<usize>> = Vec::new();
     for (i, chunk) in chunks(text).into_iter().enumerate() {
         if i > 0 {
-            if let Err(e) = DeTable::parse(&text[chunk.clone()]) {
+            if let Some(e) = first_error(&text[chunk.clone()]) {
                 diags.push(toml_error(src, chunk.start, &e));
                 let header = text[chunk.clone()].lines().next().unwrap_or("");
                 tables_gone.push(header.trim().to_owned());
@@ -39,7 +38,7 @@ pub(crate) fn without_broken_tables(
             continue;
         }
         let mut alone = text[chunk].to_owned();
-        let Err(e) = DeTable::parse(&alone) else {
+        let Some(e) = first_error(&alone) else {
             continue;
         };
         diags.push(toml_error(src, 0, &e));
@@ -51,9 +50,9 @@ pub(crate) fn without_broken_tables(
             }
             alone = blank_inside(&alone, std::slice::from_ref(&line));
             gone.push(line);
-            match DeTable::parse(&alone) {
-                Ok(_) => break,
-                Err(e) => at = e.span().map_or(0, |s| s.start),
+            match first_error(&alone) {
+                None => break,
+                Some(e) => at = e.span().map_or(0, |s| s.start),
             }
         }
     }
@@ -62,6 +61,24 @@ pub(crate) fn without_broken_tables(
         diags.push(toml_error(src, 0, &first));
     }
     Some(blank_inside(text, &gone))
+}
+
+/// The first mistake in `text` by place, if it does not parse. The parser
+/// reports first what it noticed first, which is not always where the
+/// mistake is: a string left open inside an inline table
+/// (`{ en = "Notes }`) ends at its line, and the parser first complains of
+/// a missing comma at the start of the next one.
+fn first_error(text: &str) -> Option<toml::de::Error> {
+    use toml::de::DeTable;
+    let reported = DeTable::parse(text).err()?;
+    let (_, all) = DeTable::parse_recoverable(text);
+    let at = |e: &toml::de::Error| e.span().map_or(usize::MAX, |s| s.start);
+    Some(
+        all.into_iter()
+            .min_by_key(at)
+            .filter(|e| at(e) <= at(&reported))
+            .unwrap_or(reported),
+    )
 }
 
 /// The byte ranges of a TOML document's tables: the part before the first

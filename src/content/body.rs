@@ -1,13 +1,12 @@
-//! The page body: shared segments and `::: ja` / `::: en` language blocks.
-//!
-//! Fenced-div lines are recognised only outside code fences, so a `:::` in a
-//! code sample stays text. This module splits text; it renders nothing.
+//! The page body: shared segments and `::: ja` / `::: en` language blocks
+//! (split by `super::split`), and what a chunk references (`scan`).
+//! Nothing here renders.
 
-use crate::error::Diagnostic;
 use crate::lang::Lang;
-use crate::source::Source;
 use std::borrow::Cow;
 use std::ops::Range;
+
+pub(crate) use super::split::split;
 
 /// A piece of Markdown and where it starts in its file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,182 +38,6 @@ pub enum Segment {
         /// Byte offset of its `::: xx` line, for diagnostics.
         opener: usize,
     },
-}
-
-enum Part {
-    Shared(Chunk),
-    Block {
-        lang: Lang,
-        chunk: Chunk,
-        opener: usize,
-    },
-}
-
-/// A code fence being skipped: its character and length.
-struct Fence {
-    ch: char,
-    len: usize,
-}
-
-fn fence_of(line: &str) -> Option<Fence> {
-    let indent = line.len() - line.trim_start_matches(' ').len();
-    if indent > 3 {
-        return None;
-    }
-    let rest = &line[indent..];
-    let ch = rest.chars().next()?;
-    if ch != '`' && ch != '~' {
-        return None;
-    }
-    let len = rest.chars().take_while(|&c| c == ch).count();
-    (len >= 3).then_some(Fence { ch, len })
-}
-
-enum DivLine {
-    Open(Option<Lang>, String),
-    Close,
-}
-
-fn div_line(line: &str) -> Option<DivLine> {
-    let t = line.trim();
-    let rest = t.strip_prefix(":::")?;
-    let rest = rest.trim_start_matches(':').trim();
-    if rest.is_empty() {
-        return Some(DivLine::Close);
-    }
-    let name = rest.trim_start_matches('{').trim_end_matches('}').trim();
-    let name = name.strip_prefix('.').unwrap_or(name);
-    Some(DivLine::Open(Lang::from_code(name), name.to_owned()))
-}
-
-/// Splits a body into segments, pairing adjacent `ja`/`en` blocks.
-pub(crate) fn split(src: &Source, body_start: usize) -> Result<Vec<Segment>, Vec<Diagnostic>> {
-    let text = &src.text;
-    let mut parts = Vec::new();
-    let mut diags = Vec::new();
-    let mut fence: Option<Fence> = None;
-    let mut open: Option<(Lang, usize, usize)> = None; // lang, opener offset, content start
-    let mut shared_start = body_start;
-    let mut pos = body_start;
-    while pos < text.len() {
-        let end = text[pos..].find('\n').map_or(text.len(), |i| pos + i);
-        let next = (end + 1).min(text.len());
-        let line = &text[pos..end];
-        if let Some(f) = &fence {
-            if let Some(close) = fence_of(line) {
-                let bare = line.trim().trim_start_matches(f.ch).trim().is_empty();
-                if close.ch == f.ch && close.len >= f.len && bare {
-                    fence = None;
-                }
-            }
-        } else if let Some(f) = fence_of(line) {
-            fence = Some(f);
-        } else if let Some(div) = div_line(line) {
-            match (div, open) {
-                (DivLine::Open(Some(lang), _), None) => {
-                    push_shared(&mut parts, text, shared_start, pos);
-                    open = Some((lang, pos, next));
-                }
-                (DivLine::Open(Some(_), _), Some((outer, at, _))) => {
-                    diags.push(
-                        src.error("E033", pos..end, format!("language block opened inside the `::: {outer}` block that starts at line {}", src.location(at).line))
-                            .with_hint("close the outer block with a line `:::` first"),
-                    );
-                }
-                (DivLine::Open(None, name), _) => {
-                    diags.push(
-                        src.error(
-                            "E033",
-                            pos..end,
-                            format!("unknown language block `::: {name}`"),
-                        )
-                        .with_hint("language blocks are `::: ja` and `::: en`"),
-                    );
-                }
-                (DivLine::Close, Some((lang, opener, start))) => {
-                    parts.push(Part::Block {
-                        lang,
-                        chunk: Chunk {
-                            text: text[start..pos].to_owned(),
-                            offset: start,
-                        },
-                        opener,
-                    });
-                    open = None;
-                    shared_start = next;
-                }
-                (DivLine::Close, None) => {
-                    diags.push(
-                        src.error("E033", pos..end, "`:::` closes no open language block")
-                            .with_hint("remove this line, or open a block with `::: ja` or `::: en` above it"),
-                    );
-                }
-            }
-        }
-        pos = next;
-    }
-    if let Some((lang, opener, _)) = open {
-        let end = text[opener..].find('\n').map_or(text.len(), |i| opener + i);
-        diags.push(
-            src.error(
-                "E033",
-                opener..end,
-                format!("`::: {lang}` block is never closed"),
-            )
-            .with_hint("add a line `:::` where the block ends"),
-        );
-    } else {
-        push_shared(&mut parts, text, shared_start, text.len());
-    }
-    if !diags.is_empty() {
-        return Err(diags);
-    }
-    Ok(pair(parts))
-}
-
-fn push_shared(parts: &mut Vec<Part>, text: &str, start: usize, end: usize) {
-    if start < end && !text[start..end].trim().is_empty() {
-        parts.push(Part::Shared(Chunk {
-            text: text[start..end].to_owned(),
-            offset: start,
-        }));
-    }
-}
-
-fn pair(parts: Vec<Part>) -> Vec<Segment> {
-    let mut out = Vec::new();
-    let mut iter = parts.into_iter().peekable();
-    while let Some(part) = iter.next() {
-        match part {
-            Part::Shared(c) => out.push(Segment::Shared(c)),
-            Part::Block {
-                lang,
-                chunk,
-                opener,
-            } => {
-                let partner =
-                    matches!(iter.peek(), Some(Part::Block { lang: l, .. }) if *l != lang);
-                if partner {
-                    let Some(Part::Block { chunk: other, .. }) = iter.next() else {
-                        unreachable!("peeked a block above")
-                    };
-                    let (ja, en) = if lang == Lang::Ja {
-                        (chunk, other)
-                    } else {
-                        (other, chunk)
-                    };
-                    out.push(Segment::Pair { ja, en });
-                } else {
-                    out.push(Segment::Untranslated {
-                        lang,
-                        chunk,
-                        opener,
-                    });
-                }
-            }
-        }
-    }
-    out
 }
 
 /// The ids taken on a page as its chunks are rendered: the reserved ones,
@@ -357,6 +180,8 @@ pub(crate) fn parse_dot(src: &str) -> Result<layout::gv::parser::ast::Graph, Str
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Diagnostic;
+    use crate::source::Source;
 
     fn segs(body: &str) -> Result<Vec<Segment>, Vec<Diagnostic>> {
         split(&Source::new("p.md".into(), body.into()), 0)
@@ -459,16 +284,54 @@ pub(crate) fn scan<'a>(chunk: &'a Chunk, page_rel: &'a str) -> ChunkScan<'a> {
     // Rendering replaces wikilinks (claims, views) whole: their text is
     // not part of a heading's slug.
     let mut in_wikilink = 0usize;
-    for (ev, range) in Parser::new_ext(&chunk.text, parser_options()).into_offset_iter() {
+    let mut iter = Parser::new_ext(&chunk.text, parser_options()).into_offset_iter();
+    // A `[[…]]` that is none of kansoku's references is read again as
+    // CommonMark reads it, as rendering does (`super::wikilinks`).
+    let mut reread: std::collections::VecDeque<(Event<'static>, Range<usize>)> =
+        std::collections::VecDeque::new();
+    loop {
+        let (ev, range) = match reread.pop_front() {
+            Some(next) => next,
+            None => match iter.next() {
+                Some(next) => next,
+                None => break,
+            },
+        };
         match &ev {
+            Event::Start(
+                Tag::Link {
+                    link_type: LinkType::WikiLink { .. },
+                    dest_url,
+                    ..
+                }
+                | Tag::Image {
+                    link_type: LinkType::WikiLink { .. },
+                    dest_url,
+                    ..
+                },
+            ) if !super::wikilinks::is_reference(dest_url) => {
+                super::wikilinks::skip_inside(&mut iter);
+                reread.extend(super::wikilinks::plain(
+                    &chunk.text,
+                    range,
+                    iter.reference_definitions(),
+                ));
+                continue;
+            }
             Event::Start(Tag::Heading { id, .. }) => {
                 heading = Some((id.as_ref().map(|i| i.to_string()), String::new()))
             }
-            Event::Start(Tag::Link {
-                link_type: LinkType::WikiLink { .. },
-                ..
-            }) => in_wikilink += 1,
-            Event::End(TagEnd::Link) if in_wikilink > 0 => in_wikilink -= 1,
+            Event::Start(
+                Tag::Link {
+                    link_type: LinkType::WikiLink { .. },
+                    ..
+                }
+                | Tag::Image {
+                    link_type: LinkType::WikiLink { .. },
+                    ..
+                },
+            ) => in_wikilink += 1,
+            Event::End(TagEnd::Link | TagEnd::Image) if in_wikilink > 0 => in_wikilink -= 1,
             Event::Text(t) | Event::Code(t) if in_wikilink == 0 => {
                 if let Some((_, s)) = &mut heading {
                     s.push_str(t);
@@ -514,6 +377,12 @@ pub(crate) fn scan<'a>(chunk: &'a Chunk, page_rel: &'a str) -> ChunkScan<'a> {
                     out.refs.push((Reference::ActiveUrl(url), span.clone()));
                 }
             }
+            // `![[claim:x]]`: an exclamation mark, then the reference.
+            Event::Start(Tag::Image {
+                link_type: LinkType::WikiLink { .. },
+                dest_url,
+                ..
+            }) => reference(&mut out.refs, cow(dest_url), span.start + 1..span.end),
             Event::Start(Tag::Image { ref dest_url, .. }) if is_active_url(dest_url) => {
                 out.refs
                     .push((Reference::ActiveUrl(dest_url.to_string()), span));
@@ -529,13 +398,7 @@ pub(crate) fn scan<'a>(chunk: &'a Chunk, page_rel: &'a str) -> ChunkScan<'a> {
                 }
                 let dest = cow(dest_url);
                 if let LinkType::WikiLink { .. } = link_type {
-                    if let Some(id) = after(&dest, "claim:", str::trim) {
-                        out.refs.push((Reference::Claim(id), span));
-                    } else if let Some(name) = after(&dest, "table:", str::trim)
-                        .or_else(|| after(&dest, "graph:", str::trim))
-                    {
-                        out.refs.push((Reference::View(name), span));
-                    }
+                    reference(&mut out.refs, dest, span);
                 } else if let Some(anchor) = after(&dest, "#", |r| r) {
                     out.refs
                         .push((Reference::Page(Cow::Borrowed(page_rel), Some(anchor)), span));
@@ -548,6 +411,25 @@ pub(crate) fn scan<'a>(chunk: &'a Chunk, page_rel: &'a str) -> ChunkScan<'a> {
         }
     }
     out
+}
+
+/// Notes the kansoku reference a wikilink's target `dest` makes, if any.
+fn reference<'a>(
+    refs: &mut Vec<(Reference<'a>, Range<usize>)>,
+    dest: Cow<'a, str>,
+    span: Range<usize>,
+) {
+    let dest = match dest {
+        Cow::Borrowed(s) => Cow::Borrowed(s.trim_start()),
+        Cow::Owned(s) => Cow::Owned(s.trim_start().to_owned()),
+    };
+    if let Some(id) = after(&dest, "claim:", str::trim) {
+        refs.push((Reference::Claim(id), span));
+    } else if let Some(name) =
+        after(&dest, "table:", str::trim).or_else(|| after(&dest, "graph:", str::trim))
+    {
+        refs.push((Reference::View(name), span));
+    }
 }
 
 /// True for a URL a browser runs (`javascript:`, `vbscript:`) or shows as

@@ -4,7 +4,8 @@
 //! both languages, at least one well-formed link. Whether the linked file and
 //! lines exist is the evidence stage's business, not this one's.
 
-use super::front_matter::RawClaim;
+use super::front_matter::{RawClaim, RawLink};
+use super::links::colon_lines;
 pub(crate) use super::links::{normalise_path, parse_link};
 use crate::error::Diagnostic;
 use crate::lang::{Bi, Lang};
@@ -304,7 +305,26 @@ pub(crate) fn claim(
                         ..l
                     }),
                     Err((code, msg, hint)) => {
-                        diags.push(src.error(code, link.span(), msg).with_hint(hint))
+                        let d = src.error(code, link.span(), msg).with_hint(hint);
+                        // `logs/run.txt:5`: the hint's `#L5` is the fix.
+                        let fix = match link.get_ref() {
+                            RawLink::Short(raw) => colon_lines(raw).and_then(|(file, frag)| {
+                                let from = src.text.get(link.span())?;
+                                from.contains(raw.as_str()).then(|| {
+                                    (
+                                        from.to_owned(),
+                                        from.replacen(raw.as_str(), &format!("{file}{frag}"), 1),
+                                    )
+                                })
+                            }),
+                            RawLink::Full { .. } => None,
+                        };
+                        diags.push(match fix {
+                            Some((from, to)) if code == "E018" => {
+                                d.with_fix(link.span(), &from, to)
+                            }
+                            _ => d,
+                        })
                     }
                 }
             }

@@ -121,7 +121,11 @@ pub(crate) fn parse_page(src: &Source, split: Split) -> Lenient {
     let kept = without_broken_tables(src, &text, &mut diags, &mut page_meant, &mut Vec::new());
     let (table, errors) = DeTable::parse_recoverable(kept.as_deref().unwrap_or(&text));
     if diags.is_empty() {
-        diags.extend(errors.iter().take(1).map(|e| toml_error(src, 0, e)));
+        // The first by place (see `first_error`).
+        let first = errors
+            .iter()
+            .min_by_key(|e| e.span().map_or(usize::MAX, |s| s.start));
+        diags.extend(first.map(|e| toml_error(src, 0, e)));
     }
     let span = table.span();
     let mut table = table.into_inner();
@@ -313,5 +317,41 @@ impl<'de> Deserialize<'de> for RawLink {
             }
         }
         d.deserialize_any(V)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn findings(text: &str) -> Vec<(String, String)> {
+        let src = Source::new("content/p.md".into(), text.into());
+        let split = split(&src, true).expect("fenced").expect("a page");
+        parse_page(&src, split)
+            .diags
+            .iter()
+            .map(|d| (d.location.to_string(), d.message.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn an_unclosed_string_in_an_inline_table_is_found_on_its_line_issue_40() {
+        let page = "+++\ntitle = { ja = \"観測\", en = \"Observation Notes }\nlead = { ja = \"あ\", en = \"a\" }\n+++\n";
+        assert_eq!(
+            findings(page),
+            [(
+                "content/p.md:2:47".to_owned(),
+                "invalid basic string, expected `\"`".to_owned()
+            )]
+        );
+        // At the top level, as before.
+        let page = "+++\ntitle = \"Observation Notes\nlead = \"a\"\n+++\n";
+        assert_eq!(
+            findings(page),
+            [(
+                "content/p.md:2:27".to_owned(),
+                "invalid basic string, expected `\"`".to_owned()
+            )]
+        );
     }
 }

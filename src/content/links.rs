@@ -102,22 +102,14 @@ pub(crate) fn normalise_path(raw: &str) -> Result<String, LinkError> {
     }
     // `logs/run.txt:5` or `:5-9`: the `path:line` habit of compilers and
     // editors, not an absolute path. Said as such, with the link to write.
-    if let Some((file, line)) = decoded.rsplit_once(':') {
-        let numeric = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
-        let lines = match line.split_once('-') {
-            Some((a, b)) if numeric(a) && numeric(b) => Some(format!("#L{a}-L{b}")),
-            None if numeric(line) => Some(format!("#L{line}")),
-            _ => None,
-        };
-        if let Some(frag) = lines.filter(|_| !file.contains(':') && !file.is_empty()) {
-            return Err((
-                "E018",
-                format!(
-                    "evidence link `{raw}` gives its line after `:`; kansoku reads lines from `#L`"
-                ),
-                format!("write `{file}{frag}`"),
-            ));
-        }
+    if let Some((file, frag)) = colon_lines(&decoded) {
+        return Err((
+            "E018",
+            format!(
+                "evidence link `{raw}` gives its line after `:`; kansoku reads lines from `#L`"
+            ),
+            format!("write `{file}{frag}`"),
+        ));
     }
     if decoded.starts_with('/')
         || decoded.starts_with('\\')
@@ -135,6 +127,19 @@ pub(crate) fn normalise_path(raw: &str) -> Result<String, LinkError> {
         }
     }
     Ok(parts.join("/"))
+}
+
+/// `logs/run.txt:5` as the file and the fragment it means (`#L5`;
+/// `:5-9` is `#L5-L9`), or `None` for any other path.
+pub(crate) fn colon_lines(path: &str) -> Option<(&str, String)> {
+    let (file, line) = path.rsplit_once(':')?;
+    let numeric = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    let frag = match line.split_once('-') {
+        Some((a, b)) if numeric(a) && numeric(b) => format!("#L{a}-L{b}"),
+        None if numeric(line) => format!("#L{line}"),
+        _ => return None,
+    };
+    (!file.contains(':') && !file.is_empty()).then_some((file, frag))
 }
 
 #[cfg(test)]

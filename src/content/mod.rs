@@ -4,10 +4,14 @@
 //! and evidence are resolved later (see `crate::validate`). Nothing here
 //! renders HTML or writes files.
 
+pub(crate) mod blocks;
 pub(crate) mod body;
 pub(crate) mod claims;
 pub(crate) mod front_matter;
 mod links;
+pub(crate) mod placeholder;
+mod split;
+pub(crate) mod wikilinks;
 
 pub use body::{Chunk, Segment};
 pub(crate) use claims::{Claim, Class, EvidenceLink, State};
@@ -704,7 +708,14 @@ pub(crate) fn load_page(src: Source, rel: &str, diags: &mut Vec<Diagnostic>) -> 
             );
             None
         }
-        Some(t) => bi(&src, t, "title", diags),
+        Some(t) => {
+            let span = t.span();
+            let title = bi(&src, t, "title", diags);
+            if let Some(t) = &title {
+                diags.extend(placeholder::left_in_title(&src, span, t, raw.draft));
+            }
+            title
+        }
     };
     let lead = raw.lead.and_then(|l| bi(&src, l, "lead", diags));
     let layout = match &raw.layout {

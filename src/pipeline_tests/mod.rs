@@ -96,6 +96,7 @@ pub(crate) fn oracle_with(search: bool) -> crate::site::run::Plan<'static> {
         search,
         overrides: Overrides {
             base_path: Some("/".to_owned()),
+            preview: true,
             ..Overrides::default()
         },
         ..Plan::build()
@@ -187,7 +188,7 @@ fn run_from(locked: bool, ops: &[Op]) -> Result<(), TestCaseError> {
             Some(std::fs::read_to_string(root.join(crate::review::LOCK_FILE)).expect("the lock"));
         files = model.files();
     }
-    let mut tree = Tree::new(root.clone(), dir.path().join("served"));
+    let mut tree = Tree::new(root.clone(), dir.path().join("served"), None);
     tree.swap_theme(&mut with_theme(|theme| theme.clone()));
     let mut last_good: Option<BTreeMap<String, Vec<u8>>> = None;
     for (step, op) in std::iter::once(None)

@@ -70,7 +70,7 @@ impl Builder {
         let work = crate::scratch::tempdir();
         Builder {
             root: root.to_path_buf(),
-            state: Tree::new(root.to_path_buf(), work.path().join("site")),
+            state: Tree::new(root.to_path_buf(), work.path().join("site"), None),
             search_files: BTreeSet::new(),
             search_memo: crate::search::Memo::default(),
             _work: work,

@@ -190,6 +190,7 @@ pub(super) fn evidence_page(
                 };
                 lines.push(LineView {
                     n,
+                    lang: written_in(std::iter::once(html.as_str())),
                     html,
                     ranges: ranges
                         .range((n, 0)..(n + 1, 0))
@@ -222,6 +223,14 @@ pub(super) fn evidence_page(
                 n
             }
         };
+        // What the record's words are in: kept as they are, never
+        // translated, and marked so (issue 40, trial L11).
+        let text_lang = written_in(lines.iter().map(|l| l.html.as_str()));
+        let source_lang = file
+            .header
+            .as_ref()
+            .and_then(|h| h.source.as_deref())
+            .and_then(|s| written_in(std::iter::once(s)));
         for lang in Lang::ALL {
             let mut seen = BTreeSet::new();
             let cited_by = citing
@@ -271,6 +280,8 @@ pub(super) fn evidence_page(
                         reason: a.reason.get(lang),
                     })
                     .collect(),
+                text_lang,
+                source_lang,
             };
             let suffix = format!("evidence/{}/", file.path);
             let href = format!("{}{lang}/{suffix}", cx.base);
@@ -361,6 +372,29 @@ fn shown(text: &str) -> String {
 }
 
 /// A file size as a reader reads it.
+/// The language `texts` plainly read in: `en` when they hold Latin
+/// letters and hardly any Japanese script (a quoted status word such as
+/// 未検出 among English lines), `ja` when Japanese script is a third or
+/// more of their letters, `None` otherwise (numbers and symbols, or an
+/// even mix).
+fn written_in<'s>(texts: impl Iterator<Item = &'s str>) -> Option<&'static str> {
+    let (mut latin, mut japanese) = (0usize, 0usize);
+    for c in texts.flat_map(str::chars) {
+        match c as u32 {
+            0x3040..=0x30ff | 0x3400..=0x4dbf | 0x4e00..=0x9fff => japanese += 1,
+            _ if c.is_ascii_alphabetic() => latin += 1,
+            _ => {}
+        }
+    }
+    if latin > 0 && latin >= 20 * japanese {
+        Some("en")
+    } else if japanese > 0 && japanese * 2 >= latin {
+        Some("ja")
+    } else {
+        None
+    }
+}
+
 fn human_size(bytes: u64) -> String {
     const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
     if bytes < 1024 {

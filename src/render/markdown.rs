@@ -7,6 +7,7 @@
 
 use super::highlight::{escape, Highlighter};
 use crate::content::body::{parser_options, resolve_page_link};
+use crate::content::wikilinks::{is_reference, plain, skip_inside};
 use crate::content::Chunk;
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, LinkType, Parser, Tag, TagEnd};
 use std::collections::BTreeMap;
@@ -92,31 +93,50 @@ pub(crate) fn render_marking(
     let mut iter = Parser::new_ext(&chunk.text, parser_options()).into_offset_iter();
     // Named views placed in this chunk: block content, unwrapped below.
     let mut blocks: Vec<String> = Vec::new();
-    while let Some((ev, range)) = iter.next() {
+    // A `[[…]]` that is none of kansoku's references, read again as
+    // CommonMark reads it (`content::wikilinks`); its events come first.
+    let mut reread: std::collections::VecDeque<(Event<'static>, std::ops::Range<usize>)> =
+        std::collections::VecDeque::new();
+    loop {
+        let (ev, range, own) = match reread.pop_front() {
+            Some((ev, range)) => (ev, range, false),
+            None => match iter.next() {
+                Some((ev, range)) => (ev, range, true),
+                None => break,
+            },
+        };
+        // What the twin rewrites is marked in the chunk's own parse only.
+        let mut here = marks.as_deref_mut().filter(|_| own);
         match ev {
-            Event::Start(Tag::Link {
-                link_type: LinkType::WikiLink { .. },
-                dest_url,
-                ..
-            }) => {
-                if let Some(m) = marks.as_deref_mut() {
-                    m.push((range, Mark::Wikilink(dest_url.to_string())));
+            Event::Start(
+                Tag::Link {
+                    link_type: LinkType::WikiLink { .. },
+                    ref dest_url,
+                    ..
                 }
+                | Tag::Image {
+                    link_type: LinkType::WikiLink { .. },
+                    ref dest_url,
+                    ..
+                },
+            ) => {
+                let dest_url = dest_url.to_string();
+                let image = matches!(ev, Event::Start(Tag::Image { .. }));
                 // Consume the wikilink's own text; it is replaced as a whole.
-                let mut depth = 1;
-                let mut text = String::new();
-                for (inner, _) in iter.by_ref() {
-                    match inner {
-                        Event::Start(Tag::Link { .. }) => depth += 1,
-                        Event::End(TagEnd::Link) => {
-                            depth -= 1;
-                            if depth == 0 {
-                                break;
-                            }
-                        }
-                        Event::Text(t) | Event::Code(t) => text.push_str(&t),
-                        _ => {}
-                    }
+                skip_inside(&mut iter);
+                if !is_reference(&dest_url) {
+                    reread.extend(plain(&chunk.text, range, iter.reference_definitions()));
+                    continue;
+                }
+                // `![[claim:x]]`: an exclamation mark, then the reference.
+                let range = if image {
+                    events.push(Event::Text("!".into()));
+                    range.start + 1..range.end
+                } else {
+                    range
+                };
+                if let Some(m) = here.as_mut() {
+                    m.push((range, Mark::Wikilink(dest_url.clone())));
                 }
                 let dest = dest_url.trim();
                 let html = if dest == "view" {
@@ -125,15 +145,14 @@ pub(crate) fn render_marking(
                     let html = (cx.named_view)(dest);
                     blocks.extend(html.clone());
                     html
-                } else if let Some((l, said)) = lang_text(&dest_url) {
+                } else if let Some((l, said)) = lang_text(dest) {
                     Some(match cx.lang {
                         Some(reader) if reader == l => escape(said),
                         Some(_) => String::new(),
                         None => format!("<span class=\"lt\" lang=\"{l}\">{}</span>", escape(said)),
                     })
                 } else {
-                    dest_url
-                        .strip_prefix("claim:")
+                    dest.strip_prefix("claim:")
                         .and_then(|cid| (cx.claim_html)(cid.trim()))
                 };
                 match html {
@@ -147,7 +166,7 @@ pub(crate) fn render_marking(
                 title,
                 id,
             }) => {
-                if let Some(m) = marks.as_deref_mut() {
+                if let Some(m) = here.as_mut() {
                     if link_type == LinkType::Inline {
                         if let Some(r) = dest_range(&chunk.text, range, &dest_url, false) {
                             m.push((r, Mark::Dest(dest_url.to_string())));

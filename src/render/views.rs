@@ -263,6 +263,8 @@ pub(crate) struct LineView {
     pub(crate) ranges: Vec<String>,
     /// For a long log, lines left out before this one: `(first, last)`.
     pub(crate) gap_before: Option<(usize, usize)>,
+    /// The language the line reads in, when plainly one (`en`, `ja`).
+    pub(crate) lang: Option<&'static str>,
 }
 
 /// A cited range.
@@ -316,6 +318,11 @@ pub(crate) struct EvidenceView<'a> {
     /// `[[check.accept]]` entries whose scope reaches this file: disclosed
     /// to readers with their reason.
     pub(crate) accepted: Vec<AcceptedView<'a>>,
+    /// The language the lines shown read in, when plainly one (`en`,
+    /// `ja`): marked on them, and said on a page in the other language.
+    pub(crate) text_lang: Option<&'static str>,
+    /// The same for the header's `source`.
+    pub(crate) source_lang: Option<&'static str>,
 }
 
 /// What the page of a long log shows: the cited lines with context.

@@ -11,8 +11,8 @@ use super::{
     LockedPair,
 };
 use crate::content::{Claim, Segment};
-use crate::error::{Error, Result};
-use crate::validate::{Mode, Move, Site};
+use crate::error::{Edit, Error, Result};
+use crate::validate::{Mode, Site};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -184,46 +184,88 @@ pub fn review(root: &Path, site: &Site, sel: &Selection) -> Result<Reviewed> {
     Ok(done)
 }
 
-/// `kansoku check --fix`: rewrites each link whose cited text only moved
-/// to its new lines, in the page source, whatever else is wrong with the
-/// site (`site` is the site at `root` as loaded, errors and all, without
-/// its lock: a moved range is fixed even on a site with other mistakes,
-/// which `check` then reports). Returns one line per link: `fixed path:
-/// old → new`, or `could not fix path: …` with why. Each page is written
-/// atomically.
-pub fn fix(root: &Path, site: &Site) -> Result<Vec<String>> {
+/// `kansoku check --fix`: makes the exact fixes the findings name, in the
+/// page sources, whatever else is wrong with the site (`site` is the site
+/// at `root` as loaded, errors and all, without its lock, and
+/// `diagnostics` what loading found): each link whose cited text only
+/// moved (E082) goes to its new lines, and each finding that carries an
+/// edit (a quote now on another line, E014; `path:5` for `path#L5`, E018)
+/// gets it. Returns one line per edit, from the end of each file: `fixed
+/// path: old → new`, or `could not fix path: …` with why; none when there
+/// was nothing to fix. Each file is written atomically, keeping its
+/// byte-order mark and line ends.
+pub fn fix(root: &Path, site: &Site, diagnostics: &[crate::Diagnostic]) -> Result<Vec<String>> {
     let (status, _) = examine(root, site, Mode::Build)?;
-    let mut by_page: BTreeMap<&str, Vec<&Move>> = BTreeMap::new();
-    for m in &status.moves {
-        by_page.entry(&m.page).or_default().push(m);
-    }
+    let mut by_file: BTreeMap<String, Vec<Edit>> = BTreeMap::new();
     let mut done = Vec::new();
-    for (rel, mut moves) in by_page {
-        let page = site
+    for m in &status.moves {
+        let Some(page) = site
             .content
             .pages
             .iter()
-            .find(|p| p.source_path() == rel)
-            .expect("moves name loaded pages");
-        let mut text = page.src.text.clone();
-        // From the end, so earlier spans stay valid.
-        moves.sort_by_key(|m| std::cmp::Reverse(m.span.start));
-        for m in moves {
-            let old = &text[m.span.clone()];
-            let Some(new) = relink(old, m.lines) else {
-                // Said, not skipped in silence: `check` still reports it.
+            .find(|p| p.source_path() == m.page)
+        else {
+            continue;
+        };
+        let old = &page.src.text[m.span.clone()];
+        match relink(old, m.lines) {
+            Some(new) => by_file.entry(m.page.clone()).or_default().push(Edit {
+                span: m.span.clone(),
+                from: old.to_owned(),
+                to: new,
+            }),
+            // Said, not skipped in silence: `check` still reports it.
+            None => done.push(format!(
+                "could not fix {}: {} (write its lines as `#L…` or `lines = \"…\"`)",
+                m.page,
+                old.trim()
+            )),
+        }
+    }
+    for d in diagnostics {
+        if let Some(edit) = d.fix() {
+            let edits = by_file.entry(d.location.path.clone()).or_default();
+            // A moved range is the lock's to fix, to where its text went
+            // (the quote inside it, E014, is that same change).
+            let moved = edits
+                .iter()
+                .any(|m| m.span.start < edit.span.end && edit.span.start < m.span.end);
+            if !moved {
+                edits.push(edit.clone());
+            }
+        }
+    }
+    for (rel, mut edits) in by_file {
+        let path = root.join(&rel);
+        let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+        let Ok(mut text) = crate::source::decode(&rel, &bytes) else {
+            done.push(format!("could not fix {rel}: it is not UTF-8 now"));
+            continue;
+        };
+        // From the end, so earlier spans stay valid; an edit inside one
+        // already made is the same mistake.
+        edits.sort_by_key(|e| std::cmp::Reverse(e.span.start));
+        let mut before = usize::MAX;
+        let mut changed = false;
+        for e in edits {
+            if e.span.end > before {
+                continue;
+            }
+            if text.get(e.span.clone()) != Some(e.from.as_str()) {
                 done.push(format!(
-                    "could not fix {rel}: {} (write its lines as `#L…` or `lines = \"…\"`)",
-                    old.trim()
+                    "could not fix {rel}: {} changed since it was read",
+                    e.from.trim()
                 ));
                 continue;
-            };
-            done.push(format!("fixed {rel}: {} → {}", old.trim(), new.trim()));
-            text.replace_range(m.span.clone(), &new);
+            }
+            done.push(format!("fixed {rel}: {} → {}", e.from.trim(), e.to.trim()));
+            text.replace_range(e.span.clone(), &e.to);
+            before = e.span.start;
+            changed = true;
         }
-        let path = root.join(rel);
-        let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
-        // Keep the file's own line ends and BOM: only the link changes.
+        if !changed {
+            continue;
+        }
         let mut out = String::new();
         if bytes.starts_with(b"\xEF\xBB\xBF") {
             out.push('\u{feff}');
@@ -256,10 +298,19 @@ fn relink(old: &str, (a, b): (usize, usize)) -> Option<String> {
     let end = old[start..]
         .find([',', '}'])
         .map_or(old.len(), |i| start + i);
-    let value = if a == b {
-        format!(" {a}")
-    } else {
-        format!(" \"{a}-{b}\"")
+    // The value keeps its type: `lines = "8"` stays a string.
+    let quote = old[start..end]
+        .trim_start()
+        .chars()
+        .next()
+        .filter(|c| matches!(c, '"' | '\''));
+    let value = match (a == b, quote) {
+        (true, None) => format!(" {a}"),
+        (true, Some(q)) => format!(" {q}{a}{q}"),
+        (false, q) => {
+            let q = q.unwrap_or('"');
+            format!(" {q}{a}-{b}{q}")
+        }
     };
     let trail = if old[start..end].ends_with(' ') {
         " "
@@ -294,6 +345,11 @@ mod tests {
         assert_eq!(
             relink("{ path = \"a.log\", lines = 3 }", (4, 4)).as_deref(),
             Some("{ path = \"a.log\", lines = 4 }")
+        );
+        // A string stays a string (trial L13).
+        assert_eq!(
+            relink("{ path = \"a.log\", lines = \"8\" }", (9, 9)).as_deref(),
+            Some("{ path = \"a.log\", lines = \"9\" }")
         );
     }
 }

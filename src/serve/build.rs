@@ -135,11 +135,12 @@ impl Drop for SearchThread {
 }
 
 impl Builder {
-    /// A builder for the site at `root`, writing under `work`.
-    pub(crate) fn new(root: PathBuf, work: PathBuf) -> Builder {
+    /// A builder for the site at `root`, writing under `work`, served at
+    /// `url`.
+    pub(crate) fn new(root: PathBuf, work: PathBuf, url: String) -> Builder {
         let out = work.join("site");
         Builder {
-            state: Tree::new(root.clone(), out),
+            state: Tree::new(root.clone(), out, Some(url)),
             root,
             generation: 0,
             search: None,

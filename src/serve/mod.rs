@@ -137,12 +137,7 @@ impl Handle {
 
     /// The site's address for a browser (loopback when bound to all interfaces).
     pub(crate) fn url(&self) -> String {
-        let ip = match self.addr.ip() {
-            IpAddr::V4(ip) if ip.is_unspecified() => IpAddr::V4(Ipv4Addr::LOCALHOST),
-            IpAddr::V6(ip) if ip.is_unspecified() => IpAddr::V6(Ipv6Addr::LOCALHOST),
-            ip => ip,
-        };
-        format!("http://{}/", SocketAddr::new(ip, self.addr.port()))
+        preview_url(self.addr)
     }
 
     /// Rebuilds attempted (good or failed) since the first build.
@@ -206,6 +201,17 @@ impl Drop for Handle {
             let _ = builder.join();
         }
     }
+}
+
+/// The address a browser opens for a server listening on `addr`
+/// (loopback when bound to all interfaces).
+fn preview_url(addr: SocketAddr) -> String {
+    let ip = match addr.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => IpAddr::V4(Ipv4Addr::LOCALHOST),
+        IpAddr::V6(ip) if ip.is_unspecified() => IpAddr::V6(Ipv6Addr::LOCALHOST),
+        ip => ip,
+    };
+    format!("http://{}/", SocketAddr::new(ip, addr.port()))
 }
 
 /// A name for this server instance, part of every build token, so a page
@@ -306,7 +312,7 @@ pub async fn start(opts: Options) -> Result<Handle, ServeError> {
     };
     let worker = Worker {
         builder: {
-            let mut b = Builder::new(root, work.path().to_path_buf());
+            let mut b = Builder::new(root, work.path().to_path_buf(), preview_url(addr));
             b.quiet(opts.quiet);
             b.record_into(served);
             b

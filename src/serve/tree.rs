@@ -42,6 +42,12 @@ pub(crate) struct Stats {
 pub(crate) struct Tree {
     root: PathBuf,
     out: PathBuf,
+    /// The preview's own address (`http://127.0.0.1:3000/`): the site is
+    /// built as if published there, so that what lists full URLs
+    /// (`llms.txt`, the Markdown twins, the sitemap) leads to the preview,
+    /// not to `site-url`. `None`: under the root path, `site-url`'s origin
+    /// kept.
+    preview: Option<String>,
     caches: Caches,
     /// The site of the last good build.
     site: Option<Site>,
@@ -54,10 +60,11 @@ pub(crate) struct Tree {
 
 impl Tree {
     /// State for the site at `root`, serving from the directory `out`.
-    pub(crate) fn new(root: PathBuf, out: PathBuf) -> Tree {
+    pub(crate) fn new(root: PathBuf, out: PathBuf, preview: Option<String>) -> Tree {
         Tree {
             root,
             out,
+            preview,
             caches: Caches::default(),
             site: None,
             manifest: HashMap::new(),
@@ -119,9 +126,17 @@ impl Tree {
             }
         }
         let plan = Plan {
-            overrides: Overrides {
-                base_path: Some("/".to_owned()),
-                ..Overrides::default()
+            overrides: match &self.preview {
+                Some(url) => Overrides {
+                    base_url: Some(url.clone()),
+                    preview: true,
+                    ..Overrides::default()
+                },
+                None => Overrides {
+                    base_path: Some("/".to_owned()),
+                    preview: true,
+                    ..Overrides::default()
+                },
             },
             // Indexed after the reload, on its own thread (`search_job`).
             search: false,

@@ -535,6 +535,7 @@ pub fn build_in_memory(
                 base_url: options.base_url.clone(),
                 base_path: None,
                 no_search: !options.search,
+                preview: false,
             },
             ..run::Plan::build()
         },
@@ -580,6 +581,7 @@ pub(crate) fn build_with_theme(
             base_url: options.base_url.clone(),
             base_path: None,
             no_search: !options.search,
+            preview: false,
         },
         progress: options.progress.as_deref(),
         ..run::Plan::build()

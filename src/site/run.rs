@@ -56,6 +56,8 @@ pub(crate) struct Overrides {
     pub(crate) base_path: Option<String>,
     /// No search index and no search box (`--no-search`).
     pub(crate) no_search: bool,
+    /// `serve`'s preview, read by the site's writer, not its readers.
+    pub(crate) preview: bool,
 }
 
 impl Overrides {
@@ -67,6 +69,7 @@ impl Overrides {
             config.base_path = path.clone();
         }
         config.search &= !self.no_search;
+        config.preview |= self.preview;
         if *self != Overrides::default() {
             config.key = crate::hash::memo::hash_of((config.key, self));
         }

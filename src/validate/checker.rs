@@ -19,6 +19,8 @@ use std::collections::hash_map::Entry;
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
+mod missing;
+
 /// Everything one page is checked against, built once for the whole site.
 ///
 /// Checking a page reads only this and the page, so pages can be checked
@@ -242,11 +244,23 @@ impl<'a> Checker<'a> {
             .chain(&self.content.drafts)
             .flat_map(|f| f.cites.iter().map(String::as_str))
             .collect();
+        // A file a missing citation was likely meant to be (a renamed
+        // log) is named in that E012's hint, not reported on its own.
+        let meant: std::collections::HashSet<&str> = self
+            .l
+            .cited_by
+            .keys()
+            .filter(|p| self.missing(p))
+            .filter_map(|p| self.meant_file(p))
+            .map(|(n, _)| n)
+            .collect();
         self.evidence
             .files
             .keys()
             .filter(|path| {
-                !self.l.cited_by.contains_key(path.as_str()) && !written.contains(path.as_str())
+                !self.l.cited_by.contains_key(path.as_str())
+                    && !written.contains(path.as_str())
+                    && !meant.contains(path.as_str())
             })
             .map(|path| {
                 Diagnostic::warning(
@@ -365,12 +379,14 @@ impl<'a> Checker<'a> {
     }
 
     /// The findings about page `pi` that name another page's location
-    /// (E023, E022), in rule order: they are not remembered with the
-    /// page's other findings, since a line added above a claim or key
-    /// elsewhere moves what they say; `validate` remembers them with the
-    /// site-wide findings, under every page's front matter.
+    /// (E023, E022, and E012 for a file other pages cite too), in rule
+    /// order: they are not remembered with the page's other findings,
+    /// since a line added above a claim or key elsewhere moves what they
+    /// say; `validate` remembers them with the site-wide findings, under
+    /// every page's front matter.
     pub(crate) fn located(&self, pi: usize) -> Vec<Diagnostic> {
         let mut diags = Vec::new();
+        self.missing_evidence(pi, &mut diags);
         let content = self.content;
         let page = &content.pages[pi];
         let src = &page.src;
@@ -382,7 +398,10 @@ impl<'a> Checker<'a> {
             let current = claim.life.state == crate::content::State::Current;
             if let (Some(about), Some(aspect), true) = (&claim.about, &claim.aspect, current) {
                 let first = self.l.cells.get(&(about.clone(), aspect.clone()));
-                if let Some(&first) = first.filter(|&&first| first != at) {
+                // A copy that kept its id is that one mistake (E016).
+                let copy =
+                    |first: ClaimAt| content.pages[first.page].claims[first.claim].id == claim.id;
+                if let Some(&first) = first.filter(|&&first| first != at && !copy(first)) {
                     let other = &content.pages[first.page];
                     let oloc = other.src.location(other.claims[first.claim].id_span.start);
                     diags.push(
@@ -395,7 +414,8 @@ impl<'a> Checker<'a> {
                             ),
                         )
                         .with_hint(format!(
-                            "one claim per cell: change `about` or `aspect` here or at {oloc}"
+                            "one claim per cell: if this observation replaces the one at {oloc}, mark that one `state = \"superseded\"` with `superseded-by = \"{}\"` and a `reason`; otherwise change `about` or `aspect` here or there",
+                            claim.id
                         ))
                         .with_claim(&claim.id),
                     );
@@ -476,29 +496,9 @@ impl<'a> Checker<'a> {
                 );
                 continue;
             }
+            // A missing file is one finding for all the claims citing it
+            // (`missing_evidence`, with the site-wide findings).
             let Some(&file) = self.files.get(link.path.as_str()) else {
-                let hint = match nearest(&link.path, evidence.files.keys().map(String::as_str)) {
-                    Some(n) => format!("did you mean `{n}`?"),
-                    None => format!("add the file under `{}/`", evidence.dir_name),
-                };
-                // A draft may be written before its evidence is in.
-                let missing = if content.pages[at.page].draft {
-                    crate::source::Source::warning
-                } else {
-                    crate::source::Source::error
-                };
-                diags.push(
-                    missing(
-                        src,
-                        "E012",
-                        part(&src.text, &link.span, "path"),
-                        format!(
-                            "evidence file `{}/{}` not found",
-                            evidence.dir_name, link.path
-                        ),
-                    )
-                    .with_hint(hint),
-                );
                 continue;
             };
             kinds.push(file.kind());
@@ -558,18 +558,30 @@ impl<'a> Checker<'a> {
                             continue;
                         }
                     };
+                    // A one-line quote cited by its one line: the line it
+                    // is on now is the fix, written as the link writes it.
+                    let relined = match (found, link.lines) {
+                        (Some(l), Some(_)) if height == 1 && a == b => {
+                            relined(&src.text, &link.span, l)
+                        }
+                        _ => None,
+                    };
                     let hint = match (found, link.lines) {
-                        (Some(l), Some(_)) if height == 1 && a == b => format!(
-                            "the quote is on line {l} of this file now: write `{}#L{l}`",
-                            link.path
-                        ),
+                        (Some(l), Some(_)) if height == 1 && a == b => match &relined {
+                            Some((_, _, to)) => {
+                                format!("the quote is on line {l} of this file now: write `{to}`")
+                            }
+                            None => format!(
+                                "the quote is on line {l} of this file now: cite line {l}"
+                            ),
+                        },
                         (Some(l), _) => format!(
                             "the quote is on line {l} of this file now: move the range to cover it (or fix the quote)"
                         ),
                         (None, _) => "the evidence changed under the claim, or the range is wrong: fix one of them".to_owned(),
                     };
-                    diags.push(
-                        src.error(
+                    let d = src
+                        .error(
                             "E014",
                             part(&src.text, &link.span, "quote"),
                             format!(
@@ -577,8 +589,11 @@ impl<'a> Checker<'a> {
                                 evidence.dir_name, link.path
                             ),
                         )
-                        .with_hint(hint),
-                    );
+                        .with_hint(hint);
+                    diags.push(match relined {
+                        Some((span, from, to)) => d.with_fix(span, &from, to),
+                        None => d,
+                    });
                 }
             }
         }
@@ -732,6 +747,28 @@ fn part(text: &str, span: &Range<usize>, key: &str) -> Range<usize> {
         return start..start + len;
     }
     span.clone()
+}
+
+/// The `lines = …` of the inline-table link at `span` of `text`, and the
+/// same citing line `l` instead, its value written as before (a string
+/// stays a string): `None` when the link has no such key.
+fn relined(text: &str, span: &Range<usize>, l: usize) -> Option<(Range<usize>, String, String)> {
+    let value = part(text, span, "lines");
+    if value == *span {
+        return None;
+    }
+    let key = span.start + text[span.start..value.start].rfind("lines")?;
+    let old = &text[value.clone()];
+    let new = match old.chars().next()? {
+        q @ ('"' | '\'') => format!("{q}{l}{q}"),
+        _ => l.to_string(),
+    };
+    let from = &text[key..value.end];
+    Some((
+        key..value.end,
+        from.to_owned(),
+        format!("{}{new}", &text[key..value.start]),
+    ))
 }
 
 #[cfg(test)]

@@ -60,6 +60,8 @@ search-none = Nothing found. Try another word, or a claim id.
 search-error = Search could not be loaded.
 search-claims = Matching claims
 search-more = Show { $count } more
+search-in-ja = Search the Japanese pages for “{ $query }”
+search-from-ja = In the Japanese pages:
 
 ## Claim links
 
@@ -94,6 +96,7 @@ updated = Updated
 entity-label = This page is about
 entity-role = Role
 draft-notice = Draft: not published. kansoku serve shows it; kansoku build leaves it out unless run with --drafts.
+draft-notice-published = Draft: this page is not final; what it says may still change.
 untranslated-notice =
     { $written ->
         [ja] This part is written only in Japanese (not yet translated).
@@ -123,6 +126,8 @@ evidence-gap = Lines { $first }–{ $last } are not shown here.
 evidence-file = File
 evidence-kind = Kind
 evidence-source = Source
+evidence-written-in-en = This evidence is in English.
+evidence-written-in-ja = This evidence is in Japanese: the record's words, kept as written. Evidence is never rewritten, so it is not translated; the claims citing it are in English.
 evidence-captured = Captured
 evidence-host = Host
 evidence-phase = Phase
@@ -199,6 +204,98 @@ serve-overlay-title = kansoku serve: the last rebuild failed; this page is from 
 serve-overlay-hide = Hide
 serve-overlay-error = error
 serve-overlay-warning = warning
+serve-overlay-hint = hint
+serve-overlay-count = check: { $errors ->
+        [0] no errors
+        [one] { $errors } error
+       *[other] { $errors } errors
+    }, { $warnings ->
+        [one] { $warnings } warning
+       *[other] { $warnings } warnings
+    }{ $accepted ->
+        [0] {""}
+       *[other] {" "}({ $accepted } accepted)
+    }
+serve-overlay-accepted = { $count } { $code } accepted: { $reason }
+# What each finding's code means, in the overlay's language; the finding's
+# own message and hint follow as kansoku check prints them.
+finding-E001 = syntax error (TOML, UTF-8, `+++` fences)
+finding-E002 = unknown key
+finding-E003 = wrong type or value
+finding-E004 = missing field
+finding-E005 = placeholder left from `kansoku new`
+finding-E007 = license that is no SPDX expression
+finding-E008 = malformed publisher
+finding-E009 = SOURCE_DATE_EPOCH that is not a number of seconds
+finding-E010 = unknown evidence class
+finding-E011 = claim without evidence
+finding-E012 = evidence file missing
+finding-E013 = line range outside the file
+finding-E014 = quote not in the range
+finding-E015 = evidence path leaving the evidence directory
+finding-E016 = duplicate claim id
+finding-E017 = invalid claim id
+finding-E018 = malformed evidence link
+finding-E019 = captured evidence no longer matches its hash
+finding-E020 = unknown claim
+finding-E021 = entity kind not in book.toml
+finding-E022 = duplicate entity key
+finding-E023 = two claims in one matrix cell
+finding-E024 = answer its aspect does not declare
+finding-E025 = entity key naming no entity
+finding-E026 = aspect naming no aspect
+finding-E027 = declared answer without a kind, or a glyph on a not-known answer
+finding-E028 = not-known answer on a confirmed or inferred claim
+finding-E029 = answer by deduction stronger than its premises
+finding-E030 = link to a missing page or anchor
+finding-E031 = missing language
+finding-E032 = untranslated segment
+finding-E033 = unclosed or stray language block
+finding-E034 = open claim that does not say what would settle it
+finding-E035 = `settle` on a confirmed claim
+finding-E040 = template error in a theme override
+finding-E041 = Fluent syntax error in a theme override
+finding-E042 = two outputs at one path
+finding-E043 = evidence file unreadable
+finding-E044 = a file kansoku did not write in the build directory
+finding-E045 = build directory among the site's sources
+finding-E050 = dot diagram that does not parse
+finding-E060 = file name that cannot be a URL
+finding-E061 = raw HTML not allowed
+finding-E062 = URL that a browser would run
+finding-E070 = acceptance of something not a warning
+finding-E071 = acceptance without a reason in both languages
+finding-E072 = acceptance with both path and claim
+finding-E080 = kansoku.lock does not parse
+finding-E081 = cited evidence changed since the review
+finding-E082 = cited text moved
+finding-E083 = a premise changed since the review
+finding-E084 = stale translation of a claim
+finding-E085 = stale translation of a language pair
+finding-E086 = cycle in `from`
+finding-E087 = bad lifecycle fields
+finding-E090 = unknown entity in `depends-on`
+finding-E091 = unknown named view
+finding-W001 = evidence file cited by no claim
+finding-W002 = confirmed claim resting only on transcripts or notes
+finding-W003 = raw HTML in claim text
+finding-W004 = text in the other language
+finding-W005 = overlong line in a large log
+finding-W025 = answer words standing for two words of the other language
+finding-W040 = a file kansoku did not write, left in place
+finding-W041 = no absolute site URL, so no sitemap
+finding-W042 = leftover of an earlier build
+finding-W043 = spare copy holding foreign entries
+finding-W060 = symlink skipped
+finding-W061 = raw HTML in a body
+finding-W062 = bidirectional control character in a text
+finding-W070 = acceptance that matches nothing
+finding-W071 = reference into a page that does not load
+finding-W080 = claim not yet reviewed
+finding-W081 = claim changed since its review
+finding-W082 = inferred claim on an uncertain premise
+finding-W083 = confirmed claim with `from`
+finding-W084 = the lock reviews a claim no longer on the site
 
 ## Answer first (issue 26)
 

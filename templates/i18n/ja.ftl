@@ -60,6 +60,8 @@ search-none = 見つかりませんでした。別の語や、主張の ID で�
 search-error = 検索を読み込めませんでした。
 search-claims = 一致した主張
 search-more = さらに { $count } 件を表示
+search-in-ja = 日本語のページで「{ $query }」を検索
+search-from-ja = 日本語のページでは:
 
 ## Claim links
 
@@ -88,6 +90,7 @@ updated = 更新日
 entity-label = このページの対象
 entity-role = 役割
 draft-notice = 下書き:公開されていません。kansoku serve では表示され、kansoku build では --drafts を付けない限り含まれません。
+draft-notice-published = 下書き:このページはまだ確定していません。内容は変わることがあります。
 untranslated-notice =
     { $written ->
         [ja] この部分は日本語でのみ書かれています(未翻訳)。
@@ -117,6 +120,8 @@ evidence-gap = { $first }–{ $last } 行目はここには表示していませ
 evidence-file = ファイル
 evidence-kind = 種類
 evidence-source = 取得元
+evidence-written-in-en = この証拠の本文は英語です。記録の内容を英語で書き写したもので、証拠は書き換えないため訳していません。引用している主張は日本語で読めます。
+evidence-written-in-ja = この証拠の本文は日本語です。
 evidence-captured = 取得日
 evidence-host = ホスト
 evidence-phase = フェーズ
@@ -193,6 +198,93 @@ serve-overlay-title = kansoku serve: 最後の再ビルドが失敗しました�
 serve-overlay-hide = 閉じる
 serve-overlay-error = エラー
 serve-overlay-warning = 警告
+serve-overlay-hint = ヒント
+serve-overlay-count = check: { $errors ->
+        [0] エラーなし
+       *[other] エラー { $errors } 件
+    }、警告 { $warnings } 件{ $accepted ->
+        [0] {""}
+       *[other] (受け入れ済み { $accepted } 件)
+    }
+serve-overlay-accepted = { $code } { $count } 件を受け入れ済み:{ $reason }
+# 各コードの意味(オーバーレイの言語で)。続く本文とヒントは kansoku check の出力のまま。
+finding-E001 = 構文の誤り(TOML・UTF-8・`+++` の区切り)
+finding-E002 = 知らないキー
+finding-E003 = 型か値の誤り
+finding-E004 = 必要な項目がない
+finding-E005 = `kansoku new` の仮の文言が残っている
+finding-E007 = SPDX の式でないライセンス
+finding-E008 = publisher の書き方の誤り
+finding-E009 = 秒数でない SOURCE_DATE_EPOCH
+finding-E010 = 知らない証拠クラス
+finding-E011 = 証拠のない主張
+finding-E012 = 証拠ファイルがない
+finding-E013 = 行の範囲がファイルの外
+finding-E014 = 引用が範囲内にない
+finding-E015 = 証拠ディレクトリの外を指すパス
+finding-E016 = 主張 ID の重複
+finding-E017 = 使えない主張 ID
+finding-E018 = 証拠リンクの書き方の誤り
+finding-E019 = 取得した証拠がハッシュと合わない
+finding-E020 = 知らない主張
+finding-E021 = book.toml にない実体の種類
+finding-E022 = 実体キーの重複
+finding-E023 = 表の一つのセルに二つの主張
+finding-E024 = 観点が宣言していない答え
+finding-E025 = どの実体も指さない実体キー
+finding-E026 = どの観点も指さない観点名
+finding-E027 = 種類のない答え、または不明の答えに記号
+finding-E028 = 確認済みか推論の主張に不明の答え
+finding-E029 = 前提より強い推論の答え
+finding-E030 = 存在しないページかアンカーへのリンク
+finding-E031 = 片方の言語がない
+finding-E032 = 未翻訳の部分
+finding-E033 = 閉じていないか余分な言語ブロック
+finding-E034 = 何を観測すれば決着するかを書いていない未決の主張
+finding-E035 = 確認済みの主張に `settle`
+finding-E040 = テーマ上書きのテンプレートの誤り
+finding-E041 = テーマ上書きの Fluent の構文の誤り
+finding-E042 = 一つのパスに二つの出力
+finding-E043 = 証拠ファイルを読めない
+finding-E044 = kansoku が書いていないファイルがビルド先にある
+finding-E045 = ビルド先がサイトのソースと重なる
+finding-E050 = 解釈できない dot 図
+finding-E060 = URL にできないファイル名
+finding-E061 = 許可されていない生の HTML
+finding-E062 = ブラウザが実行してしまう URL
+finding-E070 = 警告でないものの受け入れ
+finding-E071 = 両言語の理由がない受け入れ
+finding-E072 = path と claim の両方を持つ受け入れ
+finding-E080 = kansoku.lock を読めない
+finding-E081 = レビュー後に引用先の証拠が変わった
+finding-E082 = 引用した行が移動した
+finding-E083 = レビュー後に前提が変わった
+finding-E084 = 主張の訳が古い
+finding-E085 = 言語ブロックの訳が古い
+finding-E086 = `from` の循環
+finding-E087 = 状態の項目の誤り
+finding-E090 = `depends-on` の知らない実体
+finding-E091 = 知らない名前付きビュー
+finding-W001 = どの主張も引用していない証拠ファイル
+finding-W002 = 転記かメモだけに基づく確認済みの主張
+finding-W003 = 主張の本文に生の HTML
+finding-W004 = もう一方の言語で書かれた本文
+finding-W005 = 大きなログの長すぎる行
+finding-W025 = 相手の言語の二つの語に当たる答えの語
+finding-W040 = kansoku が書いていないファイル(そのまま残す)
+finding-W041 = 絶対 URL がなくサイトマップを書かない
+finding-W042 = 以前のビルドの残り
+finding-W043 = 予備のコピーに他のものが入っている
+finding-W060 = 飛ばしたシンボリックリンク
+finding-W061 = 本文に生の HTML
+finding-W062 = 本文の中の双方向制御文字
+finding-W070 = 何にも当てはまらない受け入れ
+finding-W071 = 読み込めないページへの参照
+finding-W080 = まだレビューしていない主張
+finding-W081 = レビュー後に変わった主張
+finding-W082 = 不確かな前提の上の推論
+finding-W083 = `from` を持つ確認済みの主張
+finding-W084 = サイトにもうない主張がロックに残っている
 
 ## Answer first (issue 26)
 

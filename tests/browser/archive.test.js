@@ -331,3 +331,34 @@ test("hostile raw HTML and CSS make no request and cannot navigate the archive a
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 });
+
+// Issue 40, trial L7: back from a log lands where the reader left (the
+// hub at 617 px came back at 0), by the log's "Back to the claim" link as
+// by the browser's Back.
+test("back from a log returns to the place left, by the link or by Back (trial L7)", async () => {
+  const { context, page } = await open();
+  await page.goto(`${url}#en/components/`);
+  const badge = page.locator('[id="en/components/"] a.badge[href^="#en/evidence/"]').nth(6);
+  await badge.scrollIntoViewIfNeeded();
+  await page.evaluate(() => window.scrollBy(0, -200));
+  const left = await page.evaluate(() => window.scrollY);
+  assert.ok(left > 300, `scrolled into the hub: ${left}`);
+  for (const how of ["link", "back"]) {
+    await badge.click();
+    await page.waitForFunction(() => location.hash.startsWith("#en/evidence/"));
+    const back = page.locator(".kx-page:target .evidence__back, .kx-page:has(:target) .evidence__back").first();
+    assert.equal(await back.isVisible(), true, "the log offers the way back to the claim");
+    assert.equal(await back.locator("a").getAttribute("href"), "#en/components/");
+    if (how === "link") await back.locator("a").click();
+    else await page.goBack();
+    await page.waitForFunction(() => location.hash === "#en/components/");
+    await page.waitForTimeout(300);
+    const now = await page.evaluate(() => window.scrollY);
+    assert.ok(Math.abs(now - left) <= 2, `${how}: back at ${now}, left at ${left}`);
+  }
+  // A log opened from the index, not from a claim, offers no way back.
+  await page.goto(`${url}#en/evidence/record/components.txt/`);
+  assert.equal(await page.locator('[id="en/evidence/record/components.txt/"] .evidence__back').isVisible(), false);
+  assert.deepEqual(page.problems(), []);
+  await context.close();
+});

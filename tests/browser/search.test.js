@@ -33,8 +33,10 @@ async function searchFrom(path, query) {
       claims: [...li.querySelectorAll(".search-result__claim")].map((a) => ({
         id: a.dataset.claim,
         href: new URL(a.href).pathname + new URL(a.href).hash,
-        cls: [...a.querySelector(".badge").classList].find((c) => c.startsWith("badge--"))?.slice(7),
+        // The record's own framing has no class badge, as on its page.
+        cls: [...(a.querySelector(".badge")?.classList ?? [])].find((c) => c.startsWith("badge--"))?.slice(7),
         label: a.querySelector(".badge")?.firstChild?.textContent.trim(),
+        framing: a.querySelector(".framing") !== null,
       })),
     })),
   );
@@ -159,7 +161,10 @@ test("a claim is found by its text, with its class badge", async () => {
   const ja = await searchFrom("/ja/", "線形代数");
   const c = ja.flatMap((r) => r.claims).find((x) => x.id === "role-rocsolver");
   assert.ok(c, JSON.stringify(ja));
-  assert.equal(c.cls, "confirmed");
+  // The record's own framing of the component's role: "per record" and no
+  // class, as on its page (issue 40, trial L6).
+  assert.equal(c.cls, undefined);
+  assert.equal(c.framing, true);
   const en = await searchFrom("/en/", "wavefront_size");
   const w = en.flatMap((r) => r.claims).find((x) => x.id === "bundle-disasm-wave32");
   assert.ok(w, JSON.stringify(en));
@@ -230,4 +235,72 @@ test("ja search 量子化: the word is highlighted whole, not as 量子 and 化"
     assert.ok(marks.includes("量子化"), `${r.href}: 量子化 marked whole: ${marks.join(" | ")}`);
     assert.ok(marks.every((m) => m === m.trim()), `${r.href}: no spaces inside a mark: ${JSON.stringify(marks)}`);
   }
+});
+
+// Issue 40, trial L6: a result's claims wear the marks their page gives
+// them (answer, badge "Confirmed · per record", or the framing's "per
+// record" and no class), an answer's glyph is set apart from the words
+// after it, and a query in Japanese script on an English page is offered
+// the Japanese pages' index.
+test("result claims wear their page's own marks, glyphs set apart (trial L6)", async () => {
+  const page = await watchedPage(context, server.origin);
+  await page.goto(server.origin + "/en/");
+  await page.locator("#site-search-input").fill("rocblas");
+  await page.waitForFunction(() => document.getElementById("site-search")?.dataset.done === "rocblas");
+  const found = await page.$$eval(".search-result", async (items) => {
+    const out = [];
+    for (const li of items) {
+      const excerpt = li.querySelector(".search-result__excerpt")?.textContent ?? "";
+      for (const a of li.querySelectorAll(".search-result__claim")) {
+        const url = new URL(a.href);
+        const doc = new DOMParser().parseFromString(await (await fetch(url.pathname)).text(), "text/html");
+        const claim = doc.getElementById(url.hash.slice(1))?.querySelector(".claim");
+        const marks = (root) =>
+          [...root.children]
+            .filter((n) => n.matches(".answer, .badge, .framing"))
+            .map((n) => `${[...n.classList].filter((c) => c !== "search-result__mark").sort().join(".")}:${n.textContent.trim()}`);
+        out.push({
+          id: a.dataset.claim,
+          excerpt,
+          result: marks(a),
+          page: claim ? marks(claim) : null,
+          text: a.querySelector(".search-result__claim-text").textContent,
+        });
+      }
+    }
+    return out;
+  });
+  assert.deepEqual(page.problems(), []);
+  await page.close();
+  assert.ok(found.length >= 4, JSON.stringify(found));
+  for (const c of found) {
+    assert.deepEqual(c.result, c.page, `${c.id}: the result shows the marks its page shows`);
+    assert.ok(!/^\p{So}/u.test(c.text), `${c.id}: the text does not start with an answer glyph: ${c.text}`);
+    assert.ok(!/\p{So}\p{L}/u.test(c.excerpt), `a glyph runs into a word in ${c.excerpt}`);
+  }
+  assert.ok(found.some((c) => c.result.some((m) => m.startsWith("framing:"))), "a framing claim is among them");
+  assert.ok(found.some((c) => c.result.some((m) => m.startsWith("answer"))), "an answer is among them");
+  assert.ok(found.some((c) => c.result.some((m) => /badge--basis/.test(m) && /per record/.test(m))), "a Confirmed · per record badge is among them");
+});
+
+test("a Japanese query on an English page is offered the Japanese pages (trial L6)", async () => {
+  const page = await watchedPage(context, server.origin);
+  await page.goto(server.origin + "/en/");
+  await page.locator("#site-search-input").fill("量子化");
+  await page.waitForFunction(() => document.getElementById("site-search")?.dataset.done === "量子化");
+  const offer = page.locator(".site-search__other");
+  assert.equal(await offer.textContent(), "Search the Japanese pages for “量子化”");
+  await offer.click();
+  await page.waitForSelector(".search-result");
+  const head = await page.locator(".site-search__count").textContent();
+  assert.match(head, /^In the Japanese pages: \d+ results?$/);
+  const hrefs = await page.$$eval(".search-result__title", (as) => as.map((a) => new URL(a.href).pathname));
+  assert.ok(hrefs.every((h) => h.startsWith("/ja/")), hrefs.join(", "));
+  assert.ok(hrefs.includes("/ja/components/ggml-hip/"), hrefs.join(", "));
+  // An English query is not offered it.
+  await page.locator("#site-search-input").fill("rocblas");
+  await page.waitForFunction(() => document.getElementById("site-search")?.dataset.done === "rocblas");
+  assert.equal(await page.locator(".site-search__other").count(), 0);
+  assert.deepEqual(page.problems(), []);
+  await page.close();
 });

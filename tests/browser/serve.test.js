@@ -9,7 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import net from "node:net";
-import { repo, launch } from "./lib.js";
+import { repo, launch, artifact } from "./lib.js";
 
 const BIN = process.env.KANSOKU_BIN ?? path.join(repo, "target", "release", "kansoku");
 
@@ -135,7 +135,9 @@ test("the error overlay is readable in light and dark, errors first, in the page
             texts,
             items,
             link: link && { href: link.getAttribute("href"), text: link.textContent },
-            count: overlay.querySelector(".ko-count")?.textContent,
+            count: overlay.querySelector(".ko-count")?.innerText,
+            meaning: [...overlay.querySelectorAll("li.ko-error .ko-meaning")].filter((m) => m.getClientRects().length > 0).map((m) => m.innerText).join(""),
+            hint: overlay.querySelector("li.ko-error .ko-label")?.innerText,
             visible,
             errorBg: getComputedStyle(overlay.querySelector("li.ko-error")).backgroundColor,
             warningBg: getComputedStyle(overlay.querySelector("li.ko-warning")).backgroundColor,
@@ -151,10 +153,59 @@ test("the error overlay is readable in light and dark, errors first, in the page
         assert.notEqual(report.errorBg, report.warningBg, "errors look different from warnings");
         assert.match(report.link.text, /^content\/_index\.md:\d+:\d+$/);
         assert.ok(report.link.href.startsWith("vscode://file/") && report.link.href.endsWith(report.link.text.replace(/^content/, "content")), report.link.href);
-        assert.match(report.count, /^check: 1 error, 1 warning/);
+        // The count line, what the code means and the hint's label in the
+        // page's language (issue 40, trial L19).
+        if (lang === "en") {
+          assert.match(report.count, /^check: 1 error, 1 warning/);
+          assert.equal(report.meaning, "", "an English page has the message itself");
+          assert.equal(report.hint, "hint:");
+        } else {
+          assert.match(report.count, /^check: エラー 1 件、警告 1 件/);
+          assert.equal(report.meaning, "構文の誤り(TOML・UTF-8・`+++` の区切り)");
+          assert.equal(report.hint, "ヒント:");
+        }
         assert.deepEqual(report.visible, [lang, lang], `${lang} page: chrome in ${lang}`);
         await tab.close();
       }
+      await context.close();
+    }
+  });
+});
+
+// Issue 40, trial L19: on a phone a finding's source line scrolls sideways
+// rather than wrapping under its caret, and the severity label stays one
+// word (エラー did break into エ / ラー).
+test("the overlay on a phone keeps source lines and labels whole (trial L19)", async () => {
+  await withServe(async ({ port, browser, page }) => {
+    const text = fs.readFileSync(page, "utf8");
+    fs.writeFileSync(page, text.replace("title = {", "title = {{"));
+    for (const colorScheme of ["light", "dark"]) {
+      const context = await browser.newContext({ colorScheme, viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
+      const tab = await context.newPage();
+      await tab.goto(`http://127.0.0.1:${port}/ja/`);
+      await tab.waitForSelector("#kansoku-overlay li.ko-error", { timeout: 20000 });
+      const r = await tab.evaluate(() => {
+        const li = document.querySelector("#kansoku-overlay li.ko-error");
+        const pre = li.querySelector("pre.ko-src");
+        const sev = li.querySelector(".ko-sev");
+        const lines = pre.textContent.split("\n");
+        return {
+          whiteSpace: getComputedStyle(pre).whiteSpace,
+          overflowX: getComputedStyle(pre).overflowX,
+          preLines: Math.round(pre.getBoundingClientRect().height / parseFloat(getComputedStyle(pre).lineHeight)),
+          lines: lines.length,
+          sevRects: [...sev.getClientRects()].length,
+          sevHeight: sev.getBoundingClientRect().height,
+          lineHeight: parseFloat(getComputedStyle(sev).lineHeight),
+          pageWidth: document.documentElement.scrollWidth,
+        };
+      });
+      assert.equal(r.whiteSpace, "pre", `${colorScheme}: source lines are not wrapped`);
+      assert.equal(r.overflowX, "auto", `${colorScheme}: they scroll sideways`);
+      assert.ok(r.preLines <= r.lines + 1, `${colorScheme}: ${r.lines} lines shown on ${r.preLines}`);
+      assert.ok(r.sevHeight < r.lineHeight * 1.5, `${colorScheme}: the severity label is one line (${r.sevHeight} px)`);
+      assert.ok(r.pageWidth <= 390, `${colorScheme}: no sideways page scroll (${r.pageWidth})`);
+      await tab.screenshot({ path: artifact(`serve-overlay-ja-phone-${colorScheme}.png`) });
       await context.close();
     }
   });

@@ -149,6 +149,40 @@ test("print: no navigation, badges as text labels, evidence links as URLs", asyn
   await context.close();
 });
 
+// Issue 40, trial L9: printed from the dark scheme, the page's colours are
+// the print's (the lead's label came out pale blue), and every link into
+// the evidence says where it leads, on pages whose evidence links are not
+// in a claim list (the home page's summary, the hub).
+test("print from the dark scheme: legible headings, evidence links with their targets (trial L9)", async () => {
+  const context = await browser.newContext({ viewport: { width: 900, height: 1200 }, colorScheme: "dark" });
+  const page = await watchedPage(context, server.origin);
+  for (const path of ["/en/", "/ja/components/"]) {
+    await page.goto(`${server.origin}${path}`);
+    await page.emulateMedia({ media: "print", colorScheme: "dark" });
+    const colours = await page.evaluate(() =>
+      [...document.querySelectorAll("main :is(h1, h2, h3, .lead__label, .lead__text, th, td, p)")]
+        .filter((el) => el.getClientRects().length > 0)
+        .map((el) => [el.className || el.tagName, getComputedStyle(el).color]),
+    );
+    assert.ok(colours.length > 10, path);
+    for (const [what, colour] of colours) {
+      const [r, g, b] = colour.match(/\d+/g).map(Number);
+      // Dark enough on white paper: no channel above 90 (#5a5a5a).
+      assert.ok(Math.max(r, g, b) <= 90, `${path} ${what}: ${colour} prints pale`);
+    }
+    const links = await page.evaluate(() =>
+      [...document.querySelectorAll('main a[href*="/evidence/"]')]
+        .filter((a) => !a.closest(".claim-item"))
+        .map((a) => [a.getAttribute("href"), getComputedStyle(a, "::after").content]),
+    );
+    assert.ok(links.length > 0, `${path} has evidence links outside a claim list`);
+    for (const [href, after] of links) assert.ok(after.includes(href), `${path}: ${href} prints as ${after}`);
+    await page.pdf({ path: artifact(`print-dark${path.replaceAll("/", "-")}.pdf`) });
+  }
+  assert.deepEqual(page.problems(), []);
+  await context.close();
+});
+
 test("screenshots: home, hub and matrix in both languages, light and dark", async () => {
   const shots = [];
   for (const scheme of ["light", "dark"]) {
@@ -166,4 +200,28 @@ test("screenshots: home, hub and matrix in both languages, light and dark", asyn
     await context.close();
   }
   assert.equal(shots.length, 12);
+});
+
+// Issue 40, trial L11: on a Japanese page, a log restating the record in
+// English is marked English (its code keeps its typeface) and a note in
+// Japanese says it is kept as written, not translated.
+test("an English log on a Japanese page is marked and said so (trial L11)", async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await watchedPage(context, server.origin);
+  await page.goto(`${server.origin}/ja/evidence/observers/rocblas-layer.txt/`);
+  const note = page.locator(".evidence__lang");
+  assert.equal(await note.isVisible(), true);
+  assert.match(await note.textContent(), /英語/);
+  assert.equal(await note.getAttribute("role"), "note");
+  const code = page.locator(".ev-code").first();
+  assert.equal(await code.getAttribute("lang"), "en");
+  const [font, plain] = await page.evaluate(() => [
+    getComputedStyle(document.querySelector(".ev-code")).fontFamily,
+    getComputedStyle(document.querySelector(".evidence__path code")).fontFamily,
+  ]);
+  assert.equal(font, plain, "marked English, a log line keeps the code typeface");
+  await page.goto(`${server.origin}/en/evidence/observers/rocblas-layer.txt/`);
+  assert.equal(await page.locator(".evidence__lang").count(), 0);
+  assert.deepEqual(page.problems(), []);
+  await context.close();
 });

@@ -1095,9 +1095,11 @@ fn drafts_are_left_out_of_build_and_published_with_drafts_issue_25() {
         ],
         "missing evidence is a warning in a draft"
     );
+    // Published with --drafts, its notice speaks to a reader, not to the
+    // writer about kansoku's commands (issue 40, trial L8).
     let en = t.read("en/notes/idea/index.html");
     assert!(
-        en.contains("<p class=\"draft-notice\" role=\"note\">Draft: not published."),
+        en.contains("<p class=\"draft-notice\" role=\"note\">Draft: this page is not final"),
         "{en}"
     );
 

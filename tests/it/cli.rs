@@ -353,8 +353,8 @@ fn claims_table_and_csv_show_control_and_format_characters_escaped_issue_23() {
     assert_eq!(
         text(&out.stdout),
         format!(
-            "ID          CLASS      PAGE             TEXT\n\
-             page-claim  confirmed  content/page.md  {HOSTILE_SHOWN}\n\
+            "ID          CLASS      ANSWER  PAGE             TEXT\n\
+             page-claim  confirmed          content/page.md  {HOSTILE_SHOWN}\n\
              1 claim\n"
         )
     );
@@ -621,8 +621,12 @@ fn issue_25_new_takes_any_unicode_slug_that_is_a_safe_file_name() {
     assert_eq!(
         codes,
         [
+            // The title in the other language than the slug's (issue 40).
+            "E005 content/Log/Second Run.md",
             "E011 content/Log/Second Run.md",
+            "E005 content/notes/観測-2.md",
             "E011 content/notes/観測-2.md",
+            "E005 content/メモ.md",
             "E011 content/メモ.md"
         ]
     );

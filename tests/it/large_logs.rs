@@ -144,7 +144,7 @@ fn a_200_megabyte_log_builds_and_a_moved_quote_is_found() {
     );
     assert!(
         err.contains(
-            "hint: the quote is on line 1500001 of this file now: write `logs/trace.log#L1500001`"
+            "hint: the quote is on line 1500001 of this file now: write `lines = \"1500001\"`"
         ),
         "{err}"
     );

@@ -424,8 +424,17 @@ async fn serve_gives_a_twin_and_llms_txt_as_built_with_their_types() {
             "text/plain; charset=utf-8"
         };
         assert_eq!(ctype, want, "{path}");
-        let body = res.bytes().await.expect("a body");
-        assert_eq!(&body[..], &bytes[..], "{path}: serve and build differ");
+        // Served as if published at the preview's own address (issue 40,
+        // trial L20): the same file but for the address it links to.
+        let body = res.text().await.expect("a text body").replace(
+            &format!("http://{}/", handle.addr()),
+            "https://example.org/",
+        );
+        assert_eq!(
+            body,
+            String::from_utf8(bytes).expect("UTF-8"),
+            "{path}: serve and build differ"
+        );
     }
     tokio::time::timeout(WAIT, handle.shutdown())
         .await

@@ -136,12 +136,20 @@ fn new_then_check_gives_exactly_the_stub_finding() {
         .lines()
         .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
         .collect();
-    assert_eq!(findings.len(), 1, "{findings:?}");
-    assert_eq!(findings[0]["code"], "E011");
-    assert_eq!(findings[0]["severity"], "warning");
-    assert_eq!(findings[0]["path"], "content/measurements/second-run.md");
+    assert_eq!(findings.len(), 2, "{findings:?}");
+    // The title in the language the slug is not in (issue 40).
+    assert_eq!(findings[0]["code"], "E005");
     assert_eq!(
         findings[0]["message"],
+        "`title.ja` is still the placeholder `kansoku new` wrote"
+    );
+    assert_eq!(findings[1]["code"], "E011");
+    for f in &findings {
+        assert_eq!(f["severity"], "warning");
+        assert_eq!(f["path"], "content/measurements/second-run.md");
+    }
+    assert_eq!(
+        findings[1]["message"],
         "claim `measurements-second-run-first` has no evidence link"
     );
 
@@ -149,7 +157,8 @@ fn new_then_check_gives_exactly_the_stub_finding() {
     let page = site.join("content/measurements/second-run.md");
     let filled = std::fs::read_to_string(&page)
         .expect("page")
-        .replace("evidence = []", "evidence = [\"logs/run-1.log#L4-L5\"]");
+        .replace("evidence = []", "evidence = [\"logs/run-1.log#L4-L5\"]")
+        .replace("ja = \"日本語のタイトル\"", "ja = \"二回目の実行\"");
     std::fs::write(&page, filled).expect("write");
     let out = kansoku_in(&site, &["check"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));

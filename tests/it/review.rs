@@ -141,10 +141,9 @@ fn lines_inserted_above_a_cited_range_are_moved_and_fix_repairs_the_link() {
             f("E082", "the text cited by claim `mt` moved: `evidence/logs/run.log#L4` is now `evidence/logs/run.log#L6`"),
         ]
     );
-    let site = kansoku::site::load_unchecked(t.root(), kansoku::validate::Mode::Build)
-        .expect("loads")
-        .0;
-    let done = review::fix(t.root(), &site).expect("fix");
+    let (site, found) =
+        kansoku::site::load_unchecked(t.root(), kansoku::validate::Mode::Build).expect("loads");
+    let done = review::fix(t.root(), &site, &found).expect("fix");
     assert_eq!(done.len(), 5, "{done:?}");
     assert_eq!(
         done[0],
@@ -202,7 +201,7 @@ fn check_fix_repairs_a_moved_quoted_range_beside_other_mistakes_issue_25() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
-        err.starts_with("fixed content/_index.md: { path = \"logs/run.log\", lines = \"3\", quote = \"mul_mat_q\" } → { path = \"logs/run.log\", lines = 5, quote = \"mul_mat_q\" }\nfixed content/_index.md: \"logs/run.log#L2-L3\" → \"logs/run.log#L4-L5\"\n")
+        err.starts_with("fixed content/_index.md: { path = \"logs/run.log\", lines = \"3\", quote = \"mul_mat_q\" } → { path = \"logs/run.log\", lines = \"5\", quote = \"mul_mat_q\" }\nfixed content/_index.md: \"logs/run.log#L2-L3\" → \"logs/run.log#L4-L5\"\n")
             && err.ends_with("check: 1 error, 0 warnings\n"),
         "{err}"
     );

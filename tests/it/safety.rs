@@ -175,7 +175,9 @@ fn control_characters_in_findings_are_escaped_issue_11() {
     let mut t = clean();
     // An evidence file whose name holds ESC and BEL (cited by nothing:
     // W001 names it), and a claim citing a path holding them (E012).
-    t.write("evidence/logs/\u{1b}[2Jwipe\u{7}.log", "x\n");
+    // (Far from the missing name: a near one would be its likely new name,
+    // named in E012's hint instead of a W001 of its own.)
+    t.write("evidence/other/\u{1b}[2Jwipe the screen\u{7}.dat", "x\n");
     t.edit(
         "content/page.md",
         "\"logs/a.log#L2\"",
@@ -198,7 +200,7 @@ fn control_characters_in_findings_are_escaped_issue_11() {
     );
     assert!(
         human.contains(
-            "evidence/logs/\\u{1b}[2Jwipe\\u{7}.log:1:1: warning[W001]: evidence file `evidence/logs/\\u{1b}[2Jwipe\\u{7}.log` is cited by no claim\n"
+            "evidence/other/\\u{1b}[2Jwipe the screen\\u{7}.dat:1:1: warning[W001]: evidence file `evidence/other/\\u{1b}[2Jwipe the screen\\u{7}.dat` is cited by no claim\n"
         ),
         "{human}"
     );
@@ -210,7 +212,7 @@ fn control_characters_in_findings_are_escaped_issue_11() {
     );
     assert!(
         github.contains(
-            "::warning file=evidence/logs/\\u{1b}[2Jwipe\\u{7}.log,line=1,col=1,title=W001::"
+            "::warning file=evidence/other/\\u{1b}[2Jwipe the screen\\u{7}.dat,line=1,col=1,title=W001::"
         ),
         "{github}"
     );

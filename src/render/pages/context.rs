@@ -225,6 +225,9 @@ impl Ctx<'_> {
         cx.insert("view", view);
         // The search box only where an index is written.
         cx.insert("search", &c.search);
+        // A draft's notice: how to publish it in the writer's preview, that
+        // it is a draft for a reader (`build --drafts`).
+        cx.insert("preview", &c.preview);
         cx.insert(
             "classes",
             &Class::BY_CERTAINTY

@@ -11,9 +11,10 @@
 
 use super::{text, url, Md};
 use crate::content::body::{parser_options, resolve_page_link};
+use crate::content::wikilinks::{is_reference, skip_inside};
 use crate::content::{Chunk, Page};
 use crate::render::markdown::{dest_range, Mark};
-use pulldown_cmark::{Event, LinkType, Parser, Tag, TagEnd};
+use pulldown_cmark::{Event, LinkType, Parser, Tag};
 use std::ops::Range;
 
 /// What a chunk's twin rewrites, by range, in source order.
@@ -106,34 +107,38 @@ fn find(src: &str) -> Marks {
     let mut marks = Marks::new();
     let mut iter = Parser::new_ext(src, parser_options()).into_offset_iter();
     while let Some((ev, range)) = iter.next() {
-        let Event::Start(Tag::Link {
+        let (Event::Start(Tag::Link {
             link_type,
             dest_url,
             ..
-        }) = ev
+        })
+        | Event::Start(Tag::Image {
+            link_type: link_type @ LinkType::WikiLink { .. },
+            dest_url,
+            ..
+        })) = &ev
         else {
             continue;
         };
         match link_type {
             LinkType::WikiLink { .. } => {
-                marks.push((range, Mark::Wikilink(dest_url.to_string())));
-                // Its text is replaced with it, whole.
-                let mut depth = 1;
-                for (inner, _) in iter.by_ref() {
-                    match inner {
-                        Event::Start(Tag::Link { .. }) => depth += 1,
-                        Event::End(TagEnd::Link) => {
-                            depth -= 1;
-                            if depth == 0 {
-                                break;
-                            }
-                        }
-                        _ => {}
-                    }
+                // Its text is replaced with it, whole; a `[[…]]` that is
+                // none of kansoku's references stays as written, as it is
+                // CommonMark (`content::wikilinks`).
+                skip_inside(&mut iter);
+                if is_reference(dest_url) {
+                    // `![[claim:x]]`: the reference after the `!`.
+                    let image = matches!(ev, Event::Start(Tag::Image { .. }));
+                    let range = if image {
+                        range.start + 1..range.end
+                    } else {
+                        range
+                    };
+                    marks.push((range, Mark::Wikilink(dest_url.to_string())));
                 }
             }
             LinkType::Inline => {
-                if let Some(r) = dest_range(src, range, &dest_url, false) {
+                if let Some(r) = dest_range(src, range, dest_url, false) {
                     marks.push((r, Mark::Dest(dest_url.to_string())));
                 }
             }

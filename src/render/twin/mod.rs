@@ -324,7 +324,13 @@ pub(in crate::render) fn page_text(
     let (cx, lang) = (md.cx, md.lang);
     let mut out = format!("# {}\n\n", text(page.title.get(lang)));
     if page.draft {
-        out.push_str(&format!("> {}\n\n", text(md.w("draft-notice"))));
+        // How to publish it in the writer's preview; that it is a draft
+        // for a reader (`build --drafts`).
+        let notice = match cx.site.config.preview {
+            true => "draft-notice",
+            false => "draft-notice-published",
+        };
+        out.push_str(&format!("> {}\n\n", text(md.w(notice))));
     }
     if let Some(u) = &page.updated {
         out.push_str(&format!("{}: {u}\n\n", md.w("updated")));

@@ -26,6 +26,7 @@ const WORDS: &[&str] = &[
     "entity-label",
     "entity-role",
     "draft-notice",
+    "draft-notice-published",
     "claims-title",
     "claims-evidence",
     "claims-rests-on",

@@ -39,7 +39,7 @@ const SCRIPT: &str = r#"(() => {
     });
     count.textContent = q === "" ? "" : `${shown} / ${items.length}`;
   });
-  const title = () => {
+  const target = () => {
     let el = null;
     const id = location.hash.slice(1);
     if (id !== "") {
@@ -50,11 +50,45 @@ const SCRIPT: &str = r#"(() => {
         el = null;
       }
     }
+    return el;
+  };
+  // Back from a log to the place left (issue 40): a section shows only once
+  // it is the target, after the browser would have restored the scroll, so
+  // each entry keeps its own; a log reached from a claim offers the way back.
+  history.scrollRestoration = "manual";
+  let leaving = null;
+  document.addEventListener("click", (e) => {
+    const a = e.target instanceof Element ? e.target.closest("a[href^='#']") : null;
+    if (!a || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    if (a.classList.contains("evidence__back-link") && history.state?.from) {
+      e.preventDefault();
+      history.back();
+      return;
+    }
+    history.replaceState({ ...(history.state ?? {}), y: scrollY }, "");
+    leaving = location.hash || '#start';
+  });
+  const show = () => {
+    if (leaving !== null) {
+      history.replaceState({ from: leaving }, "");
+      leaving = null;
+    }
+    const el = target();
     const section = el?.closest(".kx-page") ?? document.getElementById("start");
     document.title = section.dataset.title;
+    const state = history.state ?? {};
+    const back = section.querySelector(".evidence__back");
+    if (back) {
+      back.hidden = !state.from;
+      if (state.from) back.querySelector("a").href = state.from;
+    }
+    requestAnimationFrame(() => {
+      if (typeof state.y === "number") scrollTo(0, state.y);
+      else el?.scrollIntoView();
+    });
   };
-  addEventListener("hashchange", title);
-  title();
+  addEventListener("hashchange", show);
+  show();
 })();
 "#;
 
