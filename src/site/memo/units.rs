@@ -1,0 +1,214 @@
+//! Rendering units through the memo: each unit whose input is unchanged
+//! keeps its files from the last run; the others are rendered, and what
+//! serve's tree and a build learn from that (the files, those gone).
+
+use super::*;
+
+/// What [`render`] renders from.
+pub(crate) struct Job<'a> {
+    pub(crate) site: &'a Site,
+    pub(crate) renderer: &'a Renderer,
+    pub(crate) prepared: &'a Prepared,
+    pub(crate) inputs: &'a Inputs,
+}
+
+/// What [`render`] did.
+#[derive(Debug, Default)]
+pub(crate) struct Rendered {
+    /// The files of units that have no memo key, path and hash of its
+    /// bytes; every other unit's are in the memo ([`unit_files`]).
+    pub(crate) files: Vec<(String, u64)>,
+    /// Units rendered, by kind (the others were remembered).
+    pub(crate) rendered: crate::site::run::UnitCounts,
+}
+
+/// Renders the units of `units` whose input changed since `caches` saw
+/// them, writing each new file to `out` (from any thread) with the hash
+/// of its bytes. A remembered unit is offered to `out` first, which takes
+/// its files as they are where it already has them, or declines (then it
+/// is rendered). The first error in unit order is the one returned. The
+/// memo is updated only on success, so it never names files `out` was not
+/// given.
+pub(crate) fn render(
+    job: &Job<'_>,
+    units: &[Unit<'_>],
+    caches: &mut Caches,
+    out: &dyn crate::site::run::Output,
+) -> Result<Rendered> {
+    let Job {
+        site,
+        renderer,
+        prepared,
+        inputs,
+    } = job;
+    use rayon::prelude::*;
+    let memo = &caches.units;
+    /// A unit's outcome: remembered (its memo entry stands), or rendered
+    /// with its key and input (none: not remembered), what that input is
+    /// made from, and its files.
+    enum Made {
+        Remembered,
+        Rendered(Option<(String, u64)>, u64, Vec<(String, u64)>, Vec<u64>),
+    }
+    let results: Vec<Result<Made>> = units
+        .par_iter()
+        .map(|&unit| {
+            let (key, made_from) = made_from(site, caches, inputs, unit);
+            let old = key.as_ref().and_then(|k| memo.get(k));
+            let input = match old {
+                Some(m) if m.made_from == made_from => key.map(|k| (k, m.input)),
+                // If the claims it showed last time show the same, a page
+                // looks up the same ones again and shows the same.
+                _ => unit_input(site, caches, inputs, unit, old.map_or(&[], |m| &m.shown)),
+            };
+            if let Some((key, hash)) = &input {
+                if let Some(m) = memo.get(key).filter(|m| m.input == *hash) {
+                    if out.reuse(&m.files)? {
+                        // Its files stay where they are listed: the memo.
+                        return Ok(Made::Remembered);
+                    }
+                }
+            }
+            let mut files = Vec::new();
+            let (made, shown) = renderer
+                .render_unit_showing(site, prepared, unit)
+                .map_err(|d| Error::Content(vec![d]))?;
+            for f in made {
+                let h = crate::hash::content_hash(&f.bytes);
+                files.push((f.path.clone(), h));
+                crate::cost::timed(crate::cost::Kind::Write, || out.write(f, h))?;
+            }
+            if let Unit::Evidence(path) = unit {
+                if let Some(file) = site.evidence.files.get(path).filter(|f| f.is_streamed()) {
+                    // A large log's raw copy, in pieces (its page is made
+                    // from the lines it shows).
+                    let from = &file.disk_path;
+                    let io = |e| Error::io(from, e);
+                    let size = std::fs::metadata(from).map_err(io)?.len();
+                    let hash = file.file_hash();
+                    let raw = crate::render::raw_evidence_path(path);
+                    out.copy(&raw, from, size, hash)?;
+                    files.push((raw, hash));
+                }
+            }
+            let (input, shown) = match unit {
+                Unit::Page(_) | Unit::Site(crate::render::SitePart::Llms) => {
+                    let mut shown: Vec<u64> = shown.iter().map(|id| hash_of(id.as_str())).collect();
+                    shown.sort_unstable();
+                    (unit_input(site, caches, inputs, unit, &shown), shown)
+                }
+                _ => (input, Vec::new()),
+            };
+            Ok(Made::Rendered(input, made_from, files, shown))
+        })
+        .collect();
+    let results: Vec<Made> = results.into_iter().collect::<Result<_>>()?;
+    let mut out = Rendered::default();
+    for (made, &unit) in results.into_iter().zip(units) {
+        let Made::Rendered(input, made_from, files, shown) = made else {
+            caches.keyed += 1;
+            continue;
+        };
+        out.rendered.add(unit);
+        caches
+            .gone
+            .made
+            .extend(files.iter().map(|(p, _)| p.clone()));
+        match input {
+            Some((key, hash)) => {
+                caches.keyed += 1;
+                let new = UnitMemo {
+                    made_from,
+                    input: hash,
+                    files,
+                    shown,
+                };
+                if let Some(old) = caches.units.get(&key) {
+                    let now: std::collections::HashSet<&str> =
+                        new.files.iter().map(|(p, _)| p.as_str()).collect();
+                    caches.gone.dropped.extend(
+                        old.files
+                            .iter()
+                            .filter(|(p, _)| !now.contains(p.as_str()))
+                            .map(|(p, _)| p.clone()),
+                    );
+                }
+                caches.units.insert(key, new);
+            }
+            None => out.files.extend(files),
+        }
+    }
+    Ok(out)
+}
+
+/// Every file of the units in the memo (after [`retain_units`]: of every
+/// unit of the last render that has a key), by path.
+pub(crate) fn unit_files(caches: &Caches) -> impl Iterator<Item = &str> {
+    caches
+        .units
+        .values()
+        .flat_map(|m| m.files.iter().map(|(p, _)| p.as_str()))
+}
+
+/// Forgets, in a run that is not repeated, the render state: at scale it
+/// is large, and the search stage comes next.
+pub(crate) fn rendered(caches: &mut Caches) {
+    if caches.once {
+        caches.prepared = None;
+    }
+}
+
+/// [`unit_files`] with the hash of each file's bytes.
+pub(crate) fn unit_files_hashed(caches: &Caches) -> impl Iterator<Item = (&str, u64)> {
+    caches
+        .units
+        .values()
+        .flat_map(|m| m.files.iter().map(|(p, h)| (p.as_str(), *h)))
+}
+
+/// Forgets the units `units` does not name (pages and evidence files that
+/// are gone), after a whole site was rendered.
+pub(crate) fn retain_units(site: &Site, units: &[Unit<'_>], caches: &mut Caches) {
+    // Each unit has a key of its own, so a table holding only the keys
+    // this run set holds no unit that is gone.
+    if caches.units.len() == caches.keyed {
+        return;
+    }
+    let dropped = &mut caches.gone.dropped;
+    let keys: std::collections::HashSet<String> =
+        units.iter().map(|&u| unit_key(site, u)).collect();
+    caches.units.retain(|k, m| {
+        let keep = keys.contains(k);
+        if !keep {
+            dropped.extend(m.files.iter().map(|(p, _)| p.clone()));
+        }
+        keep
+    });
+}
+
+/// The files the last run's units made and this run's do not, after a
+/// render of the whole site and [`retain_units`]; `None` when that is not
+/// known (the unit table was cleared since, [`forget_units`]): then the
+/// caller compares every file it has with [`unit_files`]. Asking marks
+/// the table as known again.
+pub(crate) fn gone_files(caches: &mut Caches) -> Option<Vec<String>> {
+    let gone = &mut caches.gone;
+    if std::mem::take(&mut gone.unknown) {
+        return None;
+    }
+    let mut files: Vec<String> = gone
+        .dropped
+        .drain(..)
+        .filter(|p| !gone.made.contains(p))
+        .collect();
+    files.sort_unstable();
+    files.dedup();
+    Some(files)
+}
+
+/// Forgets every rendered unit: the next run renders them all (the sink
+/// lost files the memo says it has).
+pub(crate) fn forget_units(caches: &mut Caches) {
+    caches.units.clear();
+    caches.gone.unknown = true;
+}
