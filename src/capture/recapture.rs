@@ -539,8 +539,11 @@ fn outcomes(
 /// What `check` reads of a site, into `to`: book.toml, the lock, content/,
 /// templates/, static/ and the evidence, except evidence files over
 /// [`COPY_AT_MOST`] that are not in `keep` (paths from the root). Symbolic
-/// links are not copied (a file one names inside the site is copied as a
-/// file); nothing in the copy leads out of it.
+/// links are not copied: in the evidence, a file one names inside the
+/// site is copied as a file, once however many links name it (the others
+/// are hard links to that copy); elsewhere kansoku skips links (W060), so
+/// the copy leaves them out, and with them whatever large file they name.
+/// Nothing in the copy leads out of it.
 fn copy_site(root: &Path, to: &Path, config: &Config, keep: &BTreeSet<String>) -> Result<()> {
     std::fs::create_dir_all(to).map_err(|e| Error::io(to, e))?;
     for name in [crate::config::CONFIG_FILE, crate::review::LOCK_FILE] {
@@ -550,6 +553,9 @@ fn copy_site(root: &Path, to: &Path, config: &Config, keep: &BTreeSet<String>) -
         }
     }
     let canon_root = root.canonicalize().map_err(|e| Error::io(root, e))?;
+    // Each file copied, by where it really is: a pull request's thousand
+    // links to one log take the room of one copy.
+    let mut copied: std::collections::HashMap<PathBuf, PathBuf> = std::collections::HashMap::new();
     let evidence = config.evidence_dir.clone();
     let trees: Vec<PathBuf> = ["content", "templates", "static"]
         .iter()
@@ -574,6 +580,9 @@ fn copy_site(root: &Path, to: &Path, config: &Config, keep: &BTreeSet<String>) -
                 std::fs::create_dir_all(&dest).map_err(|e| Error::io(&dest, e))?;
                 continue;
             }
+            if ft.is_symlink() && !is_evidence {
+                continue;
+            }
             let target = match entry.path().canonicalize() {
                 Ok(t) if t.starts_with(&canon_root) && t.is_file() => t,
                 _ => continue,
@@ -587,7 +596,13 @@ fn copy_site(root: &Path, to: &Path, config: &Config, keep: &BTreeSet<String>) -
             if is_evidence && size > COPY_AT_MOST && !keep.contains(&shown) {
                 continue;
             }
+            if let Some(first) = copied.get(&target) {
+                if std::fs::hard_link(first, &dest).is_ok() {
+                    continue;
+                }
+            }
             std::fs::copy(&target, &dest).map_err(|e| Error::io(&target, e))?;
+            copied.entry(target).or_insert(dest);
         }
     }
     Ok(())

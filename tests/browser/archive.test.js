@@ -225,11 +225,12 @@ test("axe-core: no violation in the index and the sections it opens, light and d
 // A site is built with the kansoku binary (KANSOKU_BIN, or the release
 // build) from tests/fixtures/basic plus pages whose bodies try every way
 // out a Content-Security-Policy does not stop by itself (a meta refresh,
-// also inside SVG, after the body, inside noscript and across two
-// sections), and those it does (frames, objects, links, forms, images,
-// script, styles); a server on 127.0.0.1 logs every request. Opened from
-// file://, with every section laid out, the archive must have made none
-// and still be at its own address after 3 s.
+// also inside SVG, after the body, inside noscript, across two sections
+// and in MathML and SVG nested as lol_html and a browser read apart), and
+// those it does (frames, objects, links, forms, images, script, styles);
+// a server on 127.0.0.1 logs every request. Opened from file://, with
+// every section laid out, the archive must have made none and still be at
+// its own address after 3 s.
 test("hostile raw HTML and CSS make no request and cannot navigate the archive away", async () => {
   const { spawnSync } = await import("node:child_process");
   const os = await import("node:os");
@@ -271,6 +272,13 @@ test("hostile raw HTML and CSS make no request and cannot navigate the archive a
       `<video poster="${at}/poster" src="${at}/video" autoplay></video>`,
       `<script>location='${at}/script'</script>`,
       `<details open ontoggle="location='${at}/ontoggle'"><summary>s</summary></details>`,
+      // MathML and SVG nested as a browser and lol_html read apart: the
+      // <style> is a foreign element to Chromium, raw text to lol_html.
+      `<math><mtext><mglyph><style><meta http-equiv="refresh" content="0;url=${at}/mglyph"></style></mglyph></mtext></math>`,
+      `<math><mi><malignmark><style><meta http-equiv="refresh" content="0;url=${at}/malignmark"></style></malignmark></mi></math>`,
+      `<svg><math><mtext><style><meta http-equiv="refresh" content="0;url=${at}/svg-math"></style></mtext></math></svg>`,
+      `<math><svg><desc><style><meta http-equiv="refresh" content="0;url=${at}/math-svg"></style></desc></svg></math>`,
+      `<math><mtext><mglyph><style><b>b</b><link rel="preconnect" href="${at}/foreign-preconnect"></style></mglyph></mtext></math>`,
       `</body></html>`,
       `<meta http-equiv="refresh" content="0;url=${at}/after-body">`,
     ];

@@ -289,3 +289,77 @@ fn the_next_build_removes_what_a_killed_archive_build_left_issue_39() {
         .expect("the archive")
         .contains("<!-- kansoku archive: written by kansoku build"));
 }
+
+/// Raw HTML that nests MathML and SVG the way browsers read one way and a
+/// streaming rewriter another: Chromium reads the `<style>` as a MathML or
+/// SVG element, so the `<meta>` in it breaks out of foreign content and
+/// navigates (a refresh no policy stops), and a `<link rel=preconnect>`
+/// after a `<b>` opens a connection; lol_html reads the same `<style>` as
+/// raw text and sees no element in it to remove (2026-11-28 M3, again).
+fn foreign_content_vectors() -> Vec<String> {
+    [
+        "<math><mtext><mglyph><style><meta http-equiv=\"refresh\" content=\"0;url=AT/mglyph\"></style></mglyph></mtext></math>",
+        "<math><mi><malignmark><style><meta http-equiv=\"refresh\" content=\"0;url=AT/malignmark\"></style></malignmark></mi></math>",
+        "<svg><math><mtext><style><meta http-equiv=\"refresh\" content=\"0;url=AT/svg-math\"></style></mtext></math></svg>",
+        "<math><svg><desc><style><meta http-equiv=\"refresh\" content=\"0;url=AT/math-svg\"></style></desc></svg></math>",
+        "<math><mtext><mglyph><style><b>b</b><link rel=\"preconnect\" href=\"AT/preconnect\"><BASE href=\"AT/base\"><iframe src=\"AT/iframe\"></iframe></style></mglyph></mtext></math>",
+    ]
+    .iter()
+    .map(|v| v.replace("AT", AT))
+    .collect()
+}
+
+/// The start tags of what no section keeps, as a browser's tokenizer
+/// finds them in `html` whatever the context: `<` and the name in any
+/// case, ended by a blank, `/` or `>`.
+fn start_tags_of_dropped(html: &str) -> Vec<String> {
+    let lower = html.to_ascii_lowercase();
+    let mut out = Vec::new();
+    for name in [
+        "meta", "link", "base", "iframe", "frame", "object", "embed", "script", "portal",
+    ] {
+        let open = format!("<{name}");
+        let mut from = 0;
+        while let Some(at) = lower[from..].find(&open) {
+            let start = from + at;
+            let next = lower[start + open.len()..].chars().next();
+            if matches!(
+                next,
+                None | Some(' ' | '\t' | '\n' | '\r' | '\u{c}' | '/' | '>')
+            ) {
+                out.push(html[start..(start + 60).min(html.len())].to_owned());
+            }
+            from = start + open.len();
+        }
+    }
+    out
+}
+
+#[test]
+fn foreign_content_a_rewriter_misreads_leaves_no_tag_that_loads_or_navigates_issue_39() {
+    let mut t = SiteTest::from_fixture("basic");
+    t.write(
+        "content/notes/b-foreign.md",
+        &page("Foreign", &foreign_content_vectors().join("\n\n")),
+    );
+    let archive = t.root().parent().expect("a parent").join("foreign.html");
+    build_with(
+        t.root(),
+        BuildOptions {
+            archive: Some(Archive::new(archive.clone())),
+            search: false,
+            ..BuildOptions::default()
+        },
+    )
+    .expect("builds");
+    let html = std::fs::read_to_string(&archive).expect("the archive");
+    let (_, body) = html
+        .split_once("<body class=\"kansoku-archive\">")
+        .expect("the archive's body");
+    let (sections, _own_script) = body.rsplit_once("<script>").expect("its own script");
+    assert_eq!(start_tags_of_dropped(sections), Vec::<String>::new());
+    // What the vectors said is still there to read, as text.
+    assert!(sections.contains(&format!(
+        "&lt;meta http-equiv=\"refresh\" content=\"0;url={AT}/mglyph\">"
+    )));
+}

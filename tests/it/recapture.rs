@@ -704,3 +704,55 @@ fn a_lock_of_approvals_alone_leaves_claim_reviews_off_and_review_captures_drops_
         "{lock}"
     );
 }
+
+/// L12 (2026-11-28), and what a pull request can add to get round it: a
+/// log over 1 MiB that no command names stays out of the scratch copy,
+/// and so does a symbolic link to it from `content/`, `static/` or
+/// `templates/` (where kansoku skips links, W060); many links in the
+/// evidence to one file take the room of one copy, not of one each.
+#[cfg(unix)]
+#[test]
+fn the_scratch_copy_holds_no_large_log_nobody_named_through_any_link_l12() {
+    use std::os::unix::fs::symlink;
+    let mut t = SiteTest::from_fixture("check/clean");
+    let big = "x".repeat(99) + "\n";
+    t.write("evidence/logs/big.log", &big.repeat(21_000)); // 2.1 MB
+    t.write("evidence/logs/mid.log", &big.repeat(5_000)); // 0.5 MB
+    for dir in ["content", "static", "templates"] {
+        std::fs::create_dir_all(t.root().join(dir)).expect("dir");
+        symlink(
+            "../evidence/logs/big.log",
+            t.root().join(dir).join("big.txt"),
+        )
+        .expect("link");
+    }
+    std::fs::create_dir_all(t.root().join("evidence/links")).expect("dir");
+    for i in 0..20 {
+        symlink(
+            "../logs/mid.log",
+            t.root().join(format!("evidence/links/{i}.log")),
+        )
+        .expect("link");
+    }
+    // What the copy holds, as the approved command sees it where it runs.
+    let line = "find . -type f -size +1024k | sort; echo total $(du -sk . | cut -f1)";
+    let out = kansoku(
+        t.root(),
+        &["capture", "--shell", "--as", "runs/copy.txt", "--", line],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = kansoku(t.root(), &["recapture", "evidence/runs/copy.txt"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let written = read(&t, "evidence/runs/copy.txt");
+    let body = written.rsplit_once("\n+++\n").expect("a header").1;
+    let (large, total) = body
+        .trim_end()
+        .rsplit_once('\n')
+        .unwrap_or(("", body.trim_end()));
+    assert_eq!(large, "", "files over 1 MiB in the copy");
+    let kib: u64 = total
+        .strip_prefix("total ")
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("a total: {body}"));
+    assert!(kib < 1536, "the copy takes {kib} KiB:\n{body}");
+}

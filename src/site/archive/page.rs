@@ -66,8 +66,48 @@ pub(super) fn sanitize(html: &str) -> Result<String> {
             drop_active(el);
             Ok(())
         }));
-    lol_html::rewrite_str(html, settings)
-        .map_err(|e| Error::Usage(format!("cannot make the archive safe to open: {e}")))
+    let read = lol_html::rewrite_str(html, settings)
+        .map_err(|e| Error::Usage(format!("cannot make the archive safe to open: {e}")))?;
+    Ok(dropped_as_text(&read).into_owned())
+}
+
+/// `html` with each start tag of an element of `DROPPED` left in it
+/// written as text (`&lt;meta`), whatever context it is in: the last
+/// word, which holds where a browser and lol_html read a context apart.
+/// They do for MathML and SVG nested in each other (`<mglyph>` in
+/// `<mtext>`, `<math>` in `<svg>`, `<svg>` in `<math>`): lol_html reads
+/// the `<style>` in them as raw text and sees no element there, Chromium
+/// reads a foreign element, out of which a `<meta>` breaks and navigates
+/// (2026-11-28 M3). Where the tag was text already (an attribute, a
+/// `<textarea>`), `&lt;` reads as the same `<`; in raw text it is text
+/// that never was a rule or a tag.
+fn dropped_as_text(html: &str) -> std::borrow::Cow<'_, str> {
+    let b = html.as_bytes();
+    // A tag's name ends at a blank, `/` or `>` (or the end of the input).
+    let tag_at = |i: usize| {
+        DROPPED.split(", ").any(|name| {
+            let end = i + 1 + name.len();
+            b.len() >= end
+                && b[i + 1..end].eq_ignore_ascii_case(name.as_bytes())
+                && b.get(end)
+                    .is_none_or(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0x0c | b'/' | b'>'))
+        })
+    };
+    let starts: Vec<usize> = (0..b.len())
+        .filter(|&i| b[i] == b'<' && tag_at(i))
+        .collect();
+    if starts.is_empty() {
+        return std::borrow::Cow::Borrowed(html);
+    }
+    let mut out = String::with_capacity(html.len() + 3 * starts.len());
+    let mut last = 0;
+    for i in starts {
+        out.push_str(&html[last..i]);
+        out.push_str("&lt;");
+        last = i + 1;
+    }
+    out.push_str(&html[last..]);
+    std::borrow::Cow::Owned(out)
 }
 
 /// Removes from `el` what makes a request or runs on its own: event
