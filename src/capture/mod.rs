@@ -180,6 +180,9 @@ pub fn capture(root: &Path, req: &Request) -> Result<Written> {
     // The person typed this command: that is its approval, recorded so
     // that `recapture` may run it again (and shown in the lock's diff).
     match approval {
+        // A credential on the command line is said once, where it was
+        // screened, with the fix.
+        Err(_) if typed.command.iter().any(|w| w.contains(REDACTED)) => {}
         Err(why) => notes.push(format!("recapture cannot run it again: {why}")),
         Ok(entry) => match approvals::record_one(root, &shown, entry) {
             Ok(()) => notes.push(format!(
@@ -247,7 +250,7 @@ fn run_capture(
         let mut kinds = left_out.clone();
         kinds.dedup();
         notes.push(format!(
-            "the command line was recorded with {} credential{} as {REDACTED} ({}): evidence is published; recapture cannot run it again",
+            "the command line was recorded with {} credential{} as {REDACTED} ({}): evidence is published; recapture cannot run it again, so capture it again without the credential on the command line (pass it through a variable the command reads)",
             left_out.len(),
             if left_out.len() == 1 { "" } else { "s" },
             kinds.join(", ")

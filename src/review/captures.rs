@@ -87,7 +87,7 @@ pub fn unapprovable(root: &Path, p: &Provenance) -> Option<String> {
     }
     if p.command.iter().any(|w| w.contains(REDACTED)) {
         return Some(format!(
-            "its command held a credential, recorded as {}: it cannot be run again; capture it again without the credential on the command line (pass it through a variable the command reads)",
+            "its command held a credential, recorded as {}; capture it again without the credential on the command line (pass it through a variable the command reads)",
             REDACTED
         ));
     }

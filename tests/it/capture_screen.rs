@@ -149,12 +149,15 @@ fn credentials_on_the_command_line_are_recorded_redacted_l5() {
             "/opt/rocm/lib",
         ]
     );
+    // Said once, with the fix (it was said twice, and "cannot be run
+    // again" twice in one line).
+    let said = text(&out.stderr);
     assert!(
-        text(&out.stderr)
-            .contains("note: the command line was recorded with 6 credentials as <redacted>"),
-        "{}",
-        text(&out.stderr)
+        said.contains("note: the command line was recorded with 6 credentials as <redacted> (")
+            && said.contains("): evidence is published; recapture cannot run it again, so capture it again without the credential on the command line (pass it through a variable the command reads)\n"),
+        "{said}"
     );
+    assert_eq!(said.matches("cannot run it again").count(), 1, "{said}");
     // A shell command line gets the same screen.
     let out = kansoku(
         t.root(),
