@@ -43,6 +43,7 @@ mod machine;
 mod maintainer_loop;
 mod output;
 mod page_prop;
+mod readme;
 mod recapture;
 mod review;
 mod safety;
