@@ -105,10 +105,10 @@ pub struct Caches {
     /// of every page would double its memory.
     once: bool,
     /// Where a build that runs once keeps its findings for the next one,
-    /// given the site's configuration (see [`validate_saved`]); `None`:
+    /// given the site's configuration (see [`validate`]); `None`:
     /// nowhere.
     saved_checks: Option<CheckStore>,
-    /// What [`validate_saved`] found, for [`Caches::save_checks`].
+    /// What [`validate`] found from the disk, for [`Caches::save_checks`].
     checks_to_save: Option<(PathBuf, SavedChecks)>,
     /// Make no render keys (a page's `outline` and `claims` hashes):
     /// a load that renders nothing (`check`) would spend a sixth of its
@@ -317,73 +317,17 @@ fn read_page(
 }
 
 /// Validates the site, checking again only the pages whose bytes or
-/// whose site facts (`validate::site_facts`) changed since the last run;
-/// a run that is not repeated checks every page and remembers nothing.
+/// whose site facts (`validate::site_facts`) changed since the last run.
+/// One path for both memos: serve's, kept in [`Caches`] between runs, and
+/// a build's, kept on disk at the path [`Caches::keep_checks`] names
+/// ([`SavedChecks`]), where a page's facts (`validate::page_facts`, a
+/// function of its bytes) and own findings are taken while they still
+/// hold and the site-wide part is made anew. A run that is not repeated
+/// and keeps nothing checks every page and remembers nothing.
 pub(crate) fn validate(
     sources: &super::Sources,
     mode: crate::validate::Mode,
     caches: &mut Caches,
-) -> (Arc<crate::validate::Index>, Vec<Diagnostic>) {
-    let super::Sources {
-        config,
-        content,
-        evidence,
-        ..
-    } = sources;
-    if caches.once {
-        let Some(path) = caches.saved_checks.as_ref().map(|at| at(config)) else {
-            return crate::validate::validate(config, content, evidence, mode);
-        };
-        return validate_saved(sources, mode, caches, path);
-    }
-    let memos: Vec<Option<&PageMemo>> = content
-        .pages
-        .iter()
-        .map(|p| caches.pages.get(&p.rel).map(|m| &**m))
-        .collect();
-    let facts: Vec<u64> = memos.iter().map(|m| m.map_or(0, |m| m.facts)).collect();
-    let site = crate::validate::site_facts(config, content, evidence, mode, &facts);
-    let keys: Vec<Option<u64>> = memos
-        .iter()
-        .map(|m| m.map(|m| crate::validate::check_key(m.bytes, site)))
-        .collect();
-    // The site facts, then every page's path and front matter: what the
-    // site-wide part reads (a page without a memo entry makes it
-    // unremembered).
-    let fronts: Option<Vec<u64>> = memos.iter().map(|m| m.map(|m| m.front)).collect();
-    let whole = fronts.map(|f| hash_of((site, f)));
-    crate::validate::validate_memo(
-        config,
-        content,
-        evidence,
-        mode,
-        &keys,
-        whole,
-        &mut caches.checks,
-    )
-}
-
-/// The page facts and findings a build saves for the next one (see
-/// [`validate_saved`]): kansoku's `build_id` first, so that another
-/// kansoku's are never read.
-#[derive(serde::Serialize, serde::Deserialize)]
-struct SavedChecks {
-    version: String,
-    /// Content-relative path → (hash of the page's bytes, its facts).
-    facts: Map<String, (u64, u64)>,
-    checks: crate::validate::Checks,
-}
-
-/// [`validate`] in a build that runs once but keeps its findings on disk
-/// at `path` for the next build: a page's facts (`validate::page_facts`,
-/// a function of its bytes) and own findings (under the key of its bytes
-/// and the site facts) are taken from there where they still hold. The
-/// site-wide part is made anew.
-fn validate_saved(
-    sources: &super::Sources,
-    mode: crate::validate::Mode,
-    caches: &mut Caches,
-    path: PathBuf,
 ) -> (Arc<crate::validate::Index>, Vec<Diagnostic>) {
     use rayon::prelude::*;
     let super::Sources {
@@ -392,50 +336,97 @@ fn validate_saved(
         evidence,
         ..
     } = sources;
-    let saved = std::fs::read(&path)
-        .ok()
-        .and_then(|bytes| serde_json::from_slice::<SavedChecks>(&bytes).ok())
-        .filter(|s| s.version == crate::version::build_id());
-    let (old_facts, mut checks) = match saved {
-        Some(s) => (s.facts, s.checks),
-        None => Default::default(),
+    let on_disk = if caches.once {
+        let Some(path) = caches.saved_checks.as_ref().map(|at| at(config)) else {
+            return crate::validate::validate(config, content, evidence, mode);
+        };
+        Some(path)
+    } else {
+        None
     };
-    let bytes: Vec<u64> = content
+    let memos: Vec<Option<&PageMemo>> = content
         .pages
         .iter()
-        .map(|p| caches.pages.get(&p.rel).map_or(0, |m| m.bytes))
+        .map(|p| caches.pages.get(&p.rel).map(|m| &**m))
         .collect();
-    let facts: Vec<u64> = content
-        .pages
-        .par_iter()
-        .zip(&bytes)
-        .map(|(page, &b)| match old_facts.get(&page.rel) {
-            Some(&(known, facts)) if known == b => facts,
-            _ => crate::validate::page_facts(page),
-        })
-        .collect();
+    let bytes: Vec<Option<u64>> = memos.iter().map(|m| m.map(|m| m.bytes)).collect();
+    // Where the page facts and the findings come from: the memo in
+    // memory, or the last build's file where a page's bytes are the same.
+    let (facts, mut checks): (Vec<u64>, _) = match &on_disk {
+        None => (
+            memos.iter().map(|m| m.map_or(0, |m| m.facts)).collect(),
+            std::mem::take(&mut caches.checks),
+        ),
+        Some(path) => {
+            let saved = std::fs::read(path)
+                .ok()
+                .and_then(|bytes| serde_json::from_slice::<SavedChecks>(&bytes).ok())
+                .filter(|s| s.version == crate::version::build_id());
+            let (old_facts, checks) = match saved {
+                Some(s) => (s.facts, s.checks),
+                None => Default::default(),
+            };
+            let facts = content
+                .pages
+                .par_iter()
+                .zip(&bytes)
+                .map(|(page, b)| match (old_facts.get(&page.rel), b) {
+                    (Some(&(known, facts)), Some(b)) if known == *b => facts,
+                    _ => crate::validate::page_facts(page),
+                })
+                .collect();
+            (facts, checks)
+        }
+    };
     let site = crate::validate::site_facts(config, content, evidence, mode, &facts);
     let keys: Vec<Option<u64>> = bytes
         .iter()
-        .map(|&b| Some(crate::validate::check_key(b, site)))
+        .map(|b| b.map(|b| crate::validate::check_key(b, site)))
         .collect();
+    // The site-wide part reads the site facts and every page's path and
+    // front matter; remembered in memory only (a page without a memo
+    // entry makes it unremembered).
+    let whole = match on_disk {
+        Some(_) => None,
+        None => memos
+            .iter()
+            .map(|m| m.map(|m| m.front))
+            .collect::<Option<Vec<u64>>>()
+            .map(|f| hash_of((site, f))),
+    };
     let out =
-        crate::validate::validate_memo(config, content, evidence, mode, &keys, None, &mut checks);
-    let facts = content
-        .pages
-        .iter()
-        .zip(bytes.iter().zip(&facts))
-        .map(|(p, (&b, &f))| (p.rel.clone(), (b, f)))
-        .collect();
-    caches.checks_to_save = Some((
-        path,
-        SavedChecks {
-            version: crate::version::build_id().to_owned(),
-            facts,
-            checks,
-        },
-    ));
+        crate::validate::validate_memo(config, content, evidence, mode, &keys, whole, &mut checks);
+    match on_disk {
+        None => caches.checks = checks,
+        Some(path) => {
+            let facts = content
+                .pages
+                .iter()
+                .zip(bytes.iter().zip(&facts))
+                .filter_map(|(p, (b, &f))| Some((p.rel.clone(), ((*b)?, f))))
+                .collect();
+            caches.checks_to_save = Some((
+                path,
+                SavedChecks {
+                    version: crate::version::build_id().to_owned(),
+                    facts,
+                    checks,
+                },
+            ));
+        }
+    }
     out
+}
+
+/// The page facts and findings a build saves for the next one (see
+/// [`validate`]): kansoku's `build_id` first, so that another kansoku's
+/// are never read.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct SavedChecks {
+    version: String,
+    /// Content-relative path → (hash of the page's bytes, its facts).
+    facts: Map<String, (u64, u64)>,
+    checks: crate::validate::Checks,
 }
 
 /// A parsed theme a caller keeps across runs that each start from empty

@@ -203,7 +203,7 @@ pub(crate) fn memo_path(state: &Path, out: &Path) -> PathBuf {
 }
 
 /// Where the page facts and findings of builds into `out` are kept (see
-/// `site::memo::validate_saved`): beside the other memo tables.
+/// `site::memo::validate`): beside the other memo tables.
 pub(crate) fn checks_memo_path(state: &Path, out: &Path) -> PathBuf {
     state.join(format!("{}.checks.json", name(out)))
 }
