@@ -353,15 +353,23 @@ enum Loaded {
 }
 
 /// E060 for an evidence file whose name holds an invisible format
-/// character: its evidence page's URL and the links citing it would read
-/// as another name. Hidden files are skipped, not reported. (Control
-/// characters are allowed here since issue 11: findings show them escaped.)
+/// character (its evidence page's URL and the links citing it would read
+/// as another name), a `\\` (browsers read it as `/`) or a line break
+/// (no output path may hold one: the raw copy could not be published).
+/// Hidden files are skipped, not reported. (Other control characters are
+/// allowed here since issue 11: findings show them escaped.)
 fn unsafe_name(abs: &Path, dir_name: &str, entry: &walkdir::DirEntry) -> Option<Loaded> {
     let rel = rel_path(abs, entry.path());
     if rel.split('/').any(|p| p.starts_with('.')) {
         return None;
     }
-    let why = crate::content::format_char_in_name(&rel)?;
+    let why = if rel.contains('\\') {
+        "browsers read `\\` as `/`".to_owned()
+    } else if rel.contains('\n') {
+        "it holds the control character U+000A".to_owned()
+    } else {
+        crate::content::format_char_in_name(&rel)?
+    };
     let d = Diagnostic::error(
         "E060",
         crate::error::Location::file(format!("{dir_name}/{rel}")),

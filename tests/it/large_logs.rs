@@ -218,3 +218,22 @@ fn a_large_captured_log_edited_after_capture_is_an_error() {
     );
     assert!(err.contains(&format!("its header says {sha}")), "{err}");
 }
+
+/// The 2026-11-28 audit's L1: an evidence file whose name cannot be an
+/// output path (a `\`, a line break) is E060 in `check`, as a page's is,
+/// and the same coded finding in `build`, never an uncoded build error.
+#[test]
+fn issue_39_l1_an_evidence_name_that_cannot_be_a_path_is_e060() {
+    let mut t = SiteTest::from_fixture("check/clean");
+    t.write("evidence/logs/back\\slash.log", "line\n");
+    t.write("evidence/logs/new\nline.log", "line\n");
+    let expected = "evidence/logs/back\\slash.log:1:1: error[E060]: file name `logs/back\\slash.log` cannot become a URL: browsers read `\\` as `/`\n  = hint: rename the file using letters, digits, `-`, `_` and `.`, and the evidence links that cite it\nevidence/logs/new\\u{a}line.log:1:1: error[E060]: file name `logs/new\\u{a}line.log` cannot become a URL: it holds the control character U+000A\n  = hint: rename the file using letters, digits, `-`, `_` and `.`, and the evidence links that cite it\n";
+    for cmd in ["check", "build"] {
+        let out = kansoku(t.root(), &[cmd]);
+        assert_eq!(out.status.code(), Some(1), "{cmd}: {}", stderr(&out));
+        // `check` puts a blank line between findings; `build` does not.
+        let got = stderr(&out).replace("\n\n", "\n");
+        assert!(got.starts_with(expected), "{cmd}: {got}");
+    }
+    assert!(!t.out().exists(), "nothing was built");
+}
