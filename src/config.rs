@@ -4,11 +4,14 @@
 //! module reads one file and knows nothing about content.
 
 mod bidi;
+mod size;
 
 use crate::error::{Diagnostic, Error, Result};
 use crate::lang::{Bi, Lang, RawBi};
 use crate::source::{decode, Source};
 use serde::Deserialize;
+use size::{parse_size, RawSize};
+pub(crate) use size::{show_size, DEFAULT_MAX_GZ_SIZE};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
@@ -115,6 +118,7 @@ struct RawHtml {
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct RawEvidence {
     dir: Option<Spanned<String>>,
+    max_gz_size: Option<Spanned<RawSize>>,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -348,6 +352,9 @@ pub struct Config {
     pub(crate) edit_url_template: Option<String>,
     /// Evidence directory, relative to the root.
     pub evidence_dir: PathBuf,
+    /// `[evidence] max-gz-size`: the most a `.gz` evidence file may expand
+    /// to, in bytes.
+    pub(crate) max_gz_size: u64,
     /// Entity kinds and their labels.
     pub(crate) kinds: BTreeMap<String, Bi<String>>,
     /// `[aspects]`: questions, scopes and answer vocabularies of view
@@ -570,6 +577,16 @@ impl Config {
                 }
             },
         };
+        let max_gz_size = match &raw.evidence.max_gz_size {
+            None => DEFAULT_MAX_GZ_SIZE,
+            Some(v) => parse_size(v.get_ref()).unwrap_or_else(|why| {
+                diags.push(
+                    src.error("E003", v.span(), format!("`max-gz-size`: {why}"))
+                        .with_hint("give the most a `.gz` log may expand to, such as \"2 GiB\""),
+                );
+                DEFAULT_MAX_GZ_SIZE
+            }),
+        };
         let accept = acceptances(&src, raw.check.accept, &mut diags);
         let license = (raw.book.license.as_ref())
             .and_then(|l| crate::publication::license(&src, l, &mut diags));
@@ -617,6 +634,7 @@ impl Config {
             repo_url: raw.output.html.git_repository_url,
             edit_url_template: raw.output.html.edit_url_template,
             evidence_dir,
+            max_gz_size,
             kinds,
             port: raw.serve.port.unwrap_or(3000),
             accept,
@@ -906,6 +924,37 @@ mod tests {
         );
         let e = parse("[output]\nmarkdown = \"yes\"\n").expect_err("not a boolean");
         assert_eq!(e[0].location.to_string(), "book.toml:2:12");
+    }
+
+    #[test]
+    fn the_gz_cap_is_a_size_in_bytes_or_units() {
+        assert_eq!(parse("").expect("valid").max_gz_size, 2 << 30);
+        for (given, bytes) in [
+            ("\"2 GiB\"", 2u64 << 30),
+            ("\"512 MiB\"", 512 << 20),
+            ("\"64KiB\"", 64 << 10),
+            ("\"100 B\"", 100),
+            ("\"7\"", 7),
+            ("1048576", 1 << 20),
+        ] {
+            let c = parse(&format!("[evidence]\nmax-gz-size = {given}\n")).expect(given);
+            assert_eq!(c.max_gz_size, bytes, "{given}");
+        }
+        for (given, why) in [
+            ("\"2 GB\"", "`max-gz-size`: a size is a number of bytes or a number and a unit (B, KiB, MiB, GiB, TiB), such as \"2 GiB\""),
+            ("-1", "`max-gz-size`: a size is a number of bytes or a number and a unit (B, KiB, MiB, GiB, TiB), such as \"2 GiB\""),
+            ("\"99999999999 TiB\"", "`max-gz-size`: a size is a number of bytes or a number and a unit (B, KiB, MiB, GiB, TiB), such as \"2 GiB\""),
+            ("0", "`max-gz-size`: a size of 0 would refuse every `.gz` log"),
+        ] {
+            let e = parse(&format!("[evidence]\nmax-gz-size = {given}\n")).expect_err(given);
+            assert_eq!(e[0].code, "E003", "{given}");
+            assert_eq!(e[0].location.to_string(), "book.toml:2:15", "{given}");
+            assert_eq!(e[0].message, why, "{given}");
+            assert_eq!(
+                e[0].hint.as_deref(),
+                Some("give the most a `.gz` log may expand to, such as \"2 GiB\"")
+            );
+        }
     }
 
     #[test]

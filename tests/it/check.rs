@@ -60,6 +60,8 @@ cases! {
         [("E003", "error", "content/page.md", 3, 10)];
     e004_missing_title: "e004-missing-title", Check,
         [("E004", "error", "content/page.md", 1, 1)];
+    e005_gz_too_large: "e005-gz-too-large", Check,
+        [("E005", "error", "evidence/logs/dmesg.log.gz", 1, 1)];
     e007_license_not_on_the_spdx_list: "e007-unknown-license", Check,
         [("E007", "error", "book.toml", 4, 12)];
     e008_publisher_url_without_a_scheme: "e008-publisher", Check,

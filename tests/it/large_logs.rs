@@ -237,3 +237,120 @@ fn issue_39_l1_an_evidence_name_that_cannot_be_a_path_is_e060() {
     }
     assert!(!t.out().exists(), "nothing was built");
 }
+
+/// `n` lines of a plausible log, from line `from`.
+fn log_lines(from: usize, n: usize) -> Vec<u8> {
+    (from..from + n)
+        .flat_map(|i| {
+            format!("[{i:>8}] amdgpu: ring gfx_0.0.0 test passed ({})\n", i % 7).into_bytes()
+        })
+        .collect()
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(bytes).expect("gzip");
+    gz.finish().expect("gzip")
+}
+
+fn with_config(t: &mut SiteTest, extra: &str) {
+    let toml = std::fs::read_to_string(t.root().join("book.toml")).expect("book.toml");
+    t.write("book.toml", &format!("{toml}\n{extra}"));
+}
+
+/// The audit's M4: a `.gz` that expands past `[evidence] max-gz-size`
+/// is its own finding, one member or many (`cat a.gz a.gz` is one log).
+#[test]
+fn issue_39_m4_a_gzip_log_expanding_past_the_cap_is_its_own_finding() {
+    let mut t = SiteTest::from_fixture("check/clean");
+    with_config(&mut t, "[evidence]\nmax-gz-size = \"1 MiB\"\n");
+    let part = log_lines(1, 14_000);
+    assert!(part.len() > 600 << 10 && part.len() < 1 << 20);
+    let member = gzip(&part);
+    t.write_bytes(
+        "evidence/logs/one.log.gz",
+        &gzip(&[part.clone(), part.clone()].concat()),
+    );
+    t.write_bytes(
+        "evidence/logs/cat.log.gz",
+        &[member.clone(), member.clone()].concat(),
+    );
+    t.write_bytes("evidence/logs/fits.log.gz", &member);
+    cite(&mut t, "logs/fits.log.gz", "13999", "[   13999] amdgpu");
+    let hint = "  = hint: a log this large is better split, or kept elsewhere and cited by a shorter extract; to publish it whole, raise `max-gz-size` under [evidence] in book.toml\n";
+    let expected = format!(
+        "evidence/logs/cat.log.gz:1:1: error[E005]: expands past 1 MiB when decompressed, the most `max-gz-size` allows\n{hint}evidence/logs/one.log.gz:1:1: error[E005]: expands past 1 MiB when decompressed, the most `max-gz-size` allows\n{hint}"
+    );
+    for cmd in ["check", "build"] {
+        let out = kansoku(t.root(), &[cmd]);
+        assert_eq!(out.status.code(), Some(1), "{cmd}: {}", stderr(&out));
+        let got = stderr(&out).replace("\n\n", "\n");
+        assert!(got.starts_with(&expected), "{cmd}: {got}");
+    }
+    // The cap in bytes, raised past both.
+    let toml = std::fs::read_to_string(t.root().join("book.toml")).expect("book.toml");
+    t.write(
+        "book.toml",
+        &toml.replace("max-gz-size = \"1 MiB\"", "max-gz-size = 2097152"),
+    );
+    let out = kansoku(t.root(), &["check"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+/// A `.gz` log larger than kansoku holds is read by decompressing it
+/// again, never into a temporary file: with no usable temporary
+/// directory, it is checked, shown and published all the same.
+#[test]
+fn issue_39_m4_a_large_gzip_log_needs_no_temporary_file() {
+    let mut t = SiteTest::from_fixture("check/clean");
+    let text = log_lines(1, 200_000);
+    assert!(text.len() as u64 > 8 << 20);
+    // Three members, the way `pigz -i` or `cat` writes them.
+    let third = text.len() / 3;
+    let cut = text[..third]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .expect("a line")
+        + 1;
+    let cut2 = cut
+        + text[cut..2 * third]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .expect("a line")
+        + 1;
+    let bytes = [
+        gzip(&text[..cut]),
+        gzip(&text[cut..cut2]),
+        gzip(&text[cut2..]),
+    ]
+    .concat();
+    t.write_bytes("evidence/logs/big.log.gz", &bytes);
+    cite(&mut t, "logs/big.log.gz", "150000", "[  150000] amdgpu");
+    crate::common::cite_quoted(
+        &mut t,
+        "early",
+        "logs/big.log.gz",
+        "20",
+        "[      20] amdgpu",
+    );
+    let not_a_dir = t.root().join("tmp-is-a-file");
+    std::fs::write(&not_a_dir, "").expect("write");
+    for cmd in ["check", "build"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_kansoku"))
+            .args([cmd, "--root"])
+            .arg(t.root())
+            .env("TMPDIR", &not_a_dir)
+            .output()
+            .expect("runs");
+        assert!(out.status.success(), "{cmd}: {}", stderr(&out));
+    }
+    let page = t.read("en/evidence/logs/big.log.gz/index.html");
+    for line in ["L20", "L150000", "L150003"] {
+        assert!(page.contains(&format!(r#"id="{line}""#)), "{line}");
+    }
+    assert!(page.contains("[  150000] amdgpu"));
+    assert_eq!(
+        std::fs::read(t.out_path("evidence/logs/big.log.gz")).expect("raw copy"),
+        bytes
+    );
+}
