@@ -173,6 +173,65 @@ pub struct EvidenceFile {
     /// For a `.gz`, how many bytes of text it held: one kept by the dev
     /// server is read again when `max-gz-size` falls below it.
     expanded: Option<u64>,
+    /// The file on disk as it was read (see [`Stamp`]).
+    stamp: Option<Stamp>,
+}
+
+/// What says a file on disk is still the one that was read: its identity,
+/// size and times. Any write moves its change time, which no one can set
+/// back; a file renamed over it has another inode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stamp {
+    dev: u64,
+    ino: u64,
+    len: u64,
+    mtime: (i64, i64),
+    ctime: (i64, i64),
+}
+
+impl Stamp {
+    /// `path`'s stamp now (through a link: what is read is its target).
+    #[cfg(unix)]
+    fn of(path: &Path) -> Option<Stamp> {
+        use std::os::unix::fs::MetadataExt;
+        let m = std::fs::metadata(path).ok()?;
+        Some(Stamp {
+            dev: m.dev(),
+            ino: m.ino(),
+            len: m.len(),
+            mtime: (m.mtime(), m.mtime_nsec()),
+            ctime: (m.ctime(), m.ctime_nsec()),
+        })
+    }
+
+    #[cfg(not(unix))]
+    fn of(path: &Path) -> Option<Stamp> {
+        let m = std::fs::metadata(path).ok()?;
+        let since = m
+            .modified()
+            .ok()?
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()?;
+        Some(Stamp {
+            dev: 0,
+            ino: 0,
+            len: m.len(),
+            mtime: (since.as_secs() as i64, i64::from(since.subsec_nanos())),
+            ctime: (0, 0),
+        })
+    }
+}
+
+/// E043 for an evidence file that changed (or went) while kansoku read
+/// it: what was read of it may be torn, part old and part new, and a
+/// build that went on would publish a page and a raw copy that disagree.
+pub(crate) fn changed_while_read(shown: &str, by: &str) -> Diagnostic {
+    Diagnostic::error(
+        "E043",
+        crate::error::Location::file(shown.to_owned()),
+        format!("changed while {by} read it; nothing was written"),
+    )
+    .with_hint("build again once nothing writes to it; to cite a log that is still being written, copy it and cite the copy")
 }
 
 impl EvidenceFile {
@@ -231,6 +290,27 @@ impl EvidenceFile {
     /// The header's kind, if given.
     pub(crate) fn kind(&self) -> Option<EvidenceKind> {
         self.header.as_ref().and_then(|h| h.kind)
+    }
+
+    /// Whether the file on disk is still the one that was read.
+    fn unchanged(&self) -> bool {
+        self.stamp.is_some() && Stamp::of(&self.disk_path) == self.stamp
+    }
+}
+
+impl EvidenceIndex {
+    /// E043 for each file that changed on disk since it was read: a build
+    /// calls this once everything it publishes was made, before anything
+    /// is put in place. What it read of such a file, and copied from it,
+    /// may be torn.
+    pub(crate) fn changed_since_read(&self) -> Vec<Diagnostic> {
+        let changed: Vec<Diagnostic> = self
+            .files
+            .par_iter()
+            .filter(|(_, f)| !f.unchanged())
+            .map(|(path, _)| changed_while_read(&format!("{}/{path}", self.dir_name), "the build"))
+            .collect();
+        changed
     }
 }
 
@@ -619,6 +699,26 @@ fn load_file(
     }
     let shown = format!("{dir_name}/{rel}");
     let path = entry.path();
+    let stamp = Stamp::of(path);
+    let loaded = read_file(rel, shown.clone(), path, max_gz)?;
+    match loaded {
+        Loaded::File(mut file) => {
+            if Stamp::of(path) != stamp || stamp.is_none() {
+                let rel = file.path.clone();
+                return Ok(Loaded::Broken(
+                    rel,
+                    vec![changed_while_read(&shown, "kansoku")],
+                ));
+            }
+            file.stamp = stamp;
+            Ok(Loaded::File(file))
+        }
+        other => Ok(other),
+    }
+}
+
+/// The file at `path`, read as evidence (its stamp is the caller's).
+fn read_file(rel: String, shown: String, path: &Path, max_gz: u64) -> Result<Loaded> {
     // A compressed log is read as the text it holds (and published as it
     // is): `path.log.gz#L7` cites line 7 of the log.
     let opened = if rel.ends_with(".gz") {
@@ -674,6 +774,7 @@ fn load_file(
         header,
         file_hash,
         expanded: gz.map(|(_, n)| n),
+        stamp: None,
         body: Body::held(body),
     })))
 }
@@ -806,6 +907,7 @@ fn streamed(rel: String, shown: String, path: &Path, large: Large) -> Result<Loa
         header,
         file_hash,
         expanded,
+        stamp: None,
         body,
     })))
 }

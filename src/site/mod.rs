@@ -617,6 +617,14 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
         Ok(Staged(staging))
     };
     let (ran, staged) = run::run(root, &plan, &mut caches, open).map_err(|e| {
+        if let Some(from) = output::changed_while_read(&e) {
+            let shown = from.strip_prefix(root).unwrap_or(from);
+            let shown = shown.to_string_lossy().replace('\\', "/");
+            return Error::Content(vec![crate::evidence::changed_while_read(
+                &shown,
+                "the build",
+            )]);
+        }
         // Planned paths make this rare (a file where another output needs
         // a directory), but it is the same mistake as E042.
         match output::collision(&e) {
@@ -651,6 +659,13 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     let t = Instant::now();
     if let Some(tell) = &options.progress {
         tell(Progress::Writing);
+    }
+    // Everything read from the evidence is in the staged tree: published
+    // only if no file changed meanwhile (a torn copy, a page of lines that
+    // are no longer there).
+    let changed = ran.site.evidence.changed_since_read();
+    if !changed.is_empty() {
+        return Err(Error::Content(changed));
     }
     let committed = staging.commit().map_err(|e| match output::conflicts(&e) {
         Some(found) => Error::Content(conflicting_files(&place.shown, found)),

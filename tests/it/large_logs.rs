@@ -354,3 +354,136 @@ fn issue_39_m4_a_large_gzip_log_needs_no_temporary_file() {
         bytes
     );
 }
+
+/// Builds `t` in process, calling `change` once when the build reaches
+/// `at` (rendering starts, or the output is about to go in place): a
+/// change to the evidence at a known point of the build, not a race.
+fn build_changing(
+    t: &SiteTest,
+    at: fn(kansoku::site::Progress) -> bool,
+    change: impl Fn() + Send + Sync + 'static,
+) -> kansoku::Result<kansoku::site::BuildReport> {
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let tell = move |p: kansoku::site::Progress| {
+        if at(p) && !done.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            change();
+        }
+    };
+    kansoku::site::build_with(
+        t.root(),
+        kansoku::site::BuildOptions {
+            search: false,
+            progress: Some(std::sync::Arc::new(tell)),
+            ..kansoku::site::BuildOptions::default()
+        },
+    )
+}
+
+fn rendering(p: kansoku::site::Progress) -> bool {
+    matches!(p, kansoku::site::Progress::Rendering(_))
+}
+
+fn writing(p: kansoku::site::Progress) -> bool {
+    matches!(p, kansoku::site::Progress::Writing)
+}
+
+/// The one finding of a build stopped because `path` changed.
+fn changed_while_read(result: kansoku::Result<kansoku::site::BuildReport>, path: &str) {
+    let err = match result {
+        Ok(_) => panic!("{path}: the build succeeded"),
+        Err(e) => e.to_string(),
+    };
+    assert_eq!(
+        err,
+        format!("{path}:1:1: error[E043]: changed while the build read it; nothing was written\n  = hint: build again once nothing writes to it; to cite a log that is still being written, copy it and cite the copy\n1 error found"),
+    );
+}
+
+/// The audit's L10: an evidence file that changes during a build (after
+/// it was read, before the output goes in place) stops the build with a
+/// located error, and nothing torn is published: a large log overwritten
+/// in place, a small one appended to, one replaced by another file, one
+/// truncated just before the output would go in.
+#[test]
+fn issue_39_l10_evidence_that_changes_during_a_build_is_never_published_torn() {
+    let mut t = SiteTest::from_fixture("check/clean");
+    let big = log_lines(1, 200_000);
+    assert!(big.len() as u64 > 8 << 20);
+    t.write_bytes("evidence/logs/big.log", &big);
+    cite(&mut t, "logs/big.log", "150000", "[  150000] amdgpu");
+    let root = t.root().to_path_buf();
+    let (big_path, small_path) = (
+        root.join("evidence/logs/big.log"),
+        root.join("evidence/logs/a.log"),
+    );
+    let small = std::fs::read(&small_path).expect("a.log");
+    let restore = |t: &SiteTest| {
+        std::fs::write(t.root().join("evidence/logs/big.log"), &big).expect("restore");
+        std::fs::write(t.root().join("evidence/logs/a.log"), &small).expect("restore");
+    };
+
+    // The large log overwritten in place, the same length, as rendering starts.
+    let p = big_path.clone();
+    changed_while_read(
+        build_changing(&t, rendering, move || {
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(&p)
+                .expect("open");
+            f.seek(SeekFrom::Start(4 << 20)).expect("seek");
+            f.write_all(b"overwritten").expect("write");
+        }),
+        "evidence/logs/big.log",
+    );
+    assert!(!t.out().exists(), "nothing was published");
+
+    // A small log appended to as rendering starts.
+    restore(&t);
+    let p = small_path.clone();
+    changed_while_read(
+        build_changing(&t, rendering, move || {
+            let mut f = std::fs::OpenOptions::new()
+                .append(true)
+                .open(&p)
+                .expect("open");
+            f.write_all(b"one more line\n").expect("append");
+        }),
+        "evidence/logs/a.log",
+    );
+    assert!(!t.out().exists(), "nothing was published");
+
+    // A good build; then a log replaced by a new file (a rename over it),
+    // and one truncated, just before the output would go in place.
+    restore(&t);
+    kansoku::site::build_with(
+        t.root(),
+        kansoku::site::BuildOptions {
+            search: false,
+            ..kansoku::site::BuildOptions::default()
+        },
+    )
+    .expect("a build with nothing changing");
+    let before = t.tree();
+    let p = small_path.clone();
+    changed_while_read(
+        build_changing(&t, writing, move || {
+            let tmp = p.with_extension("new");
+            std::fs::write(&tmp, std::fs::read(&p).expect("read")).expect("write");
+            std::fs::rename(&tmp, &p).expect("rename");
+        }),
+        "evidence/logs/a.log",
+    );
+    before.assert_same(&t.tree(), "public/ after a replaced log");
+    let p = big_path.clone();
+    changed_while_read(
+        build_changing(&t, writing, move || {
+            let f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(&p)
+                .expect("open");
+            f.set_len(1 << 20).expect("truncate");
+        }),
+        "evidence/logs/big.log",
+    );
+    before.assert_same(&t.tree(), "public/ after a truncated log");
+}

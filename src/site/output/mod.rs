@@ -174,6 +174,33 @@ impl std::fmt::Display for Collision {
 
 impl std::error::Error for Collision {}
 
+/// The cause inside an [`Error::Io`] on a file copied into the build
+/// (a large evidence log) that no longer held the bytes it was read with:
+/// it changed while the build read it. Find it with [`changed_while_read`].
+#[derive(Debug)]
+pub(crate) struct ChangedWhileRead {
+    pub(crate) path: PathBuf,
+}
+
+impl std::fmt::Display for ChangedWhileRead {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("changed while the build read it")
+    }
+}
+
+impl std::error::Error for ChangedWhileRead {}
+
+/// The file a `ChangedWhileRead` is about, when `err` is one.
+pub(crate) fn changed_while_read(err: &Error) -> Option<&Path> {
+    match err {
+        Error::Io { source, .. } => source
+            .get_ref()
+            .and_then(|e| e.downcast_ref::<ChangedWhileRead>())
+            .map(|c| c.path.as_path()),
+        _ => None,
+    }
+}
+
 /// The output path of a `Collision`, when `err` is one.
 pub fn collision(err: &Error) -> Option<&str> {
     match err {
