@@ -19,7 +19,9 @@
 //! kansoku never removes or replaces a file it did not write. Which files
 //! it wrote is recorded in a manifest in the records' directory the caller
 //! names (`.kansoku/` at the site root, see `site::place`); records are
-//! checked as untrusted input. Files it did not write are left in place,
+//! checked as untrusted input, and one made for another directory (the
+//! site was copied or restored) counts only for the files that hold the
+//! bytes it names (see `vouch`). Files it did not write are left in place,
 //! silently when `[build] keep` matches them and with a warning otherwise;
 //! one at a path the build writes is a conflict (`Conflicts`) unless it
 //! already holds the same bytes. No removal ever follows a symbolic link.
