@@ -96,10 +96,15 @@ impl Manifest {
 /// Every line of a record that reads as one (`size hash id… path`),
 /// whatever directory its first line names and whether or not it is
 /// whole: what a copied or damaged record still says. `None` when a line
-/// names a path that is not plain (`../x`): such a record is forged.
+/// names a path that is not plain (`../x`): such a record is forged. A
+/// last line without its newline was cut, and is not read: cut after a
+/// `/` its path is not plain, which is damage, not forgery.
 fn parse_lenient(text: &str) -> Option<Vec<(String, u64, u64)>> {
     let mut out = Vec::new();
-    for line in text.split('\n') {
+    for line in text.split_inclusive('\n') {
+        let Some(line) = line.strip_suffix('\n') else {
+            continue;
+        };
         let f: Vec<&str> = line.splitn(10, ' ').collect();
         let [size, hash, ref id @ .., path] = f[..] else {
             continue;
@@ -188,6 +193,19 @@ mod tests {
             );
             assert!(parse_lenient(&forged).is_none(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_record_cut_inside_a_path_still_says_its_whole_lines() {
+        // Cut after a `/`, the last line's path is not plain: that is
+        // damage, not forgery, and the whole lines count.
+        let whole = "kansoku-manifest 2 1 2\n1 00000000000000ff - - - - - - - a\n2 0000000000000010 - - - - - - - ja/s1/index.html\nend 2\n";
+        for cut in ["ja/s1/", "ja/", "ja/s1/index.h"] {
+            let at = whole.find(cut).expect("in the record") + cut.len();
+            let lines = parse_lenient(&whole[..at]).expect("damaged, not forged");
+            assert_eq!(lines, [("a".to_owned(), 1, 0xff)], "cut after {cut:?}");
+        }
+        assert_eq!(parse_lenient(whole).expect("whole").len(), 2);
     }
 
     #[cfg(unix)]
