@@ -5,6 +5,9 @@
 //! range exist"; it does not know which claims cite what.
 
 mod body;
+#[cfg(test)]
+mod body_tests;
+mod gz;
 
 use body::{Body, Streamed, LINE_CAP, STREAM_AT};
 
@@ -167,6 +170,68 @@ pub struct EvidenceFile {
     /// leaves the text alone (a header's spacing, another compression)
     /// still makes it new.
     file_hash: u64,
+    /// For a `.gz`, how many bytes of text it held: one kept by the dev
+    /// server is read again when `max-gz-size` falls below it.
+    expanded: Option<u64>,
+    /// The file on disk as it was read (see [`Stamp`]).
+    stamp: Option<Stamp>,
+}
+
+/// What says a file on disk is still the one that was read: its identity,
+/// size and times. Any write moves its change time, which no one can set
+/// back; a file renamed over it has another inode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stamp {
+    dev: u64,
+    ino: u64,
+    len: u64,
+    mtime: (i64, i64),
+    ctime: (i64, i64),
+}
+
+impl Stamp {
+    /// `path`'s stamp now (through a link: what is read is its target).
+    #[cfg(unix)]
+    fn of(path: &Path) -> Option<Stamp> {
+        use std::os::unix::fs::MetadataExt;
+        let m = std::fs::metadata(path).ok()?;
+        Some(Stamp {
+            dev: m.dev(),
+            ino: m.ino(),
+            len: m.len(),
+            mtime: (m.mtime(), m.mtime_nsec()),
+            ctime: (m.ctime(), m.ctime_nsec()),
+        })
+    }
+
+    #[cfg(not(unix))]
+    fn of(path: &Path) -> Option<Stamp> {
+        let m = std::fs::metadata(path).ok()?;
+        let since = m
+            .modified()
+            .ok()?
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()?;
+        Some(Stamp {
+            dev: 0,
+            ino: 0,
+            len: m.len(),
+            mtime: (since.as_secs() as i64, i64::from(since.subsec_nanos())),
+            ctime: (0, 0),
+        })
+    }
+}
+
+/// E043 for an evidence file that changed (or went) while kansoku read
+/// it: what was read of it may be torn, part old and part new, and a
+/// build that went on would publish a page and a raw copy that disagree.
+pub(crate) fn changed_while_read(shown: &str, by: &str) -> Diagnostic {
+    Diagnostic::error(
+        "E043",
+        crate::error::Location::file(shown.to_owned()),
+        format!("changed while {by} read it; nothing was written"),
+    )
+    .with_hint("build again once nothing writes to it; to cite a log that is still being written, copy it and cite the copy")
 }
 
 impl EvidenceFile {
@@ -226,6 +291,27 @@ impl EvidenceFile {
     pub(crate) fn kind(&self) -> Option<EvidenceKind> {
         self.header.as_ref().and_then(|h| h.kind)
     }
+
+    /// Whether the file on disk is still the one that was read.
+    fn unchanged(&self) -> bool {
+        self.stamp.is_some() && Stamp::of(&self.disk_path) == self.stamp
+    }
+}
+
+impl EvidenceIndex {
+    /// E043 for each file that changed on disk since it was read: a build
+    /// calls this once everything it publishes was made, before anything
+    /// is put in place. What it read of such a file, and copied from it,
+    /// may be torn.
+    pub(crate) fn changed_since_read(&self) -> Vec<Diagnostic> {
+        let changed: Vec<Diagnostic> = self
+            .files
+            .par_iter()
+            .filter(|(_, f)| !f.unchanged())
+            .map(|(path, _)| changed_while_read(&format!("{}/{path}", self.dir_name), "the build"))
+            .collect();
+        changed
+    }
 }
 
 /// Every evidence file by path, and the paths that point out of the tree.
@@ -250,18 +336,20 @@ pub struct EvidenceIndex {
 /// Files are read in parallel and merged in path order, so the index and
 /// findings do not depend on the number of threads.
 pub fn load_evidence(root: &Path, dir: &Path) -> Result<(EvidenceIndex, Vec<Diagnostic>)> {
-    load_evidence_with(root, dir, &|_| None)
+    load_evidence_with(root, dir, crate::config::DEFAULT_MAX_GZ_SIZE, &|_| None)
 }
 
 /// Gives the file at an evidence-relative path as it was last read, if
 /// it is known not to have changed since: it is then not read again.
 pub(crate) type Known<'a> = dyn Fn(&str) -> Option<EvidenceFile> + Sync + 'a;
 
-/// [`load_evidence`], taking from `known` the regular files it has
-/// (symlinks are always followed again: their targets may have moved).
+/// [`load_evidence`], with `max_gz` the most a `.gz` may expand to
+/// (`[evidence] max-gz-size`), taking from `known` the regular files it
+/// has (symlinks are always followed again: their targets may have moved).
 pub(crate) fn load_evidence_with(
     root: &Path,
     dir: &Path,
+    max_gz: u64,
     known: &Known<'_>,
 ) -> Result<(EvidenceIndex, Vec<Diagnostic>)> {
     let abs = root.join(dir);
@@ -288,11 +376,13 @@ pub(crate) fn load_evidence_with(
             return Ok(broken);
         }
         if entry.file_type().is_file() {
-            if let Some(file) = known(&rel_path(&abs, entry.path())) {
+            let kept = known(&rel_path(&abs, entry.path()))
+                .filter(|f| f.expanded.is_none_or(|n| n <= max_gz));
+            if let Some(file) = kept {
                 return Ok(Loaded::File(Box::new(file)));
             }
         }
-        load_file(&abs, &canon_dir, &dir_name, &entry)
+        load_file(&abs, &canon_dir, &dir_name, &entry, max_gz)
     })
     .collect();
     for result in loaded {
@@ -353,15 +443,23 @@ enum Loaded {
 }
 
 /// E060 for an evidence file whose name holds an invisible format
-/// character: its evidence page's URL and the links citing it would read
-/// as another name. Hidden files are skipped, not reported. (Control
-/// characters are allowed here since issue 11: findings show them escaped.)
+/// character (its evidence page's URL and the links citing it would read
+/// as another name), a `\\` (browsers read it as `/`) or a line break
+/// (no output path may hold one: the raw copy could not be published).
+/// Hidden files are skipped, not reported. (Other control characters are
+/// allowed here since issue 11: findings show them escaped.)
 fn unsafe_name(abs: &Path, dir_name: &str, entry: &walkdir::DirEntry) -> Option<Loaded> {
     let rel = rel_path(abs, entry.path());
     if rel.split('/').any(|p| p.starts_with('.')) {
         return None;
     }
-    let why = crate::content::format_char_in_name(&rel)?;
+    let why = if rel.contains('\\') {
+        "browsers read `\\` as `/`".to_owned()
+    } else if rel.contains('\n') {
+        "it holds the control character U+000A".to_owned()
+    } else {
+        crate::content::format_char_in_name(&rel)?
+    };
     let d = Diagnostic::error(
         "E060",
         crate::error::Location::file(format!("{dir_name}/{rel}")),
@@ -378,27 +476,54 @@ fn unsafe_name(abs: &Path, dir_name: &str, entry: &walkdir::DirEntry) -> Option<
 
 /// What a file is read as: its bytes, or (when large) the file itself.
 enum Opened {
-    Bytes(Vec<u8>),
+    /// With, for a `.gz`, the file's hash and its text's length.
+    Bytes(Vec<u8>, Option<(u64, u64)>),
     File(std::fs::File),
+    /// A `.gz` whose text is larger than kansoku holds: its first
+    /// [`STREAM_AT`] bytes and more, read, and the rest to read.
+    Gz(Vec<u8>, Box<gz::Inflate>),
 }
 
-/// The text a gzip file holds (every member, as `gzip -d` gives them),
-/// held when it is small; past [`STREAM_AT`], written to a temporary file
-/// (deleted when closed) that is then read like a large log.
-fn gunzip(path: &Path) -> std::io::Result<Opened> {
-    use std::io::{Read, Write};
-    let file = std::fs::File::open(path)?;
-    let mut gz = flate2::read::MultiGzDecoder::new(std::io::BufReader::new(file));
+/// The text a gzip file holds (every member, as `gzip -d` gives them), up
+/// to `cap` bytes: held when it is small; past [`STREAM_AT`], its start,
+/// and the rest to be read as a large log is (see `gz`).
+fn gunzip(path: &Path, cap: u64) -> std::io::Result<Opened> {
+    use std::io::Read;
+    let mut inflate = gz::Inflate::open(path, cap)?;
     let mut held = Vec::new();
-    (&mut gz).take(STREAM_AT + 1).read_to_end(&mut held)?;
-    if held.len() as u64 <= STREAM_AT {
-        return Ok(Opened::Bytes(held));
+    (&mut inflate).take(STREAM_AT + 1).read_to_end(&mut held)?;
+    if held.len() as u64 > STREAM_AT {
+        return Ok(Opened::Gz(held, Box::new(inflate)));
     }
-    let mut spool = tempfile::tempfile()?;
-    spool.write_all(&held)?;
-    drop(held);
-    std::io::copy(&mut gz, &mut spool)?;
-    Ok(Opened::File(spool))
+    let (hash, expanded, _) = inflate.finish();
+    Ok(Opened::Bytes(held, Some((hash, expanded))))
+}
+
+/// What a `.gz` that could not be read as one is: past its cap (E006),
+/// not gzip or damaged (E001), or not readable at all (an I/O error, not
+/// a finding about the file).
+fn gzip_finding(shown: &str, path: &Path, e: std::io::Error) -> Result<Diagnostic> {
+    use std::io::ErrorKind::{InvalidData, InvalidInput, UnexpectedEof};
+    let at = crate::error::Location::file(shown.to_owned());
+    if let Some(cap) = gz::too_large(&e) {
+        return Ok(Diagnostic::error(
+            "E006",
+            at,
+            format!(
+                "expands past {} when decompressed, the most `max-gz-size` allows",
+                crate::config::show_size(cap)
+            ),
+        )
+        .with_hint("a log this large is better split, or kept elsewhere and cited by a shorter extract; to publish it whole, raise `max-gz-size` under [evidence] in book.toml"));
+    }
+    if !matches!(e.kind(), InvalidData | InvalidInput | UnexpectedEof) {
+        return Err(Error::io(path, e));
+    }
+    Ok(
+        Diagnostic::error("E001", at, format!("not a readable gzip file: {e}")).with_hint(
+            "compress the log with `gzip`, or drop the `.gz` from its name if it is plain text",
+        ),
+    )
 }
 
 /// The `body-sha256` of the body in `file` as `check` reads it (from the
@@ -408,7 +533,7 @@ pub(crate) fn text_sha256(file: std::fs::File) -> std::io::Result<Option<String>
     use std::io::Seek;
     let mut file = file;
     let start = file.stream_position()?;
-    Ok(Streamed::scan(file, start, 0, true)?
+    Ok(Streamed::scan_file(file, start, 0, true, None)?
         .ok()
         .and_then(|s| s.sha256))
 }
@@ -559,6 +684,7 @@ fn load_file(
     canon_dir: &Path,
     dir_name: &str,
     entry: &walkdir::DirEntry,
+    max_gz: u64,
 ) -> Result<Loaded> {
     let rel = rel_path(abs, entry.path());
     if rel.split('/').any(|p| p.starts_with('.')) {
@@ -573,20 +699,32 @@ fn load_file(
     }
     let shown = format!("{dir_name}/{rel}");
     let path = entry.path();
+    let stamp = Stamp::of(path);
+    let loaded = read_file(rel, shown.clone(), path, max_gz)?;
+    match loaded {
+        Loaded::File(mut file) => {
+            if Stamp::of(path) != stamp || stamp.is_none() {
+                let rel = file.path.clone();
+                return Ok(Loaded::Broken(
+                    rel,
+                    vec![changed_while_read(&shown, "kansoku")],
+                ));
+            }
+            file.stamp = stamp;
+            Ok(Loaded::File(file))
+        }
+        other => Ok(other),
+    }
+}
+
+/// The file at `path`, read as evidence (its stamp is the caller's).
+fn read_file(rel: String, shown: String, path: &Path, max_gz: u64) -> Result<Loaded> {
     // A compressed log is read as the text it holds (and published as it
     // is): `path.log.gz#L7` cites line 7 of the log.
     let opened = if rel.ends_with(".gz") {
-        match gunzip(path) {
+        match gunzip(path, max_gz) {
             Ok(opened) => opened,
-            Err(e) => {
-                let d = Diagnostic::error(
-                    "E001",
-                    crate::error::Location::file(shown.clone()),
-                    format!("not a readable gzip file: {e}"),
-                )
-                .with_hint("compress the log with `gzip`, or drop the `.gz` from its name if it is plain text");
-                return Ok(Loaded::Broken(rel, vec![d]));
-            }
+            Err(e) => return Ok(Loaded::Broken(rel, vec![gzip_finding(&shown, path, e)?])),
         }
     } else {
         let size = std::fs::metadata(path)
@@ -595,18 +733,15 @@ fn load_file(
         if size > STREAM_AT {
             Opened::File(std::fs::File::open(path).map_err(|e| Error::io(path, e))?)
         } else {
-            Opened::Bytes(std::fs::read(path).map_err(|e| Error::io(path, e))?)
+            Opened::Bytes(std::fs::read(path).map_err(|e| Error::io(path, e))?, None)
         }
     };
-    let bytes = match opened {
-        Opened::Bytes(bytes) => bytes,
-        Opened::File(file) => return streamed(rel, shown, path, file),
+    let (bytes, gz) = match opened {
+        Opened::Bytes(bytes, gz) => (bytes, gz),
+        Opened::File(file) => return streamed(rel, shown, path, Large::File(file)),
+        Opened::Gz(held, inflate) => return streamed(rel, shown, path, Large::Gz(held, inflate)),
     };
-    let file_hash = if rel.ends_with(".gz") {
-        crate::hash::file_hash(path).map_err(|e| Error::io(path, e))?
-    } else {
-        crate::hash::content_hash(&bytes)
-    };
+    let file_hash = gz.map_or_else(|| crate::hash::content_hash(&bytes), |(hash, _)| hash);
     let text = match decode_owned(&shown, bytes) {
         Ok(t) => t,
         Err(d) => return Ok(Loaded::Broken(rel, vec![d])),
@@ -638,6 +773,8 @@ fn load_file(
         disk_path: path.to_path_buf(),
         header,
         file_hash,
+        expanded: gz.map(|(_, n)| n),
+        stamp: None,
         body: Body::held(body),
     })))
 }
@@ -645,16 +782,27 @@ fn load_file(
 /// The most of a large log read to find its header.
 const HEAD_MAX: usize = 1 << 20;
 
-/// A large log (or what a large `.gz` holds, in `file`): its header read
-/// from the start, its body scanned and left on disk.
-fn streamed(rel: String, shown: String, path: &Path, mut file: std::fs::File) -> Result<Loaded> {
+/// A large log, or a `.gz` that holds one.
+enum Large {
+    File(std::fs::File),
+    /// What was read of its text (more than its header), and the rest.
+    Gz(Vec<u8>, Box<gz::Inflate>),
+}
+
+/// A large log (or what a large `.gz` holds): its header read from the
+/// start, its body scanned and left on disk.
+fn streamed(rel: String, shown: String, path: &Path, large: Large) -> Result<Loaded> {
     use std::io::Read;
     let io = |e| Error::io(path, e);
     let mut head = Vec::with_capacity(HEAD_MAX);
-    (&mut file)
-        .take(HEAD_MAX as u64)
-        .read_to_end(&mut head)
-        .map_err(io)?;
+    match &large {
+        Large::File(file) => {
+            file.take(HEAD_MAX as u64)
+                .read_to_end(&mut head)
+                .map_err(io)?;
+        }
+        Large::Gz(held, _) => head.extend_from_slice(&held[..held.len().min(HEAD_MAX)]),
+    }
     // Up to the last whole line: a cut character is not a mistake.
     let whole = memchr::memrchr(b'\n', &head).map_or(head.len(), |i| i + 1);
     head.truncate(whole);
@@ -696,7 +844,38 @@ fn streamed(rel: String, shown: String, path: &Path, mut file: std::fs::File) ->
     let want_sha = header
         .as_ref()
         .is_some_and(|h| h.provenance.body_sha256.is_some());
-    let scanned = match Streamed::scan(file, start as u64, head_lines, want_sha).map_err(io)? {
+    let (scanned, file_hash, expanded) = match large {
+        Large::File(file) => {
+            // The file's hash, made in the same read as the scan: the
+            // bytes before the body are the head's.
+            let mut whole = crate::hash::ContentHasher::new();
+            whole.update(&head[..start]);
+            let scanned =
+                Streamed::scan_file(file, start as u64, head_lines, want_sha, Some(whole))
+                    .map_err(io)?;
+            let hash = scanned.as_ref().ok().and_then(|s| s.file_hash);
+            (scanned, hash.unwrap_or_default(), None)
+        }
+        Large::Gz(held, mut inflate) => {
+            let file = std::fs::File::open(path).map_err(io)?;
+            let source = body::Source::Gz(Box::new(gz::Gz::new(file, Vec::new())));
+            let mut rest = (&held[start..]).chain(&mut *inflate);
+            let scanned =
+                match Streamed::scan(&mut rest, source, start as u64, head_lines, want_sha, None) {
+                    Ok(scanned) => scanned,
+                    Err(e) => {
+                        return Ok(Loaded::Broken(rel, vec![gzip_finding(&src.rel, path, e)?]))
+                    }
+                };
+            let (hash, expanded, reader) = (*inflate).finish();
+            let scanned = scanned.map(|mut s| {
+                s.body.set_source(body::Source::Gz(Box::new(reader)));
+                s
+            });
+            (scanned, hash, Some(expanded))
+        }
+    };
+    let scanned = match scanned {
         Ok(scanned) => scanned,
         Err(bad) => {
             let d = Diagnostic::error(
@@ -726,8 +905,9 @@ fn streamed(rel: String, shown: String, path: &Path, mut file: std::fs::File) ->
         path: rel,
         disk_path: path.to_path_buf(),
         header,
-        // One more read of a large log, which its raw copy then needs not.
-        file_hash: crate::hash::file_hash(path).map_err(io)?,
+        file_hash,
+        expanded,
+        stamp: None,
         body,
     })))
 }

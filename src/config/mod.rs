@@ -6,6 +6,7 @@
 mod aspects;
 mod bidi;
 pub(crate) mod recover;
+mod size;
 
 pub(crate) use aspects::{AnswerKind, Aspect};
 pub(crate) use recover::Unread;
@@ -14,6 +15,8 @@ use crate::error::{Diagnostic, Error, Result};
 use crate::lang::{Bi, Lang, RawBi};
 use crate::source::{decode, Source};
 use serde::Deserialize;
+use size::{parse_size, RawSize};
+pub(crate) use size::{show_size, DEFAULT_MAX_GZ_SIZE};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
@@ -99,6 +102,7 @@ struct RawHtml {
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct RawEvidence {
     dir: Option<Spanned<String>>,
+    max_gz_size: Option<Spanned<RawSize>>,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -277,6 +281,9 @@ pub struct Config {
     pub(crate) edit_url_template: Option<String>,
     /// Evidence directory, relative to the root.
     pub evidence_dir: PathBuf,
+    /// `[evidence] max-gz-size`: the most a `.gz` evidence file may expand
+    /// to, in bytes.
+    pub(crate) max_gz_size: u64,
     /// Entity kinds and their labels.
     pub(crate) kinds: BTreeMap<String, Bi<String>>,
     /// `[aspects]`: questions, scopes and answer vocabularies of view
@@ -530,6 +537,16 @@ impl Config {
                 }
             },
         };
+        let max_gz_size = match &raw.evidence.max_gz_size {
+            None => DEFAULT_MAX_GZ_SIZE,
+            Some(v) => parse_size(v.get_ref()).unwrap_or_else(|why| {
+                diags.push(
+                    src.error("E003", v.span(), format!("`max-gz-size`: {why}"))
+                        .with_hint("give the most a `.gz` log may expand to, such as \"2 GiB\""),
+                );
+                DEFAULT_MAX_GZ_SIZE
+            }),
+        };
         let accept = acceptances(&src, raw.check.accept, &mut diags);
         let license = (raw.book.license.as_ref())
             .and_then(|l| crate::publication::license(&src, l, &mut diags));
@@ -574,6 +591,7 @@ impl Config {
             repo_url: raw.output.html.git_repository_url,
             edit_url_template: raw.output.html.edit_url_template,
             evidence_dir,
+            max_gz_size,
             kinds,
             port: raw.serve.port.unwrap_or(3000),
             accept,
@@ -712,89 +730,4 @@ fn did_you_mean(message: &str, otherwise: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parse(text: &str) -> std::result::Result<Config, Vec<Diagnostic>> {
-        Config::parse(Path::new("."), Source::new("book.toml".into(), text.into()))
-    }
-
-    #[test]
-    fn unknown_key_names_line_and_col() {
-        let e = parse("[book]\ntitle = \"x\"\ntitel = \"y\"\n").expect_err("unknown key");
-        assert_eq!(e[0].location.to_string(), "book.toml:3:1");
-        assert_eq!(e[0].code, "E002");
-    }
-
-    #[test]
-    fn an_unknown_key_suggests_the_nearest_allowed_one() {
-        let e = parse("[evidence]\ndirr = \"logs\"\n").expect_err("unknown key");
-        assert_eq!(e[0].code, "E002");
-        assert_eq!(e[0].hint.as_deref(), Some("did you mean `dir`?"));
-        let e = parse("[output.html]\nsite-title = \"x\"\n").expect_err("unknown key");
-        assert_eq!(
-            e[0].hint.as_deref(),
-            Some("remove the key or fix its spelling")
-        );
-    }
-
-    #[test]
-    fn wrong_type_is_located() {
-        let e = parse("[serve]\nport = \"x\"\n").expect_err("wrong type");
-        assert_eq!(e[0].location.to_string(), "book.toml:2:8");
-        assert_eq!(e[0].code, "E003");
-    }
-
-    #[test]
-    fn site_url_forms() {
-        assert_eq!(split_site_url("/"), (None, "/".into()));
-        assert_eq!(split_site_url("/docs"), (None, "/docs/".into()));
-        assert_eq!(
-            split_site_url("https://example.org/rocm/"),
-            (Some("https://example.org".into()), "/rocm/".into())
-        );
-    }
-
-    #[test]
-    fn search_and_pagination_settings() {
-        let c = parse("").expect("valid");
-        assert!(c.search);
-        assert_eq!(c.paginate_by, DEFAULT_PAGINATE_BY);
-        let c =
-            parse("[search]\nenabled = false\n[output.html]\npaginate-by = 7\n").expect("valid");
-        assert!(!c.search);
-        assert_eq!(c.paginate_by, 7);
-        let e = parse("[output.html]\npaginate-by = -1\n").expect_err("negative");
-        assert_eq!(e[0].location.to_string(), "book.toml:2:15");
-        assert_eq!(e[0].message, "`paginate-by` cannot be negative");
-    }
-
-    #[test]
-    fn outputs_are_on_unless_switched_off() {
-        let all = Outputs {
-            markdown: true,
-            llms: true,
-            ro_crate: true,
-        };
-        assert_eq!(parse("").expect("valid").outputs, all);
-        let c = parse("[output]\nmarkdown = false\nro-crate = false\n").expect("valid");
-        assert_eq!(
-            c.outputs,
-            Outputs {
-                markdown: false,
-                ro_crate: false,
-                ..all
-            }
-        );
-        let e = parse("[output]\nmarkdown = \"yes\"\n").expect_err("not a boolean");
-        assert_eq!(e[0].location.to_string(), "book.toml:2:12");
-    }
-
-    #[test]
-    fn plain_string_title_is_both_languages() {
-        let c =
-            parse("[book]\ntitle = \"ROCm-pages\"\nlanguages = [\"en\", \"ja\"]\n").expect("valid");
-        assert_eq!(c.title.ja, "ROCm-pages");
-        assert_eq!(c.default_lang(), Lang::En);
-    }
-}
+mod tests;

@@ -9,7 +9,8 @@
 //! Both kinds give the same answers: the same lines, line ends `\r\n` read
 //! as `\n`, the same hashes.
 
-use crate::hash::Fnv1a;
+use super::gz::Gz;
+use crate::hash::{ContentHasher, Fnv1a};
 use crate::source::LineIndex;
 use std::collections::VecDeque;
 use std::fs::File;
@@ -47,13 +48,40 @@ pub(crate) enum Body {
     Streamed(Arc<Streamed>),
 }
 
+/// Where a streamed body's bytes are read from.
+#[derive(Debug)]
+pub(crate) enum Source {
+    /// The log itself.
+    File(File),
+    /// The text a large `.gz` holds, decompressed again when read.
+    Gz(Box<Gz>),
+}
+
+impl Source {
+    /// Reads at `pos` into `buf`: fewer bytes than asked for, or none at
+    /// the end.
+    fn read_at(&mut self, pos: u64, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Source::File(file) => {
+                file.seek(SeekFrom::Start(pos))?;
+                loop {
+                    match file.read(buf) {
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        other => return other,
+                    }
+                }
+            }
+            Source::Gz(gz) => gz.read_at(pos, buf),
+        }
+    }
+}
+
 /// A large body on disk, with where its lines start.
 #[derive(Debug)]
 pub(crate) struct Streamed {
-    /// The log (or, for a large `.gz`, a temporary file holding what it
-    /// decompresses to). Reads seek under the lock: the file's position is
-    /// shared by every thread reading it.
-    file: Mutex<File>,
+    /// The log, or what a large `.gz` decompresses to. Reads seek under
+    /// the lock: the file's position is shared by every thread reading it.
+    source: Mutex<Source>,
     /// Length of the file when it was scanned.
     end: u64,
     /// `(line, offset of its start)`, ascending, from `(1, start)`.
@@ -70,6 +98,9 @@ pub(crate) struct Scanned {
     pub(crate) body: Streamed,
     /// SHA-256 of the same, when asked for.
     pub(crate) sha256: Option<String>,
+    /// `hash::content_hash` of the whole file, when the scan was given
+    /// the hasher of what comes before the body.
+    pub(crate) file_hash: Option<u64>,
 }
 
 /// The first byte that is not UTF-8, as [`crate::source::decode`] reports
@@ -298,16 +329,39 @@ impl Body {
 }
 
 impl Streamed {
-    /// Scans `file` from `start` (the first byte after the header, on line
-    /// `head_lines + 1` of the file) to its end.
-    pub(crate) fn scan(
-        mut file: File,
+    /// [`Streamed::scan`] of `file` itself.
+    pub(crate) fn scan_file(
+        file: File,
         start: u64,
         head_lines: usize,
         want_sha256: bool,
+        whole: Option<ContentHasher>,
+    ) -> io::Result<Result<Scanned, Invalid>> {
+        let mut reader = file.try_clone()?;
+        reader.seek(SeekFrom::Start(start))?;
+        Streamed::scan(
+            &mut reader,
+            Source::File(file),
+            start,
+            head_lines,
+            want_sha256,
+            whole,
+        )
+    }
+
+    /// Scans the body `reader` gives (from `start`, the first byte after
+    /// the header, on line `head_lines + 1` of the text) to its end; the
+    /// body is read again later from `source`, where `reader` read it.
+    /// `whole`, the hasher of the bytes before `start`, is fed the rest.
+    pub(crate) fn scan(
+        reader: &mut impl Read,
+        mut source: Source,
+        start: u64,
+        head_lines: usize,
+        want_sha256: bool,
+        mut whole: Option<ContentHasher>,
     ) -> io::Result<Result<Scanned, Invalid>> {
         use sha2::Digest;
-        file.seek(SeekFrom::Start(start))?;
         let mut marks = vec![(1usize, start)];
         let mut next_mark = start + MARK_EVERY;
         let mut line = 1usize;
@@ -320,16 +374,19 @@ impl Streamed {
         let mut utf8 = Utf8::default();
         let mut buf = vec![0u8; CHUNK];
         loop {
-            let n = match file.read(&mut buf) {
+            let n = match reader.read(&mut buf) {
                 Ok(0) => break,
                 Ok(n) => n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e),
             };
             let chunk = &buf[..n];
+            if let Some(h) = whole.as_mut() {
+                h.update(chunk);
+            }
             if let Some(bad) = utf8.check(chunk) {
                 let offset = pos - start + bad as u64 - utf8.carried_before as u64;
-                return Ok(Err(invalid_at(&mut file, &marks, start, offset)?));
+                return Ok(Err(invalid_at(&mut source, &marks, start, offset)?));
             }
             let mut from = 0;
             for nl in memchr::memchr_iter(b'\n', chunk) {
@@ -358,7 +415,7 @@ impl Streamed {
         }
         if utf8.pending() {
             let offset = pos - start - utf8.carry.len() as u64;
-            return Ok(Err(invalid_at(&mut file, &marks, start, offset)?));
+            return Ok(Err(invalid_at(&mut source, &marks, start, offset)?));
         }
         if let (true, Some(sha)) = (pending_cr, sha.as_mut()) {
             sha.update(b"\r");
@@ -371,7 +428,7 @@ impl Streamed {
         marks.retain(|&(l, at)| l <= lines.max(1) && at < pos.max(start + 1));
         Ok(Ok(Scanned {
             body: Streamed {
-                file: Mutex::new(file),
+                source: Mutex::new(source),
                 end: pos,
                 marks,
                 lines,
@@ -379,7 +436,14 @@ impl Streamed {
                 head_lines,
             },
             sha256: sha.map(|s| s.finalize().iter().map(|b| format!("{b:02x}")).collect()),
+            file_hash: whole.map(|h| h.finish()),
         }))
+    }
+
+    /// Where the text is read from (a `.gz`'s reader, once its scan
+    /// found where each member starts).
+    pub(crate) fn set_source(&mut self, source: Source) {
+        self.source = Mutex::new(source);
     }
 
     /// Where body line `line` starts, by reading from the mark before it.
@@ -407,14 +471,7 @@ impl Streamed {
         if room == 0 {
             return Ok(0);
         }
-        let mut file = crate::sync::lock(&self.file);
-        file.seek(SeekFrom::Start(pos))?;
-        loop {
-            match file.read(&mut buf[..room]) {
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                other => return other,
-            }
-        }
+        crate::sync::lock(&self.source).read_at(pos, &mut buf[..room])
     }
 }
 
@@ -575,22 +632,24 @@ impl Utf8 {
 /// Line and column of the byte at body offset `offset`: counted from the
 /// mark before it, in reads (the line may be the whole file).
 fn invalid_at(
-    file: &mut File,
+    source: &mut Source,
     marks: &[(usize, u64)],
     start: u64,
     offset: u64,
 ) -> io::Result<Invalid> {
     let at = start + offset;
     let i = marks.partition_point(|m| m.1 <= at).max(1) - 1;
-    let (mut line, from) = marks[i];
-    file.seek(SeekFrom::Start(from))?;
-    let mut left = at - from;
+    let (mut line, mut pos) = marks[i];
     let mut col = 1;
     let mut buf = vec![0u8; CHUNK];
-    while left > 0 {
-        let want = left.min(CHUNK as u64) as usize;
-        file.read_exact(&mut buf[..want])?;
-        let piece = &buf[..want];
+    while pos < at {
+        let want = (at - pos).min(CHUNK as u64) as usize;
+        let n = source.read_at(pos, &mut buf[..want])?;
+        if n == 0 {
+            return Err(io::ErrorKind::UnexpectedEof.into());
+        }
+        pos += n as u64;
+        let piece = &buf[..n];
         let since = match memchr::memrchr(b'\n', piece) {
             Some(nl) => {
                 line += memchr::memchr_iter(b'\n', piece).count();
@@ -600,154 +659,6 @@ fn invalid_at(
             None => piece,
         };
         col += since.iter().filter(|&&b| b & 0xC0 != 0x80).count();
-        left -= want as u64;
     }
     Ok(Invalid { line, col, offset })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::io::Write;
-
-    /// A body written to a file and scanned, beside the same text held.
-    fn both(text: &[u8]) -> (Body, Body) {
-        let mut f = tempfile::tempfile().expect("temp file");
-        f.write_all(text).expect("write");
-        let scanned = Streamed::scan(f, 0, 0, true).expect("read").expect("UTF-8");
-        let held = crate::source::decode("x", text).expect("UTF-8");
-        // The hash a capture is verified by, as check makes it of held text.
-        assert_eq!(scanned.sha256, Some(super::super::body_sha256(&held)));
-        (Body::held(held), Body::Streamed(Arc::new(scanned.body)))
-    }
-
-    fn lines(b: &Body) -> Vec<String> {
-        let mut out = Vec::new();
-        b.for_each_line(1, usize::MAX, |_, l| out.push(l.to_owned()))
-            .expect("read");
-        out
-    }
-
-    #[test]
-    fn streamed_and_held_bodies_read_alike() {
-        let mut long = Vec::new();
-        for i in 0..40_000 {
-            long.extend_from_slice(format!("line {i} 観測\r\n").as_bytes());
-        }
-        long.extend_from_slice(b"tail\rno end");
-        for text in [
-            &b""[..],
-            b"\n",
-            b"a",
-            b"a\n",
-            b"a\r\nb\r",
-            b"\n\nx\n",
-            &long,
-        ] {
-            let (held, streamed) = both(text);
-            assert_eq!(held.lines(), streamed.lines(), "{text:?}");
-            assert_eq!(lines(&held), lines(&streamed));
-            for n in [1, 2, 3, 17_000, 39_999, 40_001] {
-                let (a, b) = (n, n + 2);
-                let mut one = Vec::new();
-                let mut two = Vec::new();
-                held.for_each_line(a, b, |n, l| one.push((n, l.to_owned())))
-                    .expect("held");
-                streamed
-                    .for_each_line(a, b, |n, l| two.push((n, l.to_owned())))
-                    .expect("streamed");
-                assert_eq!(one, two, "lines {a}-{b}");
-                assert_eq!(held.lines_hash(a, b).ok(), streamed.lines_hash(a, b).ok());
-            }
-            for needle in [
-                "line 17000 観測\nline 17001",
-                "観測\nline 3",
-                "tail\rno",
-                "x",
-                "nowhere",
-            ] {
-                assert_eq!(
-                    held.find(needle).ok(),
-                    streamed.find(needle).ok(),
-                    "{needle:?}"
-                );
-                assert_eq!(
-                    held.contains(17_001, 17_002, needle).ok(),
-                    streamed.contains(17_001, 17_002, needle).ok(),
-                    "{needle:?}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn windows_of_streamed_and_held_bodies_agree() {
-        let text: String = (0..30_000).map(|i| format!("{} \n", i % 7)).collect();
-        let (held, streamed) = both(text.as_bytes());
-        let collect = |b: &Body| {
-            let mut out = Vec::new();
-            b.windows(3, |s, lines| {
-                if lines.map(str::trim_end).collect::<Vec<_>>() == ["2", "3", "4"] {
-                    out.push(s);
-                }
-            })
-            .expect("read");
-            out
-        };
-        let h = collect(&held);
-        assert_eq!(h.len(), (0..30_000 - 2).filter(|i| i % 7 == 2).count());
-        assert_eq!(h, collect(&streamed));
-    }
-
-    #[test]
-    fn a_line_past_the_cap_is_cut_at_a_character_and_named() {
-        let mut text = "観".repeat(LINE_CAP / 3 + 5).into_bytes();
-        text.extend_from_slice(b"\nnext\n");
-        let mut f = tempfile::tempfile().expect("temp file");
-        f.write_all(&text).expect("write");
-        let body = Body::Streamed(Arc::new(
-            Streamed::scan(f, 0, 0, false)
-                .expect("read")
-                .expect("UTF-8")
-                .body,
-        ));
-        assert_eq!(body.long_line(), Some((1, 1)));
-        let got = lines(&body);
-        assert_eq!(got.len(), 2);
-        assert!(
-            got[0].len() <= LINE_CAP && got[0].len() > LINE_CAP - 3,
-            "{}",
-            got[0].len()
-        );
-        assert!(got[0].chars().all(|c| c == '観'));
-        assert_eq!(got[1], "next");
-    }
-
-    #[test]
-    fn the_first_byte_not_utf8_is_placed_as_decode_places_it() {
-        for (text, at) in [
-            (b"ab\ncd\xffe".to_vec(), (2, 3, 5)),
-            (b"\xe8\xa6".to_vec(), (1, 1, 0)),
-            (
-                [
-                    b"x\n".repeat(50_000),
-                    "観".as_bytes()[..2].to_vec(),
-                    b"!".to_vec(),
-                ]
-                .concat(),
-                (50_001, 1, 100_000),
-            ),
-        ] {
-            let mut f = tempfile::tempfile().expect("temp file");
-            f.write_all(&text).expect("write");
-            let got = Streamed::scan(f, 0, 0, false)
-                .expect("read")
-                .err()
-                .expect("not UTF-8");
-            assert_eq!((got.line, got.col, got.offset), (at.0, at.1, at.2 as u64));
-            let d = crate::source::decode("x", &text).expect_err("not UTF-8");
-            assert_eq!((d.location.line, d.location.col), (at.0, at.1));
-            assert_eq!(d.message, format!("invalid UTF-8 at byte {}", at.2));
-        }
-    }
 }

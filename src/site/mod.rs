@@ -430,21 +430,59 @@ fn foreign_files(out: &Path, committed: &output::Committed) -> Vec<Diagnostic> {
         .collect()
 }
 
-/// An error for each file kansoku did not write at a path the build
-/// writes, with other bytes than it would write: nothing was changed.
-fn conflicting_files(out: &Path, paths: &[String]) -> Vec<Diagnostic> {
+/// The most files [`conflicting_files`] names one by one; past it, one
+/// error names the first of them and counts the rest (after records are
+/// lost, every page whose navigation changed would be one).
+const CONFLICTS_NAMED: usize = 5;
+
+/// An error for each file at a path the build writes that kansoku did not
+/// write (or that changed since it wrote it), with other bytes than it
+/// would write: nothing was changed. Many such files are one error.
+fn conflicting_files(out: &Path, found: &output::Conflicts) -> Vec<Diagnostic> {
     let dir = out.to_string_lossy().replace('\\', "/");
+    let paths = &found.paths;
+    if paths.len() > CONFLICTS_NAMED {
+        return vec![Diagnostic::error(
+            "E044",
+            crate::error::Location {
+                path: format!("{dir}/"),
+                line: 0,
+                col: 0,
+            },
+            format!(
+                "{} files at paths this build writes are not known to be kansoku's (no record names the bytes they hold) and differ from what it writes there: {} and {} more; nothing was changed",
+                paths.len(),
+                paths[..CONFLICTS_NAMED].join(", "),
+                paths.len() - CONFLICTS_NAMED
+            ),
+        )
+        .with_hint(format!(
+            "if {dir}/ holds only kansoku's output (its records in .kansoku/ lost or damaged), remove {dir}/ and build again; otherwise move your own files out of it first"
+        ))];
+    }
     paths
         .iter()
         .map(|p| {
-            Diagnostic::error(
-                "E044",
-                crate::error::Location::file(format!("{dir}/{p}")),
-                "not written by kansoku (no record names it), and this build writes this path; nothing was changed",
-            )
-            .with_hint(format!(
-                "move the file out of {dir}/ to keep it; if {dir}/ holds only an earlier build's output whose record in .kansoku/ was lost, remove {dir}/ and build again"
-            ))
+            let at = crate::error::Location::file(format!("{dir}/{p}"));
+            if found.changed.contains(p) {
+                Diagnostic::error(
+                    "E044",
+                    at,
+                    "changed since kansoku wrote it (the record of what it wrote there names other bytes), and this build writes this path; nothing was changed",
+                )
+                .with_hint(format!(
+                    "move the file out of {dir}/ to keep it, or delete it to have the build write it again"
+                ))
+            } else {
+                Diagnostic::error(
+                    "E044",
+                    at,
+                    "not written by kansoku (no record names it), and this build writes this path; nothing was changed",
+                )
+                .with_hint(format!(
+                    "move the file out of {dir}/ to keep it; if {dir}/ holds only an earlier build's output whose record in .kansoku/ was lost, remove {dir}/ and build again"
+                ))
+            }
         })
         .collect()
 }
@@ -612,6 +650,14 @@ pub(crate) fn build_with_theme(
         Ok(Staged(staging))
     };
     let (ran, staged) = run::run(root, &plan, &mut caches, open).map_err(|e| {
+        if let Some(from) = output::changed_while_read(&e) {
+            let shown = from.strip_prefix(root).unwrap_or(from);
+            let shown = shown.to_string_lossy().replace('\\', "/");
+            return Error::Content(vec![crate::evidence::changed_while_read(
+                &shown,
+                "the build",
+            )]);
+        }
         // Planned paths make this rare (a file where another output needs
         // a directory), but it is the same mistake as E042.
         match output::collision(&e) {
@@ -647,8 +693,15 @@ pub(crate) fn build_with_theme(
     if let Some(tell) = &options.progress {
         tell(Progress::Writing);
     }
+    // Everything read from the evidence is in the staged tree: published
+    // only if no file changed meanwhile (a torn copy, a page of lines that
+    // are no longer there).
+    let changed = ran.site.evidence.changed_since_read();
+    if !changed.is_empty() {
+        return Err(Error::Content(changed));
+    }
     let committed = staging.commit().map_err(|e| match output::conflicts(&e) {
-        Some(paths) => Error::Content(conflicting_files(&place.shown, paths)),
+        Some(found) => Error::Content(conflicting_files(&place.shown, found)),
         None => e,
     })?;
     // Only an optimisation for the next build: one that cannot be saved

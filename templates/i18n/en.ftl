@@ -224,6 +224,7 @@ finding-E002 = unknown key
 finding-E003 = wrong type or value
 finding-E004 = missing field
 finding-E005 = placeholder left from `kansoku new`
+finding-E006 = .gz log that expands past its cap
 finding-E007 = license that is no SPDX expression
 finding-E008 = malformed publisher
 finding-E009 = SOURCE_DATE_EPOCH that is not a number of seconds

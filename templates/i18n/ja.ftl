@@ -213,6 +213,7 @@ finding-E002 = 知らないキー
 finding-E003 = 型か値の誤り
 finding-E004 = 必要な項目がない
 finding-E005 = `kansoku new` の仮の文言が残っている
+finding-E006 = 展開すると上限を超える .gz ログ
 finding-E007 = SPDX の式でないライセンス
 finding-E008 = publisher の書き方の誤り
 finding-E009 = 秒数でない SOURCE_DATE_EPOCH

@@ -581,3 +581,8 @@ mod captures;
 // no trace of a draft under `public/` or in the archive, and cached builds
 // equal cold ones. In a file of its own, `build_dir_prop/drafts.rs`.
 mod drafts;
+
+// Issue 39, finding 6 (records): a site copied, moved, or restored from a
+// tar archive or a CI cache goes on being built where it now is. In a file
+// of its own, `build_dir_prop/copies.rs`.
+mod copies;

@@ -218,3 +218,272 @@ fn a_large_captured_log_edited_after_capture_is_an_error() {
     );
     assert!(err.contains(&format!("its header says {sha}")), "{err}");
 }
+
+/// The 2026-11-28 audit's L1: an evidence file whose name cannot be an
+/// output path (a `\`, a line break) is E060 in `check`, as a page's is,
+/// and the same coded finding in `build`, never an uncoded build error.
+#[test]
+fn issue_39_l1_an_evidence_name_that_cannot_be_a_path_is_e060() {
+    let mut t = SiteTest::from_fixture("check/clean");
+    t.write("evidence/logs/back\\slash.log", "line\n");
+    t.write("evidence/logs/new\nline.log", "line\n");
+    let expected = "evidence/logs/back\\slash.log:1:1: error[E060]: file name `logs/back\\slash.log` cannot become a URL: browsers read `\\` as `/`\n  = hint: rename the file using letters, digits, `-`, `_` and `.`, and the evidence links that cite it\nevidence/logs/new\\u{a}line.log:1:1: error[E060]: file name `logs/new\\u{a}line.log` cannot become a URL: it holds the control character U+000A\n  = hint: rename the file using letters, digits, `-`, `_` and `.`, and the evidence links that cite it\n";
+    for cmd in ["check", "build"] {
+        let out = kansoku(t.root(), &[cmd]);
+        assert_eq!(out.status.code(), Some(1), "{cmd}: {}", stderr(&out));
+        // `check` puts a blank line between findings; `build` does not.
+        let got = stderr(&out).replace("\n\n", "\n");
+        assert!(got.starts_with(expected), "{cmd}: {got}");
+    }
+    assert!(!t.out().exists(), "nothing was built");
+}
+
+/// `n` lines of a plausible log, from line `from`.
+fn log_lines(from: usize, n: usize) -> Vec<u8> {
+    (from..from + n)
+        .flat_map(|i| {
+            format!("[{i:>8}] amdgpu: ring gfx_0.0.0 test passed ({})\n", i % 7).into_bytes()
+        })
+        .collect()
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(bytes).expect("gzip");
+    gz.finish().expect("gzip")
+}
+
+fn with_config(t: &mut SiteTest, extra: &str) {
+    let toml = std::fs::read_to_string(t.root().join("book.toml")).expect("book.toml");
+    t.write("book.toml", &format!("{toml}\n{extra}"));
+}
+
+/// The audit's M4: a `.gz` that expands past `[evidence] max-gz-size`
+/// is its own finding, one member or many (`cat a.gz a.gz` is one log).
+#[test]
+fn issue_39_m4_a_gzip_log_expanding_past_the_cap_is_its_own_finding() {
+    let mut t = SiteTest::from_fixture("check/clean");
+    with_config(&mut t, "[evidence]\nmax-gz-size = \"1 MiB\"\n");
+    let part = log_lines(1, 14_000);
+    assert!(part.len() > 600 << 10 && part.len() < 1 << 20);
+    let member = gzip(&part);
+    t.write_bytes(
+        "evidence/logs/one.log.gz",
+        &gzip(&[part.clone(), part.clone()].concat()),
+    );
+    t.write_bytes(
+        "evidence/logs/cat.log.gz",
+        &[member.clone(), member.clone()].concat(),
+    );
+    t.write_bytes("evidence/logs/fits.log.gz", &member);
+    cite(&mut t, "logs/fits.log.gz", "13999", "[   13999] amdgpu");
+    let hint = "  = hint: a log this large is better split, or kept elsewhere and cited by a shorter extract; to publish it whole, raise `max-gz-size` under [evidence] in book.toml\n";
+    let expected = format!(
+        "evidence/logs/cat.log.gz:1:1: error[E006]: expands past 1 MiB when decompressed, the most `max-gz-size` allows\n{hint}evidence/logs/one.log.gz:1:1: error[E006]: expands past 1 MiB when decompressed, the most `max-gz-size` allows\n{hint}"
+    );
+    for cmd in ["check", "build"] {
+        let out = kansoku(t.root(), &[cmd]);
+        assert_eq!(out.status.code(), Some(1), "{cmd}: {}", stderr(&out));
+        let got = stderr(&out).replace("\n\n", "\n");
+        assert!(got.starts_with(&expected), "{cmd}: {got}");
+    }
+    // The cap in bytes, raised past both.
+    let toml = std::fs::read_to_string(t.root().join("book.toml")).expect("book.toml");
+    t.write(
+        "book.toml",
+        &toml.replace("max-gz-size = \"1 MiB\"", "max-gz-size = 2097152"),
+    );
+    let out = kansoku(t.root(), &["check"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+/// A `.gz` log larger than kansoku holds is read by decompressing it
+/// again, never into a temporary file: with no usable temporary
+/// directory, it is checked, shown and published all the same.
+#[test]
+fn issue_39_m4_a_large_gzip_log_needs_no_temporary_file() {
+    let mut t = SiteTest::from_fixture("check/clean");
+    let text = log_lines(1, 200_000);
+    assert!(text.len() as u64 > 8 << 20);
+    // Three members, the way `pigz -i` or `cat` writes them.
+    let third = text.len() / 3;
+    let cut = text[..third]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .expect("a line")
+        + 1;
+    let cut2 = cut
+        + text[cut..2 * third]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .expect("a line")
+        + 1;
+    let bytes = [
+        gzip(&text[..cut]),
+        gzip(&text[cut..cut2]),
+        gzip(&text[cut2..]),
+    ]
+    .concat();
+    t.write_bytes("evidence/logs/big.log.gz", &bytes);
+    cite(&mut t, "logs/big.log.gz", "150000", "[  150000] amdgpu");
+    crate::common::cite_quoted(
+        &mut t,
+        "early",
+        "logs/big.log.gz",
+        "20",
+        "[      20] amdgpu",
+    );
+    let not_a_dir = t.root().join("tmp-is-a-file");
+    std::fs::write(&not_a_dir, "").expect("write");
+    for cmd in ["check", "build"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_kansoku"))
+            .args([cmd, "--root"])
+            .arg(t.root())
+            .env("TMPDIR", &not_a_dir)
+            .output()
+            .expect("runs");
+        assert!(out.status.success(), "{cmd}: {}", stderr(&out));
+    }
+    let page = t.read("en/evidence/logs/big.log.gz/index.html");
+    for line in ["L20", "L150000", "L150003"] {
+        assert!(page.contains(&format!(r#"id="{line}""#)), "{line}");
+    }
+    assert!(page.contains("[  150000] amdgpu"));
+    assert_eq!(
+        std::fs::read(t.out_path("evidence/logs/big.log.gz")).expect("raw copy"),
+        bytes
+    );
+}
+
+/// Builds `t` in process, calling `change` once when the build reaches
+/// `at` (rendering starts, or the output is about to go in place): a
+/// change to the evidence at a known point of the build, not a race.
+fn build_changing(
+    t: &SiteTest,
+    at: fn(kansoku::site::Progress) -> bool,
+    change: impl Fn() + Send + Sync + 'static,
+) -> kansoku::Result<kansoku::site::BuildReport> {
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let tell = move |p: kansoku::site::Progress| {
+        if at(p) && !done.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            change();
+        }
+    };
+    kansoku::site::build_with(
+        t.root(),
+        kansoku::site::BuildOptions {
+            search: false,
+            progress: Some(std::sync::Arc::new(tell)),
+            ..kansoku::site::BuildOptions::default()
+        },
+    )
+}
+
+fn rendering(p: kansoku::site::Progress) -> bool {
+    matches!(p, kansoku::site::Progress::Rendering(_))
+}
+
+fn writing(p: kansoku::site::Progress) -> bool {
+    matches!(p, kansoku::site::Progress::Writing)
+}
+
+/// The one finding of a build stopped because `path` changed.
+fn changed_while_read(result: kansoku::Result<kansoku::site::BuildReport>, path: &str) {
+    let err = match result {
+        Ok(_) => panic!("{path}: the build succeeded"),
+        Err(e) => e.to_string(),
+    };
+    assert_eq!(
+        err,
+        format!("{path}:1:1: error[E043]: changed while the build read it; nothing was written\n  = hint: build again once nothing writes to it; to cite a log that is still being written, copy it and cite the copy\n1 error found"),
+    );
+}
+
+/// The audit's L10: an evidence file that changes during a build (after
+/// it was read, before the output goes in place) stops the build with a
+/// located error, and nothing torn is published: a large log overwritten
+/// in place, a small one appended to, one replaced by another file, one
+/// truncated just before the output would go in.
+#[test]
+fn issue_39_l10_evidence_that_changes_during_a_build_is_never_published_torn() {
+    let mut t = SiteTest::from_fixture("check/clean");
+    let big = log_lines(1, 200_000);
+    assert!(big.len() as u64 > 8 << 20);
+    t.write_bytes("evidence/logs/big.log", &big);
+    cite(&mut t, "logs/big.log", "150000", "[  150000] amdgpu");
+    let root = t.root().to_path_buf();
+    let (big_path, small_path) = (
+        root.join("evidence/logs/big.log"),
+        root.join("evidence/logs/a.log"),
+    );
+    let small = std::fs::read(&small_path).expect("a.log");
+    let restore = |t: &SiteTest| {
+        std::fs::write(t.root().join("evidence/logs/big.log"), &big).expect("restore");
+        std::fs::write(t.root().join("evidence/logs/a.log"), &small).expect("restore");
+    };
+
+    // The large log overwritten in place, the same length, as rendering starts.
+    let p = big_path.clone();
+    changed_while_read(
+        build_changing(&t, rendering, move || {
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(&p)
+                .expect("open");
+            f.seek(SeekFrom::Start(4 << 20)).expect("seek");
+            f.write_all(b"overwritten").expect("write");
+        }),
+        "evidence/logs/big.log",
+    );
+    assert!(!t.out().exists(), "nothing was published");
+
+    // A small log appended to as rendering starts.
+    restore(&t);
+    let p = small_path.clone();
+    changed_while_read(
+        build_changing(&t, rendering, move || {
+            let mut f = std::fs::OpenOptions::new()
+                .append(true)
+                .open(&p)
+                .expect("open");
+            f.write_all(b"one more line\n").expect("append");
+        }),
+        "evidence/logs/a.log",
+    );
+    assert!(!t.out().exists(), "nothing was published");
+
+    // A good build; then a log replaced by a new file (a rename over it),
+    // and one truncated, just before the output would go in place.
+    restore(&t);
+    kansoku::site::build_with(
+        t.root(),
+        kansoku::site::BuildOptions {
+            search: false,
+            ..kansoku::site::BuildOptions::default()
+        },
+    )
+    .expect("a build with nothing changing");
+    let before = t.tree();
+    let p = small_path.clone();
+    changed_while_read(
+        build_changing(&t, writing, move || {
+            let tmp = p.with_extension("new");
+            std::fs::write(&tmp, std::fs::read(&p).expect("read")).expect("write");
+            std::fs::rename(&tmp, &p).expect("rename");
+        }),
+        "evidence/logs/a.log",
+    );
+    before.assert_same(&t.tree(), "public/ after a replaced log");
+    let p = big_path.clone();
+    changed_while_read(
+        build_changing(&t, writing, move || {
+            let f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(&p)
+                .expect("open");
+            f.set_len(1 << 20).expect("truncate");
+        }),
+        "evidence/logs/big.log",
+    );
+    before.assert_same(&t.tree(), "public/ after a truncated log");
+}

@@ -21,6 +21,7 @@ mod bidi;
 mod build;
 mod build_cache;
 mod build_dir;
+mod build_dir_copy;
 mod build_dir_prop;
 mod capture;
 mod capture_bounds;

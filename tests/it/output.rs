@@ -212,6 +212,9 @@ fn unchanged_files_share_the_previous_inode() {
     );
 }
 
+/// A manifest damaged in one copy is whole in the other; damaged in both,
+/// each file is still taken back if a line that survived names its bytes,
+/// and the rest costs a full write.
 #[test]
 fn a_damaged_manifest_only_costs_a_full_write() {
     let tmp = crate::scratch::tempdir();
@@ -219,15 +222,30 @@ fn a_damaged_manifest_only_costs_a_full_write() {
     let v1 = site(10, "v1");
     write_atomic(&v1, &out).expect("first build");
     let manifest = tmp.path().join(".kansoku/public.manifest");
-    let text = fs::read_to_string(&manifest).expect("manifest saved");
-    fs::write(&manifest, &text[..text.len() / 2]).expect("truncate");
-    let staging = Staging::begin(&out).expect("begin");
-    for f in &v1 {
-        staging.write(&f.path, &f.bytes).expect("write");
-    }
-    assert_eq!(staging.linked(), 0);
-    staging.commit().expect("commit");
-    assert_eq!(tree(&out), as_tree(&v1));
+    let copy = tmp.path().join(".kansoku/public.manifest.copy");
+    let rewrite = |files: &[&std::path::Path], keep: fn(&str) -> &str| {
+        for f in files {
+            let text = fs::read_to_string(f).expect("manifest saved");
+            fs::write(f, keep(&text)).expect("damage");
+        }
+        // Without a spare: what is taken back is the records' doing.
+        let _ = fs::remove_file(tmp.path().join(".kansoku/public.spare-manifest"));
+        let staging = Staging::begin(&out).expect("begin");
+        for f in &v1 {
+            staging.write(&f.path, &f.bytes).expect("write");
+        }
+        let linked = staging.linked();
+        staging.commit().expect("commit");
+        assert_eq!(tree(&out), as_tree(&v1));
+        linked
+    };
+    // One copy cut in half: the other is whole.
+    assert_eq!(rewrite(&[&manifest], |t| &t[..t.len() / 2]), v1.len());
+    // Both: the lines before the cut.
+    let half = rewrite(&[&manifest, &copy], |t| &t[..t.len() / 2]);
+    assert!(half > 0 && half < v1.len(), "{half}");
+    // Both emptied: nothing to go by.
+    assert_eq!(rewrite(&[&manifest, &copy], |_| ""), 0);
 }
 
 #[test]
@@ -296,9 +314,10 @@ fn paths_cannot_leave_the_staging_dir() {
         [
             "site/.kansoku/public.lock",
             "site/.kansoku/public.manifest",
+            "site/.kansoku/public.manifest.copy",
             "site/public/..ok/index.html"
         ],
-        "only the file, the manifest and the lock"
+        "only the file, the manifest, its copy and the lock"
     );
 }
 

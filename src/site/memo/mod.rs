@@ -243,7 +243,14 @@ pub(crate) fn load_sources(
     };
     let (content, evidence) = rayon::join(
         || content::load_content_with(root, &load),
-        || load_evidence_with(root, &config.evidence_dir, &known_evidence),
+        || {
+            load_evidence_with(
+                root,
+                &config.evidence_dir,
+                config.max_gz_size,
+                &known_evidence,
+            )
+        },
     );
     let (content, mut content_diags) = content?;
     content_diags.extend(config_diags);

@@ -7,12 +7,21 @@
 //! (device, inode, mtime, ctime, mode), trusted only while the file on disk
 //! still has it.
 //!
-//! A manifest names the directory it describes by device and inode, so a
-//! build directory replaced by hand is never mistaken for the one recorded.
-//! It is kept in `.kansoku/` beside the build directory; a *pending* one is
-//! saved before a commit changes anything, naming every file the tree may
-//! hold once the commit is done, so a build killed halfway still leaves a
-//! record of what is kansoku's.
+//! A manifest names the directory it describes by device and inode. One
+//! that describes the build directory says which paths are kansoku's
+//! whatever they hold now (a page edited by hand there is written again).
+//! One that does not — the site was copied (`cp -a`), moved to another
+//! file system, restored from a CI cache or a backup, or the record was
+//! damaged — still counts, file by file, for each file that holds exactly
+//! the bytes it names: kansoku wrote those bytes there, wherever the
+//! directory lives now (see [`Paths::vouch`]). A file that holds
+//! other bytes is not taken as kansoku's.
+//!
+//! It is kept in `.kansoku/` beside the build directory, twice (a damaged
+//! copy is rebuilt from the other); a *pending* one is saved before a
+//! commit changes anything, naming every file the tree may hold once the
+//! commit is done, so a build killed halfway still leaves a record of what
+//! is kansoku's.
 
 use std::collections::{HashMap, HashSet};
 use std::fs;
@@ -75,6 +84,14 @@ pub(super) struct Entry {
 #[derive(Debug, Default)]
 pub(super) struct Manifest {
     pub(super) files: HashMap<String, Entry>,
+    /// The paths of `files` that are kansoku's only because the file there
+    /// holds the bytes a record of another directory names (a copy, a
+    /// restore, a damaged record): see [`Manifest::settle_vouched`] for
+    /// where that is proof enough.
+    pub(super) vouched: HashSet<String>,
+    /// Paths such a record names whose file holds other bytes: changed
+    /// since kansoku wrote them, so not kansoku's any more.
+    pub(super) changed: HashSet<String>,
 }
 
 /// First word of a manifest's first line; the format version, then the
@@ -86,6 +103,9 @@ const HEADER: &str = "kansoku-manifest";
 pub(super) struct Paths {
     /// Saved at each commit.
     pub(super) committed: PathBuf,
+    /// A second copy of it, saved after it: a record damaged in one place
+    /// (flipped, cut, emptied) is still whole in the other.
+    pub(super) copy: PathBuf,
     /// Saved before a commit changes anything; removed when it is done.
     pub(super) pending: PathBuf,
     /// Where kansoku 0.1 kept it, beside the build directory: read once,
@@ -107,6 +127,7 @@ impl Paths {
     pub(super) fn new(state: &Path, out: &Path, name: &str) -> Paths {
         Paths {
             committed: state.join(format!("{name}.manifest")),
+            copy: state.join(format!("{name}.manifest.copy")),
             pending: state.join(format!("{name}.manifest.pending")),
             legacy: out.with_file_name(format!(".{name}.kansoku.manifest")),
             // `-manifest`, not `.manifest`: a build directory named
@@ -125,26 +146,50 @@ impl Paths {
         Manifest::parse(&fs::read_to_string(&self.spare).ok()?, dir)
     }
 
+    /// The records of this build directory, committed first (for
+    /// linking, a committed entry is preferred to a pending one).
+    pub(super) fn records(&self) -> [&PathBuf; 4] {
+        [&self.committed, &self.copy, &self.legacy, &self.pending]
+    }
+
     /// Every manifest that still describes the directory now at `dir`,
-    /// merged: paths from any of them are kansoku's; for linking, a
-    /// committed entry is preferred to a pending one.
+    /// merged: paths from any of them are kansoku's. What `clean` goes by.
     pub(super) fn load(&self, dir: &Path) -> Manifest {
+        self.load_native(dir).0
+    }
+
+    /// [`Paths::load`], and which records it read (for [`Paths::vouch`]).
+    pub(super) fn load_native(&self, dir: &Path) -> (Manifest, [bool; 4]) {
+        let mut read = [false; 4];
         let Some(current) = dir_identity(dir) else {
-            return Manifest::default();
+            return (Manifest::default(), read);
         };
         let mut merged = Manifest::default();
-        for path in [&self.committed, &self.legacy, &self.pending] {
+        for (i, path) in self.records().into_iter().enumerate() {
             let Ok(text) = fs::read_to_string(path) else {
                 continue;
             };
             let Some(m) = Manifest::parse(&text, current) else {
                 continue;
             };
+            read[i] = true;
             for (p, e) in m.files {
                 merged.files.entry(p).or_insert(e);
             }
         }
-        merged
+        (merged, read)
+    }
+
+    /// Saves the second copy of the committed manifest (see
+    /// [`Paths::copy`]); failing only leaves the records less able to
+    /// survive damage.
+    pub(super) fn save_copy(&self) {
+        let saved = fs::read(&self.committed).and_then(|bytes| {
+            crate::fsutil::write_atomic_with(&self.copy, |w| w.write_all(&bytes))
+        });
+        if saved.is_err() {
+            let _ = fs::remove_file(&self.copy);
+        }
     }
 
     /// Removes the pending and legacy manifests once the committed one is
@@ -161,7 +206,13 @@ impl Paths {
 
     /// Removes every manifest of this build directory.
     pub(super) fn remove_all(&self) -> io::Result<()> {
-        for p in [&self.committed, &self.spare, &self.dirs, &self.spare_dirs] {
+        for p in [
+            &self.committed,
+            &self.copy,
+            &self.spare,
+            &self.dirs,
+            &self.spare_dirs,
+        ] {
             match fs::remove_file(p) {
                 Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
                 _ => {}
@@ -211,7 +262,10 @@ impl Manifest {
             }
             files.insert(path.to_owned(), entry);
         }
-        (count == files.len()).then_some(Manifest { files })
+        (count == files.len()).then_some(Manifest {
+            files,
+            ..Manifest::default()
+        })
     }
 
     /// The previous file at `path` if its recorded size and hash are these

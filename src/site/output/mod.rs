@@ -19,7 +19,9 @@
 //! kansoku never removes or replaces a file it did not write. Which files
 //! it wrote is recorded in a manifest in the records' directory the caller
 //! names (`.kansoku/` at the site root, see `site::place`); records are
-//! checked as untrusted input. Files it did not write are left in place,
+//! checked as untrusted input, and one made for another directory (the
+//! site was copied or restored) counts only for the files that hold the
+//! bytes it names (see `vouch`). Files it did not write are left in place,
 //! silently when `[build] keep` matches them and with a warning otherwise;
 //! one at a path the build writes is a conflict (`Conflicts`) unless it
 //! already holds the same bytes. No removal ever follows a symbolic link.
@@ -42,6 +44,7 @@ mod place;
 mod spare;
 mod stage;
 mod tree;
+mod vouch;
 
 pub(crate) use crate::glob::Keep;
 pub(crate) use guard::{child, commit_section, stop_group, temporary, Temporary};
@@ -172,6 +175,33 @@ impl std::fmt::Display for Collision {
 }
 
 impl std::error::Error for Collision {}
+
+/// The cause inside an [`Error::Io`] on a file copied into the build
+/// (a large evidence log) that no longer held the bytes it was read with:
+/// it changed while the build read it. Find it with [`changed_while_read`].
+#[derive(Debug)]
+pub(crate) struct ChangedWhileRead {
+    pub(crate) path: PathBuf,
+}
+
+impl std::fmt::Display for ChangedWhileRead {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("changed while the build read it")
+    }
+}
+
+impl std::error::Error for ChangedWhileRead {}
+
+/// The file a `ChangedWhileRead` is about, when `err` is one.
+pub(crate) fn changed_while_read(err: &Error) -> Option<&Path> {
+    match err {
+        Error::Io { source, .. } => source
+            .get_ref()
+            .and_then(|e| e.downcast_ref::<ChangedWhileRead>())
+            .map(|c| c.path.as_path()),
+        _ => None,
+    }
+}
 
 /// The output path of a `Collision`, when `err` is one.
 pub fn collision(err: &Error) -> Option<&str> {
@@ -326,8 +356,8 @@ impl Staging {
         // leaves no previous tree to keep: a spare is never used there.
         let is_link = fs::symlink_metadata(out).is_ok_and(|m| m.file_type().is_symlink());
         // Two records of ~40 bytes a file: read side by side.
-        let (previous, verdict) = rayon::join(
-            || manifests.load(&target),
+        let ((mut previous, native), verdict) = rayon::join(
+            || manifests.load_native(&target),
             || (!is_link).then(|| spare::check(&manifests)),
         );
         let (mut spare, mut spare_dirs) = match verdict {
@@ -359,6 +389,7 @@ impl Staging {
                 stuck.push((aside, e.to_string()));
             }
         }
+        manifests.vouch(&mut previous, native, &target);
         let dirs = manifest::load_dirs(&manifests.dirs, &target);
         // Made (or moved from the spare) and recorded under the lock an
         // interruption takes first, so that it either finds this tree to
@@ -492,6 +523,12 @@ impl Staging {
             files: placed.len(),
             ..Committed::default()
         };
+        let tops: HashSet<&str> = placed
+            .keys()
+            .filter_map(|p| p.split_once('/').map(|(top, _)| top))
+            .collect();
+        self.previous
+            .settle_vouched(|p| placed.contains_key(p), |top| tops.contains(top));
         let is_link = fs::symlink_metadata(&self.out).is_ok_and(|m| m.file_type().is_symlink());
         let exists = self.target.exists();
         let t = std::time::Instant::now();
@@ -546,6 +583,7 @@ impl Staging {
                     .collect();
                 let entries = manifest::entries_on_disk(&self.target, &written);
                 if manifest::save(&self.manifests.committed, dir, entries.into_iter()).is_ok() {
+                    self.manifests.save_copy();
                     let _ = self.manifests.tidy();
                 }
             }
@@ -598,9 +636,20 @@ impl Staging {
             return Ok(adopted);
         }
         conflicts.sort_unstable();
+        let changed = conflicts
+            .iter()
+            .filter(|p| self.previous.changed.contains(*p))
+            .cloned()
+            .collect();
         Err(Error::io(
             &self.out,
-            io::Error::new(io::ErrorKind::AlreadyExists, Conflicts { paths: conflicts }),
+            io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                Conflicts {
+                    paths: conflicts,
+                    changed,
+                },
+            ),
         ))
     }
 }
@@ -613,6 +662,9 @@ impl Staging {
 pub(crate) struct Conflicts {
     /// The files, `/`-separated and relative to the build directory.
     pub(crate) paths: Vec<String>,
+    /// Those of them that a record of another directory (a copy, a
+    /// restore) names with other bytes: changed since kansoku wrote them.
+    pub(crate) changed: HashSet<String>,
 }
 
 impl std::fmt::Display for Conflicts {
@@ -629,13 +681,10 @@ impl std::fmt::Display for Conflicts {
 
 impl std::error::Error for Conflicts {}
 
-/// The files of a [`Conflicts`], when `err` is one.
-pub(crate) fn conflicts(err: &Error) -> Option<&[String]> {
+/// The [`Conflicts`] `err` is, if it is one.
+pub(crate) fn conflicts(err: &Error) -> Option<&Conflicts> {
     match err {
-        Error::Io { source, .. } => source
-            .get_ref()
-            .and_then(|e| e.downcast_ref::<Conflicts>())
-            .map(|c| c.paths.as_slice()),
+        Error::Io { source, .. } => source.get_ref().and_then(|e| e.downcast_ref::<Conflicts>()),
         _ => None,
     }
 }

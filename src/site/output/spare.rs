@@ -152,6 +152,7 @@ impl Staging {
         surveyed: &[(String, Id)],
     ) {
         if fs::rename(&self.manifests.pending, &self.manifests.committed).is_ok() {
+            self.manifests.save_copy();
             let _ = self.manifests.tidy();
         }
         // The spare's clean directories that this build left alone are the

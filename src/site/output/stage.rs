@@ -45,8 +45,9 @@ enum Put<'a> {
     Bytes(&'a [u8]),
     /// A hard link to this file.
     Link(&'a Path),
-    /// A copy of this file, made in pieces (a large evidence log).
-    Copy(&'a Path),
+    /// A copy of this file, made in pieces (a large evidence log), which
+    /// must hold this many bytes with this hash (`content_hash`).
+    Copy(&'a Path, u64, u64),
 }
 
 /// What stood in the way of a file in a staging tree made from the spare.
@@ -97,15 +98,43 @@ fn put_new(at: &Path, what: Put<'_>) -> io::Result<()> {
             file.write_all(bytes)
         }
         Put::Link(from) => fs::hard_link(from, at),
-        Put::Copy(from) => {
-            let mut source = fs::File::open(from)?;
-            let mut file = fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(at)?;
-            io::copy(&mut source, &mut file).map(|_| ())
-        }
+        Put::Copy(from, size, hash) => copy_checked(from, at, size, hash),
     }
+}
+
+/// Copies `from` to the new file `at`, hashing what it copies: a file
+/// that changed since it was read (its size and hash then) is not
+/// published torn (`ChangedWhileRead`).
+fn copy_checked(from: &Path, at: &Path, size: u64, hash: u64) -> io::Result<()> {
+    use std::io::Read;
+    let mut source = fs::File::open(from)?;
+    let mut file = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(at)?;
+    let mut h = crate::hash::ContentHasher::new();
+    let mut buf = vec![0u8; 1 << 20];
+    let mut copied = 0u64;
+    loop {
+        let n = match source.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        h.update(&buf[..n]);
+        file.write_all(&buf[..n])?;
+        copied += n as u64;
+    }
+    if copied != size || h.finish() != hash {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            super::ChangedWhileRead {
+                path: from.to_path_buf(),
+            },
+        ));
+    }
+    Ok(())
 }
 
 impl Staging {
@@ -169,7 +198,7 @@ impl Staging {
     /// [`Staging::store`] for a file copied from `from`, whose size and
     /// hash (`content_hash`) the caller knows: never read whole.
     pub(super) fn store_copy(&self, path: &str, from: &Path, size: u64, hash: u64) -> Result<()> {
-        self.store_from(path, size, hash, Put::Copy(from))
+        self.store_from(path, size, hash, Put::Copy(from, size, hash))
     }
 
     fn store_from(&self, path: &str, size: u64, hash: u64, what: Put<'_>) -> Result<()> {
@@ -283,6 +312,13 @@ impl Staging {
         let err = |e: io::Error| {
             if clash(&e) {
                 self.collision(path)
+            } else if let Some(changed) = e
+                .get_ref()
+                .and_then(|i| i.downcast_ref::<super::ChangedWhileRead>())
+            {
+                // On the file read, not the one written.
+                let from = changed.path.clone();
+                Error::io(from, e)
             } else {
                 Error::io(self.dir.join(path), e)
             }
@@ -396,5 +432,28 @@ impl Staging {
             Ok(_) => Ok(Obstacle::Unknown(abs)),
             Err(_) => Ok(Obstacle::Cleared),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_copy_of_a_file_that_changed_since_it_was_read_is_refused() {
+        let tmp = crate::scratch::tempdir();
+        let from = tmp.path().join("log");
+        fs::write(&from, "as read\n").expect("write");
+        let (size, hash) = (8, crate::hash::content_hash(b"as read\n"));
+        copy_checked(&from, &tmp.path().join("a"), size, hash).expect("unchanged");
+        assert_eq!(
+            fs::read(tmp.path().join("a")).expect("copied"),
+            b"as read\n"
+        );
+        fs::write(&from, "as Read\n").expect("write");
+        let err = copy_checked(&from, &tmp.path().join("b"), size, hash).expect_err("changed");
+        assert_eq!(err.to_string(), "changed while the build read it");
+        fs::write(&from, "as read\nand more\n").expect("write");
+        assert!(copy_checked(&from, &tmp.path().join("c"), size, hash).is_err());
     }
 }
