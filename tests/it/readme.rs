@@ -11,7 +11,7 @@
 //! shows for the page with `#L9` changed to `#L12`.
 
 use crate::common::repo_root;
-use std::io::{BufRead as _, Read as _, Write as _};
+use std::io::BufRead as _;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -195,7 +195,7 @@ impl Shell {
             .trim_end_matches('/')
             .parse()
             .expect("an address");
-        let (status, body) = get(addr, page);
+        let (status, body) = crate::serve::raw_get(addr, page);
         let stopped = Command::new("kill")
             .args(["-INT", &child.id().to_string()])
             .status()
@@ -206,26 +206,6 @@ impl Shell {
         assert_eq!(status_code, Some(0), "serve stopped by Ctrl-C exits 0");
         printed
     }
-}
-
-fn get(addr: SocketAddr, target: &str) -> (u16, String) {
-    let mut s = std::net::TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(30)))
-        .expect("timeout");
-    write!(
-        s,
-        "GET {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
-    )
-    .expect("send request");
-    let mut out = Vec::new();
-    s.read_to_end(&mut out).expect("read response");
-    let text = String::from_utf8_lossy(&out).into_owned();
-    let status = text
-        .split(' ')
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or_else(|| panic!("no status line in {text:?}"));
-    (status, text)
 }
 
 fn printed(out: &Output) -> String {

@@ -569,7 +569,7 @@ async fn serve_previews_a_draft_with_the_evidence_only_it_cites_issue_39() {
 
 /// Sends one raw request line (nothing normalises it) and returns the
 /// status code and the whole response.
-fn raw_get(addr: SocketAddr, target: &str) -> (u16, String) {
+pub(crate) fn raw_get(addr: SocketAddr, target: &str) -> (u16, String) {
     let mut s = std::net::TcpStream::connect(addr).expect("connect");
     s.set_read_timeout(Some(WAIT)).expect("timeout");
     write!(
