@@ -12,10 +12,11 @@ pub mod archive;
 pub(crate) mod memo;
 pub mod output;
 pub mod place;
+pub(crate) mod plan;
 pub(crate) mod run;
 
 pub use memo::Caches;
-pub use run::UnitCounts;
+pub use plan::UnitCounts;
 
 use crate::config::Config;
 use crate::content::{Class, Content};
@@ -42,23 +43,23 @@ pub struct Sources {
 
 /// Reads `book.toml`, the pages and the evidence, without validating.
 pub fn load_sources(root: &Path) -> Result<Sources> {
-    memo::load_sources(root, &run::Overrides::default(), &mut Caches::unrendered())
+    memo::load_sources(root, &plan::Overrides::default(), &mut Caches::unrendered())
 }
 
 /// Loads and validates a site, then compares it with its review lock
 /// (`kansoku.lock`, if any); fails with every error found. Warnings are
 /// returned alongside a usable site.
 pub fn load(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
-    loaded(root, &run::Plan::load(mode))
+    loaded(root, &plan::Plan::load(mode))
 }
 
 /// [`load`] without the review lock: what `kansoku review` approves.
 pub fn load_unreviewed(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
     loaded(
         root,
-        &run::Plan {
+        &plan::Plan {
             lock: false,
-            ..run::Plan::load(mode)
+            ..plan::Plan::load(mode)
         },
     )
 }
@@ -69,18 +70,18 @@ pub fn load_unreviewed(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>
 pub fn load_unchecked(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
     loaded(
         root,
-        &run::Plan {
+        &plan::Plan {
             lock: false,
-            errors: run::Errors::Report,
-            ..run::Plan::load(mode)
+            errors: plan::Errors::Report,
+            ..plan::Plan::load(mode)
         },
     )
 }
 
 /// The site and findings of a run that stops after validation.
-fn loaded(root: &Path, plan: &run::Plan<'_>) -> Result<(Site, Vec<Diagnostic>)> {
+fn loaded(root: &Path, plan: &plan::Plan<'_>) -> Result<(Site, Vec<Diagnostic>)> {
     let (ran, _) = run::run(root, plan, &mut Caches::unrendered(), |_, _| {
-        Ok(run::Nothing)
+        Ok(plan::Nothing)
     })?;
     Ok((ran.site, ran.diagnostics))
 }
@@ -90,7 +91,7 @@ fn loaded(root: &Path, plan: &run::Plan<'_>) -> Result<(Site, Vec<Diagnostic>)> 
 /// it with every finding, errors included.
 fn load_site(
     root: &Path,
-    plan: &run::Plan<'_>,
+    plan: &plan::Plan<'_>,
     caches: &mut Caches,
 ) -> Result<(Site, Vec<Diagnostic>)> {
     let (mut site, mut diags) = load_all(root, plan, caches)?;
@@ -117,7 +118,7 @@ fn load_site(
         Err(e) => return Err(e),
     }
     sort(&mut diags);
-    run::lap("load/lock", t);
+    crate::cost::lap("load/lock", t);
     Ok((site, diags))
 }
 
@@ -225,7 +226,7 @@ fn fold_moved_quotes(site: &Site, diags: &mut Vec<Diagnostic>) {
 /// Loads and validates, returning the site whatever was found.
 fn load_all(
     root: &Path,
-    plan: &run::Plan<'_>,
+    plan: &plan::Plan<'_>,
     caches: &mut Caches,
 ) -> Result<(Site, Vec<Diagnostic>)> {
     let t = Instant::now();
@@ -254,7 +255,7 @@ fn load_all(
             evidence.files.remove(path);
         }
     }
-    run::lap("load/read", t);
+    crate::cost::lap("load/read", t);
     let t = Instant::now();
     let (index, vdiags) = memo::validate(&sources, plan.mode, caches);
     let (config, content, evidence) = (sources.config, sources.content, sources.evidence);
@@ -263,7 +264,7 @@ fn load_all(
     diags.extend(sources.evidence_diags);
     diags.extend(vdiags);
     sort(&mut diags);
-    run::lap("load/validate", t);
+    crate::cost::lap("load/validate", t);
     Ok((
         Site {
             config,
@@ -529,15 +530,15 @@ pub fn build_in_memory(
 ) -> Result<(Vec<crate::render::OutputFile>, Vec<Diagnostic>)> {
     run::in_memory(
         root,
-        &run::Plan {
+        &plan::Plan {
             drafts: options.drafts,
-            overrides: run::Overrides {
+            overrides: plan::Overrides {
                 base_url: options.base_url.clone(),
                 base_path: None,
                 no_search: !options.search,
                 preview: false,
             },
-            ..run::Plan::build()
+            ..plan::Plan::build()
         },
     )
 }
@@ -575,16 +576,16 @@ pub(crate) fn build_with_theme(
             )
         }));
     }
-    let plan = run::Plan {
+    let plan = plan::Plan {
         drafts: options.drafts,
-        overrides: run::Overrides {
+        overrides: plan::Overrides {
             base_url: options.base_url.clone(),
             base_path: None,
             no_search: !options.search,
             preview: false,
         },
         progress: options.progress.as_deref(),
-        ..run::Plan::build()
+        ..plan::Plan::build()
     };
     let mut place = None;
     let mut archive_at = None;
@@ -638,7 +639,7 @@ pub(crate) fn build_with_theme(
                 .collect();
             let read = |p: &str| staging.read(p);
             let made = archive::make(&ran.site, renderer.i18n(), &files, &read, a, at)?;
-            run::lap("archive", t);
+            crate::cost::lap("archive", t);
             Some(made)
         }
         _ => None,
@@ -661,7 +662,7 @@ pub(crate) fn build_with_theme(
     if let (Some(made), Some(at)) = (archived, &archive_at) {
         made.persist(at)?;
     }
-    run::lap("write", t);
+    crate::cost::lap("write", t);
     let run::Ran {
         site,
         diagnostics: mut warnings,
@@ -726,7 +727,7 @@ pub(crate) fn build_with_theme(
 /// The staging tree as a run's output.
 struct Staged(output::Staging);
 
-impl run::Output for Staged {
+impl plan::Output for Staged {
     fn write(&self, file: crate::render::OutputFile, _: u64) -> Result<()> {
         self.0.write(&file.path, &file.bytes)
     }
