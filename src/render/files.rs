@@ -4,8 +4,9 @@
 //! Raw evidence bytes are the only thing read from disk here, and they were
 //! already validated; everything else comes from the site in memory.
 
+use super::context::{Ctx, NavTree};
 use super::highlight::escape;
-use super::pages::{Ctx, NavTree};
+use super::paths::raw_evidence_path;
 use super::views::*;
 use super::OutputFile;
 use super::SitePart;
@@ -78,27 +79,6 @@ fn lang_switch(cx: &Ctx<'_>, suffix: &str, current: Option<Lang>) -> (Vec<Switch
         href: cx.absolute(&format!("{}{d}/{suffix}", cx.base)),
     });
     (sw, alt)
-}
-
-/// Extensions a browser opens as an active document (HTML, SVG and XML
-/// can all run script), compared without case.
-const ACTIVE_TYPES: [&str; 10] = [
-    "html", "htm", "xhtml", "shtml", "svg", "svgz", "xml", "xsl", "mht", "mhtml",
-];
-
-/// Where the raw copy of an evidence file is published. Evidence is text
-/// to read, never a page to run: a file of an active type (`.html`,
-/// `.svg`, …) gets `.txt` added, so every static host serves it as plain
-/// text and a captured page cannot run script on the site's origin.
-pub(crate) fn raw_evidence_path(path: &str) -> String {
-    let active = path
-        .rsplit_once('.')
-        .is_some_and(|(_, ext)| ACTIVE_TYPES.iter().any(|a| ext.eq_ignore_ascii_case(a)));
-    if active {
-        format!("evidence/{path}.txt")
-    } else {
-        format!("evidence/{path}")
-    }
 }
 
 /// One evidence file: its raw copy and its page in each language.

@@ -7,14 +7,8 @@
 //! Claim views and their inline HTML are made once per language and reused
 //! by every page that mentions the claim; nothing is re-read from disk.
 
-mod claims;
-mod context;
-mod nav;
-
-pub(super) use claims::{answer_view, claim_view};
-pub(crate) use context::Prepared;
-pub(super) use context::*;
-pub(super) use nav::*;
+use super::context::*;
+use super::paths::{listing_href, listing_path};
 
 use super::markdown::{self, IdSet, MdContext};
 use super::views::*;
@@ -96,13 +90,13 @@ fn render_listing_page(
     let code = tree(t);
     let lang = t.unwrap_or_else(|| cx.site.config.default_lang());
     let nav = t.map_or(NavTree::Parallel, NavTree::Lang);
-    let href = listing_href(cx, code, page, n);
+    let href = listing_href(cx.base, code, page, n);
     let mut cx_t = cx.common(lang, "listing", &href, nav, Some(&page.url_path));
     let mut sw = Vec::new();
     for s in [Some(Lang::Ja), Some(Lang::En), None] {
         sw.push(Switch {
             code: tree(s),
-            href: listing_href(cx, tree(s), page, n),
+            href: listing_href(cx.base, tree(s), page, n),
             current: s == t,
         });
     }
@@ -110,7 +104,7 @@ fn render_listing_page(
         .iter()
         .map(|&l| Alternate {
             hreflang: l.code(),
-            href: cx.absolute(&listing_href(cx, l.code(), page, n)),
+            href: cx.absolute(&listing_href(cx.base, l.code(), page, n)),
         })
         .collect();
     cx_t.insert("switcher", &sw);
@@ -228,8 +222,8 @@ fn md_context<'a>(
         tree_prefix,
         urls: &cx.urls,
         claim_html,
-        highlighter: &cx.r.highlighter,
-        diagrams: &cx.r.diagrams,
+        highlighter: &cx.renderer.highlighter,
+        diagrams: &cx.renderer.diagrams,
         view_html,
         named_view: &no_named_view,
         id_prefix,
@@ -293,7 +287,7 @@ fn page_view(
 /// Ids a heading may not take on this page (see `body::reserved_ids`).
 fn reserved(cx: &Ctx<'_>, page: &Page) -> IdSet {
     crate::content::body::reserved_ids(
-        cx.r.templates.reserved_ids(),
+        cx.renderer.templates.reserved_ids(),
         page.claims.iter().map(|c| c.id.as_str()),
     )
 }

@@ -9,7 +9,7 @@
 use super::{text, url, Md};
 use crate::evidence::EvidenceFile;
 use crate::lang::Lang;
-use crate::render::pages::Ctx;
+use crate::render::context::Ctx;
 use crate::render::OutputFile;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -88,7 +88,7 @@ fn page_text(
     let raw = format!(
         "{}{}",
         cx.base,
-        crate::render::files::raw_evidence_path(&file.path)
+        crate::render::paths::raw_evidence_path(&file.path)
     );
     out.push_str(&format!(
         "[{}]({})\n\n",
