@@ -1,21 +1,27 @@
-//! The top-level modules of the library form a DAG: no module depends,
-//! directly or through others, on one that depends on it. A cycle makes
+//! The modules of the library form a DAG at every level: no top-level
+//! module depends, directly or through others, on one that depends on
+//! it, and neither do the submodules of any module (`src/render/*`,
+//! `src/site/*`, `src/render/pages/*`, …) among themselves. A cycle makes
 //! the modules one unit that can only be read, tested and changed
 //! together, and it creeps in one convenient import at a time, so this
 //! test reads the sources and fails naming the cycle and the lines that
 //! make it.
 //!
-//! What counts as a dependency of module `a` on module `b`: a path
-//! `crate::b` (in a `use` or in code, `use crate::{b, …}` included) or a
-//! `super::` path that climbs out of `a` to `b`, in any `.rs` file under
-//! `src/a/` or in `src/a.rs`. Comments (doc comments included) and string
-//! and character literals are not read: a doc comment naming another
-//! module is no dependency. Test code is read like the rest (a unit test
-//! that reaches up is a cycle too); `src/pipeline_tests/` is a module of
-//! its own that nothing depends on, so it can reach everything without
-//! making a cycle. `src/lib.rs` (the root) and the binary (`src/main.rs`,
-//! `src/cmd/`, which use the library by its name, `kansoku::`) are above
-//! every module and not read.
+//! What counts as a dependency of module `a` on its sibling `b` (both
+//! submodules of one module `m`, or both top-level): a path through
+//! `crate::` or `super::` that leads to `m::b` (in a `use` or in code,
+//! `use crate::{b, …}` included), or to a name `m` itself brings in from
+//! `b` (`pub use b::X` or `pub use b::*`: a re-export hides no cycle), in
+//! any `.rs` file of `a` or under it. A module and its own submodules may
+//! use each other: that is how a module is split into files. Comments
+//! (doc comments included) and string and character literals are not
+//! read: a doc comment naming another module is no dependency. Test code
+//! is read like the rest (a unit test that reaches up is a cycle too);
+//! `src/pipeline_tests/` is a module of its own that nothing depends on,
+//! so it can reach everything without making a cycle. `src/lib.rs` (the
+//! root) is read only for what it re-exports, and the binary
+//! (`src/main.rs`, `src/cmd/`, which use the library by its name,
+//! `kansoku::`) is above every module and not read.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -23,8 +29,8 @@ use std::path::{Path, PathBuf};
 /// Where a dependency was seen: `src/…:line` and the path as written.
 type Seen = (String, String);
 
-/// The dependencies between top-level modules, each with the first place
-/// it was seen.
+/// The dependencies between the submodules of one module (or between the
+/// top-level modules), each with the first place it was seen.
 type Graph = BTreeMap<String, BTreeMap<String, Seen>>;
 
 fn src_dir() -> PathBuf {
@@ -170,23 +176,21 @@ fn code_only(text: &str) -> String {
     String::from_utf8(out).expect("only ASCII was blanked")
 }
 
-/// The top-level modules a file's code names, each with the line and the
-/// path as written. `module` is the module path the file defines.
-fn references(
-    code: &str,
-    module: &[String],
-    top: &BTreeSet<String>,
-) -> Vec<(usize, String, String)> {
+/// A path the code names: the line, the module path it resolves to (from
+/// the crate root, items included), and the path as written.
+type Named = (usize, Vec<String>, String);
+
+/// What a file's code names through `crate::` and `super::` paths, each
+/// resolved from the root (`use crate::{a::X, b}` names `a::X` and `b`),
+/// and what its own `use` declarations (outside inline modules) bring in
+/// under which name (`use a::X as Y` brings `Y`, from `a::X`; a glob
+/// brings `*`). `module` is the module path the file defines.
+fn references(code: &str, module: &[String]) -> (Vec<Named>, Vec<(String, Vec<String>)>) {
     let bytes = code.as_bytes();
-    let ident_at = |at: usize| -> &str {
-        let end = code[at..]
-            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .map_or(code.len(), |n| at + n);
-        &code[at..end]
-    };
     let line_of = |at: usize| code[..at].matches('\n').count() + 1;
-    // Inline modules (`mod tests { … }`): the module path at each brace.
     let mut found = Vec::new();
+    let mut uses = Vec::new();
+    // Inline modules (`mod tests { … }`): the module path at each brace.
     let mut stack: Vec<(usize, String)> = Vec::new();
     let mut depth = 0usize;
     let mut pending_mod: Option<String> = None;
@@ -196,36 +200,46 @@ fn references(
         let word_start = c.is_ascii_alphabetic() || c == b'_';
         if word_start && (i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_'))
         {
-            let word = ident_at(i);
+            let word = ident_at(code, i);
             let after = i + word.len();
+            let mut here: Vec<String> = module.to_vec();
+            here.extend(stack.iter().map(|(_, m)| m.clone()));
             if word == "mod" {
                 let rest = code[after..].trim_start();
-                let name = ident_at(code.len() - rest.len());
+                let name = ident_at(code, code.len() - rest.len());
                 let next = rest[name.len()..].trim_start();
                 if next.starts_with('{') {
                     pending_mod = Some(name.to_owned());
                 }
-            } else if word == "crate" && code[after..].starts_with("::") {
-                let from = after + 2;
-                if code[from..].starts_with('{') {
-                    // `crate::{a::…, b}`: the first segment of each item.
-                    let close = matching_brace(code, from);
-                    for item in split_top(&code[from + 1..close]) {
-                        let name = item.trim().split("::").next().unwrap_or("").trim();
-                        if top.contains(name) {
-                            found.push((line_of(i), name.to_owned(), format!("crate::{name}")));
-                        }
-                    }
-                } else {
-                    let name = ident_at(from);
-                    if top.contains(name) {
-                        found.push((line_of(i), name.to_owned(), format!("crate::{name}")));
-                    }
+            } else if word == "use" && stack.is_empty() {
+                // What this module's own scope gains: a relative path
+                // starts at this module (a child module or an outside
+                // crate, which no module path of ours starts with).
+                let mut from = after + (code[after..].len() - code[after..].trim_start().len());
+                let mut base = here.clone();
+                if code[from..].starts_with("crate::") {
+                    base.clear();
+                    from += "crate::".len();
                 }
+                while code[from..].starts_with("super::") {
+                    base.pop();
+                    from += "super::".len();
+                }
+                let mut leaves = Vec::new();
+                tree(code, from, &base, &mut leaves);
+                uses.extend(leaves.into_iter().map(|(_, path, alias)| (alias, path)));
+            }
+            if word == "crate" && code[after..].starts_with("::") {
+                let mut leaves = Vec::new();
+                tree(code, after + 2, &[], &mut leaves);
+                for (at, path, _) in leaves {
+                    let written = format!("crate::{}", path.join("::"));
+                    found.push((line_of(at.max(i)), path, written));
+                }
+                i = after;
+                continue;
             } else if word == "super" && code[after..].starts_with("::") {
                 // Climb from the module this code is in.
-                let mut here: Vec<String> = module.to_vec();
-                here.extend(stack.iter().map(|(_, m)| m.clone()));
                 let mut at = i;
                 let mut written = String::new();
                 while code[at..].starts_with("super::") {
@@ -233,11 +247,11 @@ fn references(
                     written.push_str("super::");
                     at += "super::".len();
                 }
-                let name = ident_at(at);
-                // Out at the root, the name after it is a top-level module.
-                let target = here.first().map_or(name, String::as_str);
-                if top.contains(target) {
-                    found.push((line_of(i), target.to_owned(), format!("{written}{name}")));
+                let mut leaves = Vec::new();
+                tree(code, at, &here, &mut leaves);
+                for (leaf_at, path, _) in leaves {
+                    let shown = format!("{written}{}", path[here.len()..].join("::"));
+                    found.push((line_of(leaf_at.max(i)), path, shown));
                 }
                 i = at;
                 continue;
@@ -263,7 +277,67 @@ fn references(
         }
         i += 1;
     }
-    found
+    (found, uses)
+}
+
+/// The identifier starting at `at` (empty if none does).
+fn ident_at(code: &str, at: usize) -> &str {
+    let end = code[at..]
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .map_or(code.len(), |n| at + n);
+    &code[at..end]
+}
+
+/// The leaves of the path tree at `at` (`a::b`, `a::{b, c::*}`, `self`),
+/// each as (where it starts, `prefix` + its segments, the name it is
+/// known by: its alias, its last segment, or `*`).
+fn tree(code: &str, mut at: usize, prefix: &[String], out: &mut Vec<(usize, Vec<String>, String)>) {
+    let skip_ws = |at: usize| at + (code[at..].len() - code[at..].trim_start().len());
+    let start = skip_ws(at);
+    at = start;
+    let mut path = prefix.to_vec();
+    loop {
+        at = skip_ws(at);
+        if code[at..].starts_with('{') {
+            let close = matching_brace(code, at);
+            let inner = &code[at + 1..close];
+            for item in split_top(inner) {
+                let offset = item.as_ptr() as usize - code.as_ptr() as usize;
+                if !item.trim().is_empty() {
+                    tree(code, offset, &path, out);
+                }
+            }
+            return;
+        }
+        if code[at..].starts_with('*') {
+            out.push((start, path, "*".to_owned()));
+            return;
+        }
+        let name = ident_at(code, at);
+        if name.is_empty() {
+            if path.len() > prefix.len() {
+                let last = path.last().cloned().unwrap_or_default();
+                out.push((start, path, last));
+            }
+            return;
+        }
+        at += name.len();
+        if name != "self" {
+            path.push(name.to_owned());
+        }
+        if code[at..].starts_with("::") {
+            at += 2;
+            continue;
+        }
+        let rest = code[at..].trim_start();
+        let alias = rest
+            .strip_prefix("as")
+            .filter(|r| r.starts_with(char::is_whitespace))
+            .map(|r| ident_at(code, code.len() - r.trim_start().len()).to_owned());
+        let last = path.last().cloned().unwrap_or_default();
+        out.push((start, path, alias.unwrap_or(last)));
+        return;
+    }
 }
 
 /// The index of the `}` closing the `{` at `open`.
@@ -302,11 +376,11 @@ fn split_top(list: &str) -> Vec<&str> {
     out
 }
 
-/// The module graph of the sources under `src`.
-fn graph(src: &Path) -> Graph {
-    let top = top_level(src);
-    let mut all = Vec::new();
-    for m in &top {
+/// Every `.rs` file of the library with the module path it defines
+/// (`src/lib.rs`, the root, with the empty path).
+fn library(src: &Path) -> Vec<(PathBuf, Vec<String>)> {
+    let mut all = vec![(src.join("lib.rs"), Vec::new())];
+    for m in &top_level(src) {
         let dir = src.join(m);
         if dir.is_dir() {
             files(&dir, std::slice::from_ref(m), &mut all);
@@ -316,26 +390,134 @@ fn graph(src: &Path) -> Graph {
             all.push((file, vec![m.clone()]));
         }
     }
+    all
+}
+
+/// A source file as read: where it is (`src/…`), its module path, what it
+/// names and what its `use` declarations bring in, and its code.
+struct Read {
+    shown: String,
+    module: Vec<String>,
+    named: Vec<Named>,
+    uses: Vec<(String, Vec<String>)>,
+    code: String,
+}
+
+fn read_all(src: &Path) -> Vec<Read> {
     let root = src.parent().expect("src/ has a parent");
+    library(src)
+        .into_iter()
+        .map(|(path, module)| {
+            let text = std::fs::read_to_string(&path).expect("a source file reads");
+            let code = code_only(&text);
+            let (named, uses) = references(&code, &module);
+            let shown = path
+                .strip_prefix(root)
+                .expect("under the crate")
+                .to_string_lossy()
+                .replace('\\', "/");
+            Read {
+                shown,
+                module,
+                named,
+                uses,
+                code,
+            }
+        })
+        .collect()
+}
+
+/// Whether `code` defines an item called `name`.
+fn defines(code: &str, name: &str) -> bool {
+    [
+        "fn", "struct", "enum", "trait", "type", "const", "static", "mod", "union",
+    ]
+    .iter()
+    .any(|kw| {
+        let needle = format!("{kw} {name}");
+        code.match_indices(&needle).any(|(at, _)| {
+            let before = code[..at].chars().next_back();
+            let after = code[at + needle.len()..].chars().next();
+            !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+        })
+    })
+}
+
+/// The graph between the submodules of module `folder` (the top-level
+/// modules for the root): an edge from `a` to `b` for each path in `a`
+/// (its files and the modules under it) that leads into `b`, directly or
+/// through a name `folder` itself re-exports from `b` (`pub use b::X`, or
+/// a glob `pub use b::*` when `b` defines `X`).
+fn graph(all: &[Read], folder: &[String]) -> Graph {
+    let n = folder.len();
+    let inside = |m: &[String]| m.len() > n && m[..n] == *folder;
+    let nodes: BTreeSet<&str> = all
+        .iter()
+        .filter(|r| inside(&r.module))
+        .map(|r| r.module[n].as_str())
+        .collect();
+    // What `folder`'s own file brings in from its submodules, by name.
+    let mut named_from: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut globbed: Vec<&str> = Vec::new();
+    for r in all.iter().filter(|r| r.module == folder) {
+        for (alias, path) in &r.uses {
+            let Some(child) = inside(path)
+                .then(|| path[n].as_str())
+                .filter(|c| nodes.contains(c))
+            else {
+                continue;
+            };
+            if alias == "*" {
+                globbed.push(child);
+            } else {
+                named_from.insert(alias.as_str(), child);
+            }
+        }
+    }
     let mut g = Graph::new();
-    for (path, module) in all {
-        let text = std::fs::read_to_string(&path).expect("a source file reads");
-        let shown = path
-            .strip_prefix(root)
-            .expect("under the crate")
-            .to_string_lossy()
-            .replace('\\', "/");
-        let from = &module[0];
-        let edges = g.entry(from.clone()).or_default();
-        for (line, to, written) in references(&code_only(&text), &module, &top) {
-            if &to != from {
+    for r in all.iter().filter(|r| inside(&r.module)) {
+        let from = r.module[n].as_str();
+        let edges = g.entry(from.to_owned()).or_default();
+        for (line, path, written) in &r.named {
+            if !inside(path) {
+                continue;
+            }
+            let name = path[n].as_str();
+            let to: Vec<&str> = if nodes.contains(name) {
+                vec![name]
+            } else if let Some(child) = named_from.get(name) {
+                vec![child]
+            } else {
+                globbed
+                    .iter()
+                    .copied()
+                    .filter(|c| {
+                        all.iter().any(|o| {
+                            inside(&o.module) && o.module[n] == *c && defines(&o.code, name)
+                        })
+                    })
+                    .collect()
+            };
+            for to in to.into_iter().filter(|&t| t != from) {
                 edges
-                    .entry(to)
-                    .or_insert_with(|| (format!("{shown}:{line}"), written));
+                    .entry(to.to_owned())
+                    .or_insert_with(|| (format!("{}:{line}", r.shown), written.clone()));
             }
         }
     }
     g
+}
+
+/// Each module with submodules (the root included), as its path.
+fn folders(all: &[Read]) -> BTreeSet<Vec<String>> {
+    let mut out = BTreeSet::from([Vec::new()]);
+    for r in all {
+        for k in 1..r.module.len() {
+            out.insert(r.module[..k].to_vec());
+        }
+    }
+    out
 }
 
 /// Each cycle of `g` (one per strongly connected component of more than
@@ -457,24 +639,146 @@ fn cycles(g: &Graph) -> Vec<String> {
     out
 }
 
+/// Folders whose submodules still form a cycle, each with why: the known
+/// debts, listed so that no new cycle joins them unseen (a cycle in any
+/// other folder fails the test, and one listed here that is gone must be
+/// taken off the list).
+const ALLOWED: &[(&str, &str)] = &[
+    (
+        "config",
+        "aspects uses recover::Unread and recover calls aspects::lenient; \
+         not untied in the render/site DAG pass (issue 41)",
+    ),
+    (
+        "content",
+        "claims <-> links, and blocks -> body -> split -> blocks (with \
+         wikilinks): the Markdown analysis validate and render share is one \
+         knot; not untied in the render/site DAG pass (issue 41)",
+    ),
+];
+
+/// The cycles among the submodules of each module of `all` (the
+/// top-level modules for the root, `""`), each named with its folder.
+fn every_cycle(all: &[Read]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for folder in folders(all) {
+        let name = folder.join("/");
+        for cycle in cycles(&graph(all, &folder)) {
+            let shown = if name.is_empty() {
+                cycle
+            } else {
+                cycle.replacen("module cycle:", &format!("module cycle in src/{name}/:"), 1)
+            };
+            out.push((name.clone(), shown));
+        }
+    }
+    out
+}
+
 #[test]
 fn the_top_level_modules_form_a_dag() {
-    let g = graph(&src_dir());
+    let all = read_all(&src_dir());
+    let g = graph(&all, &[]);
     assert!(g.len() > 10, "the modules were found: {:?}", g.keys());
     let found = cycles(&g);
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
 
 #[test]
+fn the_submodules_of_every_module_form_a_dag() {
+    let all = read_all(&src_dir());
+    let seen: Vec<String> = folders(&all).iter().map(|f| f.join("/")).collect();
+    for folder in ["render", "site", "validate", "render/context"] {
+        assert!(
+            seen.iter().any(|f| f == folder),
+            "{folder} was read: {seen:?}"
+        );
+    }
+    let found: Vec<String> = every_cycle(&all)
+        .into_iter()
+        .filter(|(folder, _)| !folder.is_empty() && !ALLOWED.iter().any(|(a, _)| a == folder))
+        .map(|(_, cycle)| cycle)
+        .collect();
+    assert!(found.is_empty(), "{}", found.join("\n"));
+    // An exception that no longer holds is taken out of the list.
+    for (folder, why) in ALLOWED {
+        assert!(
+            every_cycle(&all).iter().any(|(f, _)| f == folder),
+            "src/{folder}/ has no cycle any more: remove it from ALLOWED ({why})"
+        );
+    }
+}
+
+#[test]
 fn the_reader_sees_paths_and_not_comments_or_strings() {
-    let top: BTreeSet<String> = ["a", "b", "c", "d", "e"].map(String::from).into();
     let src = "//! see `crate::a`\n\
                use crate::{b::X, c};\n\
                /* crate::d */ fn f<'l>(x: &'l str) -> char { let _ = \"crate::d\"; '\"' }\n\
-               mod tests { use super::super::e; }\n";
-    let refs = references(&code_only(src), &["m".to_owned()], &top);
-    let names: Vec<(usize, &str)> = refs.iter().map(|(l, n, _)| (*l, n.as_str())).collect();
-    assert_eq!(names, [(2, "b"), (2, "c"), (4, "e")]);
+               mod tests { use super::super::e; }\n\
+               fn g() { crate::f::{h::I, J}; super::k::L::new(); }\n";
+    let (refs, uses) = references(&code_only(src), &["m".to_owned()]);
+    let names: Vec<(usize, String)> = refs.iter().map(|(l, p, _)| (*l, p.join("::"))).collect();
+    let expect = [
+        (2, "b::X"),
+        (2, "c"),
+        (4, "e"),
+        (5, "f::h::I"),
+        (5, "f::J"),
+        (5, "k::L::new"),
+    ];
+    assert_eq!(names, expect.map(|(l, p)| (l, p.to_owned())));
+    let uses: Vec<(String, String)> = uses.into_iter().map(|(a, p)| (a, p.join("::"))).collect();
+    assert_eq!(
+        uses,
+        [("X".into(), "b::X".into()), ("c".into(), "c".into())]
+    );
+
+    // Inside a folder: a sibling reached by its path, and one reached
+    // through a name the folder's own file re-exports, by name and by glob.
+    let read = |shown: &str, module: &[&str], src: &str| {
+        let code = code_only(src);
+        let module: Vec<String> = module.iter().map(|m| m.to_string()).collect();
+        let (named, uses) = references(&code, &module);
+        Read {
+            shown: shown.to_owned(),
+            module,
+            named,
+            uses,
+            code,
+        }
+    };
+    let all = [
+        read(
+            "src/r/mod.rs",
+            &["r"],
+            "mod p; mod q; mod s; pub use p::Ctx; use s::*;\n",
+        ),
+        read(
+            "src/r/p.rs",
+            &["r", "p"],
+            "pub struct Ctx;\nfn f() { super::q::g(); }\n",
+        ),
+        read(
+            "src/r/q.rs",
+            &["r", "q"],
+            "use super::Ctx;\npub fn g() {}\n",
+        ),
+        read("src/r/s.rs", &["r", "s"], "pub fn h() {}\n"),
+        read("src/r/t.rs", &["r", "t"], "\nfn t2() { super::h(); }\n"),
+    ];
+    let found = every_cycle(&all);
+    assert_eq!(
+        found,
+        [(
+            "r".to_owned(),
+            "module cycle in src/r/: p -> q -> p, via src/r/p.rs:2 `super::q::g`, src/r/q.rs:1 `super::Ctx`".to_owned()
+        )]
+    );
+    let g = graph(&all, &["r".to_owned()]);
+    assert_eq!(
+        g["t"]["s"],
+        ("src/r/t.rs:2".to_owned(), "super::h".to_owned())
+    );
 
     let mut g = Graph::new();
     let seen = |at: &str, w: &str| (at.to_owned(), w.to_owned());
