@@ -4,7 +4,7 @@
 //! Raw evidence bytes are the only thing read from disk here, and they were
 //! already validated; everything else comes from the site in memory.
 
-use super::context::{Ctx, NavTree};
+use super::context::{Ctx, NavTree, LANGS, TREES};
 use super::highlight::escape;
 use super::paths::raw_evidence_path;
 use super::views::*;
@@ -55,30 +55,6 @@ pub(super) fn site_paths(part: SitePart) -> &'static [&'static str] {
         SitePart::Crate => &["ro-crate-metadata.json", "claims.schema.json"],
         SitePart::Static | SitePart::Llms => &[],
     }
-}
-
-fn lang_switch(cx: &Ctx<'_>, suffix: &str, current: Option<Lang>) -> (Vec<Switch>, Vec<Alternate>) {
-    let sw = Lang::ALL
-        .iter()
-        .map(|&l| Switch {
-            code: l.code(),
-            href: format!("{}{l}/{suffix}", cx.base),
-            current: Some(l) == current,
-        })
-        .collect();
-    let mut alt: Vec<Alternate> = Lang::ALL
-        .iter()
-        .map(|&l| Alternate {
-            hreflang: l.code(),
-            href: cx.absolute(&format!("{}{l}/{suffix}", cx.base)),
-        })
-        .collect();
-    let d = cx.site.config.default_lang();
-    alt.push(Alternate {
-        hreflang: "x-default",
-        href: cx.absolute(&format!("{}{d}/{suffix}", cx.base)),
-    });
-    (sw, alt)
 }
 
 /// One evidence file: its raw copy and its page in each language.
@@ -266,7 +242,12 @@ pub(super) fn evidence_page(
             let suffix = format!("evidence/{}/", file.path);
             let href = format!("{}{lang}/{suffix}", cx.base);
             let mut t = cx.common(lang, "evidence", &href, NavTree::Lang(lang), None);
-            let (sw, alt) = lang_switch(cx, &suffix, Some(lang));
+            let (sw, alt) = cx.switcher(
+                &LANGS,
+                Some(lang.code()),
+                |c| format!("{}{c}/{suffix}", cx.base),
+                true,
+            );
             t.insert("switcher", &sw);
             t.insert("alternates", &alt);
             t.insert("evidence", &view);
@@ -406,7 +387,12 @@ fn evidence_index(cx: &Ctx<'_>, out: &mut Vec<OutputFile>) -> Result<(), Diagnos
             .collect();
         let href = format!("{}{lang}/evidence/", cx.base);
         let mut t = cx.common(lang, "evidence-index", &href, NavTree::Lang(lang), None);
-        let (sw, alt) = lang_switch(cx, "evidence/", Some(lang));
+        let (sw, alt) = cx.switcher(
+            &LANGS,
+            Some(lang.code()),
+            |c| format!("{}{c}/evidence/", cx.base),
+            true,
+        );
         t.insert("switcher", &sw);
         t.insert("alternates", &alt);
         t.insert("files", &files);
@@ -420,12 +406,8 @@ fn evidence_index(cx: &Ctx<'_>, out: &mut Vec<OutputFile>) -> Result<(), Diagnos
 
 fn chooser_and_404(cx: &Ctx<'_>, out: &mut Vec<OutputFile>) -> Result<(), Diagnostic> {
     let d = cx.site.config.default_lang();
-    let (mut sw, alt) = lang_switch(cx, "", None);
-    sw.push(Switch {
-        code: "ja-en",
-        href: format!("{}ja-en/", cx.base),
-        current: false,
-    });
+    // Nothing is current: the reader has not chosen yet.
+    let (sw, alt) = cx.switcher(&TREES, None, |c| format!("{}{c}/", cx.base), true);
     let mut t = cx.common(d, "chooser", cx.base, NavTree::Lang(d), None);
     t.insert("switcher", &sw);
     t.insert("alternates", &alt);

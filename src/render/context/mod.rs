@@ -161,6 +161,14 @@ impl std::ops::Deref for Ctx<'_> {
     }
 }
 
+/// The trees a page is published in: each language's and the parallel
+/// view's.
+pub(in crate::render) const TREES: [&str; 3] = ["ja", "en", "ja-en"];
+
+/// The trees of a page published once per language (evidence, the
+/// chooser's languages).
+pub(in crate::render) const LANGS: [&str; 2] = ["ja", "en"];
+
 /// Makes the inline Markdown of a claim's view in a language.
 pub(in crate::render) type InlineMd = fn(&Ctx<'_>, Lang, &ClaimView) -> String;
 
@@ -200,6 +208,42 @@ impl Ctx<'_> {
 
     pub(in crate::render) fn evidence_href(&self, lang: Lang, path: &str) -> String {
         crate::render::paths::evidence_href(self.base, lang, path)
+    }
+
+    /// The language switcher and the `<link rel="alternate">`s of a page
+    /// published in each of `trees` at `href(tree)`, with `current` the
+    /// tree shown (`None`: none is, as on the chooser): one alternate per
+    /// language and, with `x_default`, the default language's as
+    /// `x-default`.
+    pub(in crate::render) fn switcher(
+        &self,
+        trees: &[&'static str],
+        current: Option<&str>,
+        href: impl Fn(&str) -> String,
+        x_default: bool,
+    ) -> (Vec<Switch>, Vec<Alternate>) {
+        let sw = trees
+            .iter()
+            .map(|&code| Switch {
+                code,
+                href: href(code),
+                current: current == Some(code),
+            })
+            .collect();
+        let mut alt: Vec<Alternate> = Lang::ALL
+            .iter()
+            .map(|&l| Alternate {
+                hreflang: l.code(),
+                href: self.absolute(&href(l.code())),
+            })
+            .collect();
+        if x_default {
+            alt.push(Alternate {
+                hreflang: "x-default",
+                href: self.absolute(&href(self.site.config.default_lang().code())),
+            });
+        }
+        (sw, alt)
     }
 
     pub(in crate::render) fn absolute(&self, href: &str) -> String {
