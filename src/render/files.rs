@@ -292,16 +292,9 @@ fn runs(count: usize, cited: &[(usize, usize, &str)]) -> Vec<(usize, usize, Vec<
         }
     }
     spans.sort_unstable();
-    let mut merged: Vec<(usize, usize)> = Vec::new();
-    for (a, b) in spans {
-        match merged.last_mut() {
-            Some(last) if a <= last.1 + 1 => last.1 = last.1.max(b),
-            _ => merged.push((a, b)),
-        }
-    }
-    merged
+    super::lines::merged(spans.into_iter().map(|(a, b)| (a, b, ())))
         .into_iter()
-        .map(|(first, last)| {
+        .map(|(first, last, _)| {
             let mut claims: Vec<String> = cited
                 .iter()
                 .filter(|&&(a, b, _)| a <= last && b >= first)

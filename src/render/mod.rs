@@ -14,6 +14,7 @@ mod generated;
 pub mod highlight;
 pub(crate) mod i18n;
 mod jsonld;
+mod lines;
 mod llms;
 pub mod markdown;
 mod pages;

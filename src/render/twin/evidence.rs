@@ -99,23 +99,16 @@ fn page_text(
         out.push_str(&format!("## {}\n\n", md.w("md-cited-lines")));
         // Ranges that overlap or touch are quoted once, as one window,
         // headed by every range cited in it.
-        let mut windows: Vec<(usize, usize, Vec<String>)> = Vec::new();
-        for &(a, b) in ranges {
+        let links = ranges.iter().map(|&(a, b)| {
             let id = if a == b {
                 format!("L{a}")
             } else {
                 format!("L{a}-L{b}")
             };
             let link = format!("[{id}]({})", url(&cx.absolute(&format!("{href}#{id}"))));
-            match windows.last_mut() {
-                Some((_, end, ids)) if a <= *end + 1 => {
-                    *end = (*end).max(b);
-                    ids.push(link);
-                }
-                _ => windows.push((a, b, vec![link])),
-            }
-        }
-        for (a, b, ids) in windows {
+            (a, b, link)
+        });
+        for (a, b, ids) in crate::render::lines::merged(links) {
             out.push_str(&format!("### {}\n\n", ids.join(" · ")));
             window(md, file, a, b, &mut out);
         }
