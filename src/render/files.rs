@@ -6,7 +6,7 @@
 
 use super::context::{Ctx, NavTree, LANGS, TREES};
 use super::highlight::escape;
-use super::paths::raw_evidence_path;
+use super::paths::{self, raw_evidence_path};
 use super::views::*;
 use super::OutputFile;
 use super::SitePart;
@@ -239,20 +239,19 @@ pub(super) fn evidence_page(
                 text_lang,
                 source_lang,
             };
-            let suffix = format!("evidence/{}/", file.path);
-            let href = format!("{}{lang}/{suffix}", cx.base);
+            let href = paths::evidence_href(cx.base, lang, &file.path);
             let mut t = cx.common(lang, "evidence", &href, NavTree::Lang(lang), None);
             let (sw, alt) = cx.switcher(
                 &LANGS,
                 Some(lang.code()),
-                |c| format!("{}{c}/{suffix}", cx.base),
+                |c| paths::evidence_href(cx.base, c, &file.path),
                 true,
             );
             t.insert("switcher", &sw);
             t.insert("alternates", &alt);
             t.insert("evidence", &view);
             out.push(OutputFile {
-                path: format!("{lang}/{suffix}index.html"),
+                path: paths::evidence_path(lang, &file.path),
                 bytes: cx.render("evidence.html", &t)?.into_bytes(),
             });
         }
@@ -373,24 +372,24 @@ fn evidence_index(cx: &Ctx<'_>, out: &mut Vec<OutputFile>) -> Result<(), Diagnos
             .values()
             .map(|f| EvidenceEntry {
                 path: &f.path,
-                href: format!("{}{lang}/evidence/{}/", cx.base, f.path),
+                href: paths::evidence_href(cx.base, lang, &f.path),
                 kind: f.kind().map(|k| k.name()),
                 cited: site.index.cited_by.get(&f.path).map_or(0, Vec::len),
             })
             .collect();
-        let href = format!("{}{lang}/evidence/", cx.base);
+        let href = paths::evidence_index_href(cx.base, lang);
         let mut t = cx.common(lang, "evidence-index", &href, NavTree::Lang(lang), None);
         let (sw, alt) = cx.switcher(
             &LANGS,
             Some(lang.code()),
-            |c| format!("{}{c}/evidence/", cx.base),
+            |c| paths::evidence_index_href(cx.base, c),
             true,
         );
         t.insert("switcher", &sw);
         t.insert("alternates", &alt);
         t.insert("files", &files);
         out.push(OutputFile {
-            path: format!("{lang}/evidence/index.html"),
+            path: paths::evidence_index_path(lang),
             bytes: cx.render("evidence_index.html", &t)?.into_bytes(),
         });
     }

@@ -89,9 +89,9 @@ impl Renderer {
     fn origin_of(&self, site: &Site, path: &str) -> String {
         for page in &site.content.pages {
             for tree in ["ja", "en", "ja-en"] {
-                let listing = format!("{tree}/{}page/", page.url_path);
-                if path == format!("{tree}/{}index.html", page.url_path)
-                    || path == format!("{tree}/{}index.md", page.url_path)
+                let listing = paths::listings_prefix(tree, &page.url_path);
+                if path == paths::page_path(tree, &page.url_path)
+                    || path == paths::page_twin_path(tree, &page.url_path)
                     || (context::lists(page) && path.starts_with(&listing))
                 {
                     return page.source_path().to_owned();
@@ -120,11 +120,11 @@ impl Renderer {
         let twins = site.config.outputs.markdown;
         for page in &site.content.pages {
             for t in [Some(Lang::Ja), Some(Lang::En), None] {
-                paths.push(format!("{}/{}index.html", tree(t), page.url_path));
+                paths.push(paths::page_path(tree(t), &page.url_path));
             }
             if twins {
                 for lang in Lang::ALL {
-                    paths.push(format!("{lang}/{}index.md", page.url_path));
+                    paths.push(paths::page_twin_path(lang.code(), &page.url_path));
                 }
             }
             let len = sizes.get(&page.url_path).copied().unwrap_or(0);
@@ -135,7 +135,7 @@ impl Renderer {
                     }
                     if twins {
                         for lang in Lang::ALL {
-                            paths.push(format!("{lang}/{}page/{n}/index.md", page.url_path));
+                            paths.push(paths::listing_twin_path(lang.code(), &page.url_path, n));
                         }
                     }
                 }
@@ -144,9 +144,9 @@ impl Renderer {
         for path in site.evidence.files.keys() {
             paths.push(paths::raw_evidence_path(path));
             for lang in Lang::ALL {
-                paths.push(format!("{lang}/evidence/{path}/index.html"));
+                paths.push(paths::evidence_path(lang, path));
                 if twins {
-                    paths.push(format!("{lang}/evidence/{path}/index.md"));
+                    paths.push(paths::evidence_twin_path(lang, path));
                 }
             }
         }
@@ -154,7 +154,7 @@ impl Renderer {
             paths.extend(files::site_paths(part).iter().map(|p| (*p).to_owned()));
         }
         if twins {
-            paths.extend(Lang::ALL.map(|l| format!("{l}/evidence/index.md")));
+            paths.extend(Lang::ALL.map(paths::evidence_index_twin_path));
         }
         if site.config.outputs.llms {
             paths.extend(llms::PATHS.iter().map(|p| (*p).to_owned()));

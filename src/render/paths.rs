@@ -10,9 +10,48 @@ pub(in crate::render) fn page_href(base: &str, tree: &str, page: &Outline) -> St
     format!("{base}{tree}/{}", page.url_path)
 }
 
-/// The URL of the page of evidence file `path` in `lang` under `base`.
-pub(in crate::render) fn evidence_href(base: &str, lang: Lang, path: &str) -> String {
-    format!("{base}{lang}/evidence/{path}/")
+/// The output path of `page` in `tree`.
+pub(in crate::render) fn page_path(tree: &str, url: &str) -> String {
+    format!("{tree}/{url}index.html")
+}
+
+/// The output path of the Markdown twin of the page at `url` in `tree`.
+pub(in crate::render) fn page_twin_path(tree: &str, url: &str) -> String {
+    format!("{tree}/{url}index.md")
+}
+
+/// The URL of the page of evidence file `path` in `tree` under `base`.
+pub(in crate::render) fn evidence_href(
+    base: &str,
+    tree: impl std::fmt::Display,
+    path: &str,
+) -> String {
+    format!("{base}{tree}/evidence/{path}/")
+}
+
+/// The output path of the page of evidence file `path` in `tree`.
+pub(in crate::render) fn evidence_path(tree: impl std::fmt::Display, path: &str) -> String {
+    format!("{tree}/evidence/{path}/index.html")
+}
+
+/// The output path of the twin of evidence file `path`'s page in `tree`.
+pub(in crate::render) fn evidence_twin_path(tree: impl std::fmt::Display, path: &str) -> String {
+    format!("{tree}/evidence/{path}/index.md")
+}
+
+/// The URL of the list of evidence files in `tree` under `base`.
+pub(in crate::render) fn evidence_index_href(base: &str, tree: impl std::fmt::Display) -> String {
+    format!("{base}{tree}/evidence/")
+}
+
+/// The output path of the list of evidence files in `tree`.
+pub(in crate::render) fn evidence_index_path(tree: impl std::fmt::Display) -> String {
+    format!("{tree}/evidence/index.html")
+}
+
+/// The output path of the twin of the list of evidence files in `tree`.
+pub(in crate::render) fn evidence_index_twin_path(tree: impl std::fmt::Display) -> String {
+    format!("{tree}/evidence/index.md")
 }
 
 /// The URL of listing page `n` of `page` in `tree`: the section's own URL
@@ -28,6 +67,18 @@ pub(in crate::render) fn listing_href(base: &str, tree: &str, page: &Outline, n:
 /// The output path of listing page `n` (from 2) of the section at `url`.
 pub(in crate::render) fn listing_path(tree: &str, url: &str, n: usize) -> String {
     format!("{tree}/{url}page/{n}/index.html")
+}
+
+/// The output path of the twin of listing page `n` (from 2) of the
+/// section at `url` in `tree`.
+pub(in crate::render) fn listing_twin_path(tree: &str, url: &str, n: usize) -> String {
+    format!("{tree}/{url}page/{n}/index.md")
+}
+
+/// The URL path under which the listing pages after the first of the
+/// section at `url` in `tree` lie.
+pub(in crate::render) fn listings_prefix(tree: &str, url: &str) -> String {
+    format!("{tree}/{url}page/")
 }
 
 /// Extensions a browser opens as an active document (HTML, SVG and XML

@@ -300,7 +300,10 @@ impl Ctx<'_> {
             ),
         );
         cx.insert("home_href", &format!("{}{lang}/", self.base));
-        cx.insert("evidence_href", &format!("{}{lang}/evidence/", self.base));
+        cx.insert(
+            "evidence_href",
+            &crate::render::paths::evidence_index_href(self.base, lang),
+        );
         cx.insert("nav_html", &self.nav_html(nav, current));
         cx.insert("legend_html", &self.legend[li(lang)]);
         cx.insert("meanings_html", &self.meanings[li(lang)]);

@@ -358,7 +358,7 @@ fn render_page(
     t.insert("neighbours", &cx.neighbours(lang.code(), lang, page));
     let html = cx.render("page.html", &t)?;
     Ok(OutputFile {
-        path: format!("{lang}/{}index.html", page.url_path),
+        path: super::paths::page_path(lang.code(), &page.url_path),
         bytes: html.into_bytes(),
     })
 }
@@ -510,7 +510,7 @@ fn render_parallel(cx: &Ctx<'_>, page: &Page) -> Result<OutputFile, Diagnostic> 
     t.insert("neighbours", &cx.neighbours("ja-en", default, page));
     let html = cx.render("parallel.html", &t)?;
     Ok(OutputFile {
-        path: format!("ja-en/{}index.html", page.url_path),
+        path: super::paths::page_path("ja-en", &page.url_path),
         bytes: html.into_bytes(),
     })
 }

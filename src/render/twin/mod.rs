@@ -274,7 +274,7 @@ pub(in crate::render) fn page(
     marks: &[Marks],
 ) -> Result<OutputFile, Diagnostic> {
     Ok(OutputFile {
-        path: format!("{lang}/{}index.md", page.url_path),
+        path: super::paths::page_twin_path(lang.code(), &page.url_path),
         bytes: page_text(&Md { cx, lang }, page, Some(marks))?.into_bytes(),
     })
 }
@@ -431,7 +431,7 @@ pub(in crate::render) fn listing_page(
     let other = super::paths::listing_href(cx.base, lang.other().code(), page, n);
     md.footer(&mut out, &url(&cx.absolute(&href)), &other);
     Ok(OutputFile {
-        path: format!("{lang}/{}page/{n}/index.md", page.url_path),
+        path: super::paths::listing_twin_path(lang.code(), &page.url_path, n),
         bytes: out.into_bytes(),
     })
 }
