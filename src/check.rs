@@ -70,7 +70,8 @@ pub fn check_then_exit(root: &Path) -> Result<Report, Error> {
 }
 
 fn check_with(root: &Path, free: fn(Option<Site>)) -> Result<Report, Error> {
-    use crate::site::run::{run, Errors, Nothing, Plan, Until};
+    use crate::site::plan::{Errors, Nothing, Plan, Until};
+    use crate::site::run::run;
     // Every rule of a build but rendering: the theme is part of the site
     // (a broken template override or Fluent file must fail check, not only
     // build), and output paths are known without rendering, so two sources

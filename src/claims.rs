@@ -49,7 +49,8 @@ pub fn query(root: &Path, query: &Query<'_>) -> Result<Vec<ClaimRecord<'static>>
 /// the build's plan; `lock`: compared with the review lock, as a build
 /// does (a lock that does not read is then an error).
 pub(crate) fn records(root: &Path, drafts: bool, lock: bool) -> Result<Vec<ClaimRecord<'static>>> {
-    use crate::site::run::{run, Memory, Plan};
+    use crate::site::plan::{Memory, Plan};
+    use crate::site::run::run;
     let plan = Plan {
         only: Some(SitePart::Claims),
         drafts,

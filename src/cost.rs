@@ -115,3 +115,10 @@ pub(crate) fn report(stage: &str) {
         }
     }
 }
+
+/// With KANSOKU_TIMINGS set, prints how long a stage took.
+pub(crate) fn lap(what: &str, since: Instant) {
+    if std::env::var_os("KANSOKU_TIMINGS").is_some() {
+        eprintln!("timing: {what:<14} {:>6} ms", since.elapsed().as_millis());
+    }
+}

@@ -306,13 +306,13 @@ pub struct Config {
     /// Whether builds write the search index (`[search] enabled`).
     pub(crate) search: bool,
     /// Built for `serve`'s preview, for the site's writer: a draft's
-    /// notice says how to publish it (`site::run::Overrides::preview`).
+    /// notice says how to publish it (`site::plan::Overrides::preview`).
     pub(crate) preview: bool,
     /// The outputs for machine and offline readers (`[output]`).
     pub(crate) outputs: Outputs,
     /// What this configuration is a function of, hashed: the root,
     /// `book.toml`'s bytes and the overrides applied since
-    /// (`site::run::Overrides`). The memo keys what reads the
+    /// (`site::plan::Overrides`). The memo keys what reads the
     /// configuration on this.
     pub(crate) key: u64,
     /// Its warnings (W062: a bidirectional control in a text), reported

@@ -81,7 +81,8 @@ fn built(root: &Path) -> BTreeMap<&'static str, (Vec<String>, BTreeSet<String>)>
 /// validation, as `kansoku check` runs it (links are judged there; the
 /// theme and output paths it checks after do not bear on them).
 fn refused(root: &Path) -> BTreeMap<String, BTreeSet<String>> {
-    use crate::site::run::{run, Errors, Nothing, Plan};
+    use crate::site::plan::{Errors, Nothing, Plan};
+    use crate::site::run::run;
     let plan = Plan {
         errors: Errors::Report,
         ..Plan::load(crate::validate::Mode::Check)

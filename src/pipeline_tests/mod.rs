@@ -72,12 +72,12 @@ fn with_theme<T>(f: impl FnOnce(&mut crate::site::memo::ThemeCache) -> T) -> T {
 /// this thread's theme.
 fn in_memory(
     root: &Path,
-    plan: &crate::site::run::Plan<'_>,
+    plan: &crate::site::plan::Plan<'_>,
 ) -> crate::error::Result<(Vec<crate::render::OutputFile>, Vec<crate::Diagnostic>)> {
     with_theme(|theme| crate::site::run::in_memory_with(root, plan, theme))
 }
 
-fn cold(root: &Path, plan: &crate::site::run::Plan<'_>) -> Cold {
+fn cold(root: &Path, plan: &crate::site::plan::Plan<'_>) -> Cold {
     match in_memory(root, plan) {
         Ok((files, warnings)) => (
             Ok(warnings),
@@ -89,8 +89,8 @@ fn cold(root: &Path, plan: &crate::site::run::Plan<'_>) -> Cold {
 
 /// A cold run as serve's: drafts in, served at `/`; with search when
 /// `search`.
-pub(crate) fn oracle_with(search: bool) -> crate::site::run::Plan<'static> {
-    use crate::site::run::{Overrides, Plan};
+pub(crate) fn oracle_with(search: bool) -> crate::site::plan::Plan<'static> {
+    use crate::site::plan::{Overrides, Plan};
     Plan {
         drafts: true,
         search,
@@ -103,13 +103,13 @@ pub(crate) fn oracle_with(search: bool) -> crate::site::run::Plan<'static> {
     }
 }
 
-fn oracle() -> crate::site::run::Plan<'static> {
+fn oracle() -> crate::site::plan::Plan<'static> {
     oracle_with(false)
 }
 
 /// A cold run as the test's `kansoku build`: no drafts, no search.
-fn build_oracle() -> crate::site::run::Plan<'static> {
-    use crate::site::run::{Overrides, Plan};
+fn build_oracle() -> crate::site::plan::Plan<'static> {
+    use crate::site::plan::{Overrides, Plan};
     Plan {
         search: false,
         overrides: Overrides {

@@ -5,7 +5,6 @@
 //! ro-crate-1.3) asks: a license with an absolute URL, a name and a
 //! description; a publisher with its contact; a date in ISO 8601.
 
-use super::rocrate::{is_iso_date, tagged};
 use crate::error::{Diagnostic, Location};
 use crate::lang::Bi;
 use crate::publication::{License, Publisher};
@@ -182,6 +181,27 @@ fn build_date(epoch: Option<&str>, now: std::time::SystemTime) -> Result<String,
         u8::from(day.month()),
         day.day()
     ))
+}
+
+/// A language-tagged value per language, Japanese first.
+pub(super) fn tagged(bi: &Bi<String>) -> Value {
+    json!([
+        { "@language": "ja", "@value": bi.ja },
+        { "@language": "en", "@value": bi.en },
+    ])
+}
+
+/// `YYYY-MM-DD`, optionally followed by a time: what ISO 8601 dates in
+/// headers and front matter look like (a free-text `captured` is not).
+pub(super) fn is_iso_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() >= 10
+        && b[..4].iter().all(u8::is_ascii_digit)
+        && b[4] == b'-'
+        && b[5..7].iter().all(u8::is_ascii_digit)
+        && b[7] == b'-'
+        && b[8..10].iter().all(u8::is_ascii_digit)
+        && (b.len() == 10 || b[10] == b'T' || b[10] == b' ')
 }
 
 #[cfg(test)]

@@ -4,8 +4,9 @@
 //! Raw evidence bytes are the only thing read from disk here, and they were
 //! already validated; everything else comes from the site in memory.
 
+use super::context::{Ctx, NavTree, LANGS, TREES};
 use super::highlight::escape;
-use super::pages::{Ctx, NavTree};
+use super::paths::{self, raw_evidence_path};
 use super::views::*;
 use super::OutputFile;
 use super::SitePart;
@@ -53,51 +54,6 @@ pub(super) fn site_paths(part: SitePart) -> &'static [&'static str] {
         SitePart::Sitemap => &["sitemap.xml"],
         SitePart::Crate => &["ro-crate-metadata.json", "claims.schema.json"],
         SitePart::Static | SitePart::Llms => &[],
-    }
-}
-
-fn lang_switch(cx: &Ctx<'_>, suffix: &str, current: Option<Lang>) -> (Vec<Switch>, Vec<Alternate>) {
-    let sw = Lang::ALL
-        .iter()
-        .map(|&l| Switch {
-            code: l.code(),
-            href: format!("{}{l}/{suffix}", cx.base),
-            current: Some(l) == current,
-        })
-        .collect();
-    let mut alt: Vec<Alternate> = Lang::ALL
-        .iter()
-        .map(|&l| Alternate {
-            hreflang: l.code(),
-            href: cx.absolute(&format!("{}{l}/{suffix}", cx.base)),
-        })
-        .collect();
-    let d = cx.site.config.default_lang();
-    alt.push(Alternate {
-        hreflang: "x-default",
-        href: cx.absolute(&format!("{}{d}/{suffix}", cx.base)),
-    });
-    (sw, alt)
-}
-
-/// Extensions a browser opens as an active document (HTML, SVG and XML
-/// can all run script), compared without case.
-const ACTIVE_TYPES: [&str; 10] = [
-    "html", "htm", "xhtml", "shtml", "svg", "svgz", "xml", "xsl", "mht", "mhtml",
-];
-
-/// Where the raw copy of an evidence file is published. Evidence is text
-/// to read, never a page to run: a file of an active type (`.html`,
-/// `.svg`, …) gets `.txt` added, so every static host serves it as plain
-/// text and a captured page cannot run script on the site's origin.
-pub(crate) fn raw_evidence_path(path: &str) -> String {
-    let active = path
-        .rsplit_once('.')
-        .is_some_and(|(_, ext)| ACTIVE_TYPES.iter().any(|a| ext.eq_ignore_ascii_case(a)));
-    if active {
-        format!("evidence/{path}.txt")
-    } else {
-        format!("evidence/{path}")
     }
 }
 
@@ -283,15 +239,19 @@ pub(super) fn evidence_page(
                 text_lang,
                 source_lang,
             };
-            let suffix = format!("evidence/{}/", file.path);
-            let href = format!("{}{lang}/{suffix}", cx.base);
+            let href = paths::evidence_href(cx.base, lang, &file.path);
             let mut t = cx.common(lang, "evidence", &href, NavTree::Lang(lang), None);
-            let (sw, alt) = lang_switch(cx, &suffix, Some(lang));
+            let (sw, alt) = cx.switcher(
+                &LANGS,
+                Some(lang.code()),
+                |c| paths::evidence_href(cx.base, c, &file.path),
+                true,
+            );
             t.insert("switcher", &sw);
             t.insert("alternates", &alt);
             t.insert("evidence", &view);
             out.push(OutputFile {
-                path: format!("{lang}/{suffix}index.html"),
+                path: paths::evidence_path(lang, &file.path),
                 bytes: cx.render("evidence.html", &t)?.into_bytes(),
             });
         }
@@ -331,16 +291,9 @@ fn runs(count: usize, cited: &[(usize, usize, &str)]) -> Vec<(usize, usize, Vec<
         }
     }
     spans.sort_unstable();
-    let mut merged: Vec<(usize, usize)> = Vec::new();
-    for (a, b) in spans {
-        match merged.last_mut() {
-            Some(last) if a <= last.1 + 1 => last.1 = last.1.max(b),
-            _ => merged.push((a, b)),
-        }
-    }
-    merged
+    super::lines::merged(spans.into_iter().map(|(a, b)| (a, b, ())))
         .into_iter()
-        .map(|(first, last)| {
+        .map(|(first, last, _)| {
             let mut claims: Vec<String> = cited
                 .iter()
                 .filter(|&&(a, b, _)| a <= last && b >= first)
@@ -419,19 +372,24 @@ fn evidence_index(cx: &Ctx<'_>, out: &mut Vec<OutputFile>) -> Result<(), Diagnos
             .values()
             .map(|f| EvidenceEntry {
                 path: &f.path,
-                href: format!("{}{lang}/evidence/{}/", cx.base, f.path),
+                href: paths::evidence_href(cx.base, lang, &f.path),
                 kind: f.kind().map(|k| k.name()),
                 cited: site.index.cited_by.get(&f.path).map_or(0, Vec::len),
             })
             .collect();
-        let href = format!("{}{lang}/evidence/", cx.base);
+        let href = paths::evidence_index_href(cx.base, lang);
         let mut t = cx.common(lang, "evidence-index", &href, NavTree::Lang(lang), None);
-        let (sw, alt) = lang_switch(cx, "evidence/", Some(lang));
+        let (sw, alt) = cx.switcher(
+            &LANGS,
+            Some(lang.code()),
+            |c| paths::evidence_index_href(cx.base, c),
+            true,
+        );
         t.insert("switcher", &sw);
         t.insert("alternates", &alt);
         t.insert("files", &files);
         out.push(OutputFile {
-            path: format!("{lang}/evidence/index.html"),
+            path: paths::evidence_index_path(lang),
             bytes: cx.render("evidence_index.html", &t)?.into_bytes(),
         });
     }
@@ -440,12 +398,8 @@ fn evidence_index(cx: &Ctx<'_>, out: &mut Vec<OutputFile>) -> Result<(), Diagnos
 
 fn chooser_and_404(cx: &Ctx<'_>, out: &mut Vec<OutputFile>) -> Result<(), Diagnostic> {
     let d = cx.site.config.default_lang();
-    let (mut sw, alt) = lang_switch(cx, "", None);
-    sw.push(Switch {
-        code: "ja-en",
-        href: format!("{}ja-en/", cx.base),
-        current: false,
-    });
+    // Nothing is current: the reader has not chosen yet.
+    let (sw, alt) = cx.switcher(&TREES, None, |c| format!("{}{c}/", cx.base), true);
     let mut t = cx.common(d, "chooser", cx.base, NavTree::Lang(d), None);
     t.insert("switcher", &sw);
     t.insert("alternates", &alt);

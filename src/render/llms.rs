@@ -15,7 +15,7 @@
 //! without a lead, whose first sentence describes them. An edit to
 //! another page's prose leaves them alone, as it leaves every other page.
 
-use super::pages::Ctx;
+use super::context::Ctx;
 use super::twin::{self, text, url, Md};
 use super::OutputFile;
 use crate::content::{Class, Page, Segment};

@@ -6,6 +6,7 @@
 //! was read when the renderer was made. So the same input gives the same
 //! bytes and a failure leaves nothing behind.
 
+mod context;
 mod crate_terms;
 pub mod diagram;
 mod files;
@@ -13,18 +14,21 @@ mod generated;
 pub mod highlight;
 pub(crate) mod i18n;
 mod jsonld;
+mod lines;
 mod llms;
 pub mod markdown;
 mod pages;
+mod paths;
 mod rocrate;
 pub(crate) mod templates;
 pub(crate) use crate::theme;
 mod twin;
 pub(crate) mod views;
+mod words;
 
+pub(crate) use context::Prepared;
 pub(crate) use crate_terms::date_published;
-pub(crate) use files::raw_evidence_path;
-pub(crate) use pages::Prepared;
+pub(crate) use paths::raw_evidence_path;
 
 use crate::error::{Diagnostic, Result};
 use crate::lang::Lang;
@@ -85,10 +89,10 @@ impl Renderer {
     fn origin_of(&self, site: &Site, path: &str) -> String {
         for page in &site.content.pages {
             for tree in ["ja", "en", "ja-en"] {
-                let listing = format!("{tree}/{}page/", page.url_path);
-                if path == format!("{tree}/{}index.html", page.url_path)
-                    || path == format!("{tree}/{}index.md", page.url_path)
-                    || (pages::lists(page) && path.starts_with(&listing))
+                let listing = paths::listings_prefix(tree, &page.url_path);
+                if path == paths::page_path(tree, &page.url_path)
+                    || path == paths::page_twin_path(tree, &page.url_path)
+                    || (context::lists(page) && path.starts_with(&listing))
                 {
                     return page.source_path().to_owned();
                 }
@@ -112,37 +116,37 @@ impl Renderer {
     /// output can be written as it is made.
     pub(crate) fn planned_paths(&self, site: &Site) -> Vec<String> {
         let mut paths = Vec::new();
-        let sizes = pages::section_sizes(site);
+        let sizes = context::section_sizes(site);
         let twins = site.config.outputs.markdown;
         for page in &site.content.pages {
             for t in [Some(Lang::Ja), Some(Lang::En), None] {
-                paths.push(format!("{}/{}index.html", tree(t), page.url_path));
+                paths.push(paths::page_path(tree(t), &page.url_path));
             }
             if twins {
                 for lang in Lang::ALL {
-                    paths.push(format!("{lang}/{}index.md", page.url_path));
+                    paths.push(paths::page_twin_path(lang.code(), &page.url_path));
                 }
             }
             let len = sizes.get(&page.url_path).copied().unwrap_or(0);
-            if pages::lists(page) && len > 0 {
-                for n in 2..=pages::listing_pages(site, len) {
+            if context::lists(page) && len > 0 {
+                for n in 2..=context::listing_pages(site, len) {
                     for t in [Some(Lang::Ja), Some(Lang::En), None] {
-                        paths.push(pages::listing_path(tree(t), &page.url_path, n));
+                        paths.push(paths::listing_path(tree(t), &page.url_path, n));
                     }
                     if twins {
                         for lang in Lang::ALL {
-                            paths.push(format!("{lang}/{}page/{n}/index.md", page.url_path));
+                            paths.push(paths::listing_twin_path(lang.code(), &page.url_path, n));
                         }
                     }
                 }
             }
         }
         for path in site.evidence.files.keys() {
-            paths.push(files::raw_evidence_path(path));
+            paths.push(paths::raw_evidence_path(path));
             for lang in Lang::ALL {
-                paths.push(format!("{lang}/evidence/{path}/index.html"));
+                paths.push(paths::evidence_path(lang, path));
                 if twins {
-                    paths.push(format!("{lang}/evidence/{path}/index.md"));
+                    paths.push(paths::evidence_twin_path(lang, path));
                 }
             }
         }
@@ -150,7 +154,7 @@ impl Renderer {
             paths.extend(files::site_paths(part).iter().map(|p| (*p).to_owned()));
         }
         if twins {
-            paths.extend(Lang::ALL.map(|l| format!("{l}/evidence/index.md")));
+            paths.extend(Lang::ALL.map(paths::evidence_index_twin_path));
         }
         if site.config.outputs.llms {
             paths.extend(llms::PATHS.iter().map(|p| (*p).to_owned()));
@@ -196,15 +200,16 @@ impl Renderer {
 
     /// The state every output of `site` shares (see [`Prepared`]).
     pub(crate) fn prepare(&self, site: &Site) -> std::result::Result<Prepared, Vec<Diagnostic>> {
-        pages::prepare(self, site)
+        context::prepare(self, site, twin::inline_md)
     }
 
-    fn ctx<'a>(&'a self, site: &'a Site, prepared: &'a Prepared) -> pages::Ctx<'a> {
-        pages::Ctx {
-            r: self,
+    fn ctx<'a>(&'a self, site: &'a Site, prepared: &'a Prepared) -> context::Ctx<'a> {
+        context::Ctx {
+            renderer: self,
             site,
             base: site.config.base_path.as_str(),
-            p: prepared,
+            prepared,
+            inline_md: twin::inline_md,
             shown: std::sync::Mutex::default(),
             read: std::sync::Mutex::default(),
         }
@@ -221,7 +226,7 @@ impl Renderer {
         at: crate::validate::ClaimAt,
     ) -> [views::ClaimView; 2] {
         let cx = self.ctx(site, prepared);
-        Lang::ALL.map(|lang| pages::claim_view(&cx, at, lang))
+        Lang::ALL.map(|lang| context::claim_view(&cx, at, lang))
     }
 
     /// One output unit's files.
@@ -273,7 +278,7 @@ impl Renderer {
 
     fn unit_files(
         &self,
-        cx: &pages::Ctx<'_>,
+        cx: &context::Ctx<'_>,
         unit: Unit<'_>,
     ) -> std::result::Result<Vec<OutputFile>, Diagnostic> {
         let site = cx.site;

@@ -20,12 +20,11 @@
 //! The raw bytes are read from disk as `files::evidence_page` reads them
 //! to copy.
 
-use super::crate_terms as terms;
-use super::files::raw_evidence_path;
+use super::crate_terms::{self as terms, is_iso_date, tagged};
+use super::paths::raw_evidence_path;
 use super::OutputFile;
 use crate::error::{Diagnostic, Location};
 use crate::evidence::{EvidenceFile, EvidenceKind, Provenance};
-use crate::lang::Bi;
 use crate::validate::Site;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -347,14 +346,6 @@ fn run_of<'a>(site: &'a Site, file: &'a EvidenceFile) -> Option<(String, &'a Pro
     Some((file.path.clone(), p))
 }
 
-/// A language-tagged value per language, Japanese first.
-pub(super) fn tagged(bi: &Bi<String>) -> Value {
-    json!([
-        { "@language": "ja", "@value": bi.ja },
-        { "@language": "en", "@value": bi.en },
-    ])
-}
-
 /// A path as a URI reference relative to the crate's root: RO-Crate asks
 /// for `@id`s percent-encoded (a space is `%20`, non-ASCII its UTF-8).
 fn file_id(path: &str) -> String {
@@ -394,19 +385,6 @@ fn media_type(path: &str) -> &'static str {
         Some("md") => "text/markdown",
         _ => "text/plain",
     }
-}
-
-/// `YYYY-MM-DD`, optionally followed by a time: what ISO 8601 dates in
-/// headers and front matter look like (a free-text `captured` is not).
-pub(super) fn is_iso_date(s: &str) -> bool {
-    let b = s.as_bytes();
-    b.len() >= 10
-        && b[..4].iter().all(u8::is_ascii_digit)
-        && b[4] == b'-'
-        && b[5..7].iter().all(u8::is_ascii_digit)
-        && b[7] == b'-'
-        && b[8..10].iter().all(u8::is_ascii_digit)
-        && (b.len() == 10 || b[10] == b'T' || b[10] == b' ')
 }
 
 fn sha256(bytes: &[u8]) -> String {

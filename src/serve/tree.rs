@@ -15,7 +15,8 @@ use super::http::Served;
 use crate::content;
 use crate::error::{Diagnostic, Error};
 use crate::render::OutputFile;
-use crate::site::run::{run, Output, Overrides, Plan};
+use crate::site::plan::{Output, Overrides, Plan};
+use crate::site::run::run;
 use crate::site::{memo, Caches};
 use crate::validate::Site;
 use rayon::prelude::*;
@@ -180,7 +181,7 @@ impl Tree {
             // The memo would name files the served tree may lack.
             memo::forget_units(&mut self.caches);
         })?;
-        crate::site::run::lap("serve/write", t);
+        crate::cost::lap("serve/write", t);
         let stats = Stats {
             written,
             removed,

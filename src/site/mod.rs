@@ -9,13 +9,16 @@
 //! serving.
 
 pub mod archive;
+mod foreign;
 pub(crate) mod memo;
 pub mod output;
 pub mod place;
+pub(crate) mod plan;
 pub(crate) mod run;
 
+use foreign::{conflicting_files, foreign_files};
 pub use memo::Caches;
-pub use run::UnitCounts;
+pub use plan::UnitCounts;
 
 use crate::config::Config;
 use crate::content::{Class, Content};
@@ -42,23 +45,23 @@ pub struct Sources {
 
 /// Reads `book.toml`, the pages and the evidence, without validating.
 pub fn load_sources(root: &Path) -> Result<Sources> {
-    memo::load_sources(root, &run::Overrides::default(), &mut Caches::unrendered())
+    memo::load_sources(root, &plan::Overrides::default(), &mut Caches::unrendered())
 }
 
 /// Loads and validates a site, then compares it with its review lock
 /// (`kansoku.lock`, if any); fails with every error found. Warnings are
 /// returned alongside a usable site.
 pub fn load(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
-    loaded(root, &run::Plan::load(mode))
+    loaded(root, &plan::Plan::load(mode))
 }
 
 /// [`load`] without the review lock: what `kansoku review` approves.
 pub fn load_unreviewed(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
     loaded(
         root,
-        &run::Plan {
+        &plan::Plan {
             lock: false,
-            ..run::Plan::load(mode)
+            ..plan::Plan::load(mode)
         },
     )
 }
@@ -69,18 +72,18 @@ pub fn load_unreviewed(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>
 pub fn load_unchecked(root: &Path, mode: Mode) -> Result<(Site, Vec<Diagnostic>)> {
     loaded(
         root,
-        &run::Plan {
+        &plan::Plan {
             lock: false,
-            errors: run::Errors::Report,
-            ..run::Plan::load(mode)
+            errors: plan::Errors::Report,
+            ..plan::Plan::load(mode)
         },
     )
 }
 
 /// The site and findings of a run that stops after validation.
-fn loaded(root: &Path, plan: &run::Plan<'_>) -> Result<(Site, Vec<Diagnostic>)> {
+fn loaded(root: &Path, plan: &plan::Plan<'_>) -> Result<(Site, Vec<Diagnostic>)> {
     let (ran, _) = run::run(root, plan, &mut Caches::unrendered(), |_, _| {
-        Ok(run::Nothing)
+        Ok(plan::Nothing)
     })?;
     Ok((ran.site, ran.diagnostics))
 }
@@ -90,7 +93,7 @@ fn loaded(root: &Path, plan: &run::Plan<'_>) -> Result<(Site, Vec<Diagnostic>)> 
 /// it with every finding, errors included.
 fn load_site(
     root: &Path,
-    plan: &run::Plan<'_>,
+    plan: &plan::Plan<'_>,
     caches: &mut Caches,
 ) -> Result<(Site, Vec<Diagnostic>)> {
     let (mut site, mut diags) = load_all(root, plan, caches)?;
@@ -117,7 +120,7 @@ fn load_site(
         Err(e) => return Err(e),
     }
     sort(&mut diags);
-    run::lap("load/lock", t);
+    crate::cost::lap("load/lock", t);
     Ok((site, diags))
 }
 
@@ -225,7 +228,7 @@ fn fold_moved_quotes(site: &Site, diags: &mut Vec<Diagnostic>) {
 /// Loads and validates, returning the site whatever was found.
 fn load_all(
     root: &Path,
-    plan: &run::Plan<'_>,
+    plan: &plan::Plan<'_>,
     caches: &mut Caches,
 ) -> Result<(Site, Vec<Diagnostic>)> {
     let t = Instant::now();
@@ -254,7 +257,7 @@ fn load_all(
             evidence.files.remove(path);
         }
     }
-    run::lap("load/read", t);
+    crate::cost::lap("load/read", t);
     let t = Instant::now();
     let (index, vdiags) = memo::validate(&sources, plan.mode, caches);
     let (config, content, evidence) = (sources.config, sources.content, sources.evidence);
@@ -263,7 +266,7 @@ fn load_all(
     diags.extend(sources.evidence_diags);
     diags.extend(vdiags);
     sort(&mut diags);
-    run::lap("load/validate", t);
+    crate::cost::lap("load/validate", t);
     Ok((
         Site {
             config,
@@ -409,84 +412,6 @@ pub(crate) fn left_out(drafts: usize, evidence: usize) -> Option<String> {
     }
 }
 
-/// A warning for each file in the build directory that kansoku did not
-/// write and `[build] keep` does not name: it is left in place, and the
-/// published site will carry it.
-fn foreign_files(out: &Path, committed: &output::Committed) -> Vec<Diagnostic> {
-    let dir = out.to_string_lossy().replace('\\', "/");
-    committed
-        .foreign
-        .iter()
-        .map(|p| {
-            Diagnostic::warning(
-                "W040",
-                crate::error::Location::file(format!("{dir}/{p}")),
-                "not written by kansoku; left in place",
-            )
-            .with_hint(
-                "kansoku never deletes files it did not write: delete it (also if it is an earlier build's output whose record in .kansoku/ was lost), or name it in `[build] keep` in book.toml to keep it without this warning",
-            )
-        })
-        .collect()
-}
-
-/// The most files [`conflicting_files`] names one by one; past it, one
-/// error names the first of them and counts the rest (after records are
-/// lost, every page whose navigation changed would be one).
-const CONFLICTS_NAMED: usize = 5;
-
-/// An error for each file at a path the build writes that kansoku did not
-/// write (or that changed since it wrote it), with other bytes than it
-/// would write: nothing was changed. Many such files are one error.
-fn conflicting_files(out: &Path, found: &output::Conflicts) -> Vec<Diagnostic> {
-    let dir = out.to_string_lossy().replace('\\', "/");
-    let paths = &found.paths;
-    if paths.len() > CONFLICTS_NAMED {
-        return vec![Diagnostic::error(
-            "E044",
-            crate::error::Location {
-                path: format!("{dir}/"),
-                line: 0,
-                col: 0,
-            },
-            format!(
-                "{} files at paths this build writes are not known to be kansoku's (no record names the bytes they hold) and differ from what it writes there: {} and {} more; nothing was changed",
-                paths.len(),
-                paths[..CONFLICTS_NAMED].join(", "),
-                paths.len() - CONFLICTS_NAMED
-            ),
-        )
-        .with_hint(format!(
-            "if {dir}/ holds only kansoku's output (its records in .kansoku/ lost or damaged), remove {dir}/ and build again; otherwise move your own files out of it first"
-        ))];
-    }
-    paths
-        .iter()
-        .map(|p| {
-            let at = crate::error::Location::file(format!("{dir}/{p}"));
-            if found.changed.contains(p) {
-                Diagnostic::error(
-                    "E044",
-                    at,
-                    "changed since kansoku wrote it (the record of what it wrote there names other bytes), and this build writes this path; nothing was changed",
-                )
-                .with_hint(format!(
-                    "move the file out of {dir}/ to keep it, or delete it to have the build write it again"
-                ))
-            } else {
-                Diagnostic::error(
-                    "E044",
-                    at,
-                    "not written by kansoku (no record names it), and this build writes this path; nothing was changed",
-                )
-                .with_hint(format!(
-                    "move the file out of {dir}/ to keep it; if {dir}/ holds only an earlier build's output whose record in .kansoku/ was lost, remove {dir}/ and build again"
-                ))
-            }
-        })
-        .collect()
-}
-
 /// What a build includes beyond the pages themselves, and where it goes.
 #[derive(Clone)]
 pub struct BuildOptions {
@@ -567,15 +492,15 @@ pub fn build_in_memory(
 ) -> Result<(Vec<crate::render::OutputFile>, Vec<Diagnostic>)> {
     run::in_memory(
         root,
-        &run::Plan {
+        &plan::Plan {
             drafts: options.drafts,
-            overrides: run::Overrides {
+            overrides: plan::Overrides {
                 base_url: options.base_url.clone(),
                 base_path: None,
                 no_search: !options.search,
                 preview: false,
             },
-            ..run::Plan::build()
+            ..plan::Plan::build()
         },
     )
 }
@@ -613,16 +538,16 @@ pub(crate) fn build_with_theme(
             )
         }));
     }
-    let plan = run::Plan {
+    let plan = plan::Plan {
         drafts: options.drafts,
-        overrides: run::Overrides {
+        overrides: plan::Overrides {
             base_url: options.base_url.clone(),
             base_path: None,
             no_search: !options.search,
             preview: false,
         },
         progress: options.progress.as_deref(),
-        ..run::Plan::build()
+        ..plan::Plan::build()
     };
     let mut place = None;
     let mut archive_at = None;
@@ -684,7 +609,7 @@ pub(crate) fn build_with_theme(
                 .collect();
             let read = |p: &str| staging.read(p);
             let made = archive::make(&ran.site, renderer.i18n(), &files, &read, a, at)?;
-            run::lap("archive", t);
+            crate::cost::lap("archive", t);
             Some(made)
         }
         _ => None,
@@ -714,7 +639,7 @@ pub(crate) fn build_with_theme(
     if let (Some(made), Some(at)) = (archived, &archive_at) {
         made.persist(at)?;
     }
-    run::lap("write", t);
+    crate::cost::lap("write", t);
     let run::Ran {
         site,
         diagnostics: mut warnings,
@@ -779,7 +704,7 @@ pub(crate) fn build_with_theme(
 /// The staging tree as a run's output.
 struct Staged(output::Staging);
 
-impl run::Output for Staged {
+impl plan::Output for Staged {
     fn write(&self, file: crate::render::OutputFile, _: u64) -> Result<()> {
         self.0.write(&file.path, &file.bytes)
     }

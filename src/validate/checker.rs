@@ -33,7 +33,7 @@ pub(crate) struct Checker<'a> {
     evidence: &'a EvidenceIndex,
     mode: Mode,
     /// What is read of every page's path and front matter.
-    l: Arc<Lookups>,
+    lookups: Arc<Lookups>,
     /// Evidence files by path.
     files: Map<&'a str, &'a EvidenceFile>,
     /// Each page's chunks scanned for references and heading ids, on
@@ -137,7 +137,7 @@ impl<'a> Checker<'a> {
             content,
             evidence,
             mode,
-            l: lookups.unwrap_or_else(|| Arc::new(Lookups::new(content))),
+            lookups: lookups.unwrap_or_else(|| Arc::new(Lookups::new(content))),
             files: evidence
                 .files
                 .iter()
@@ -160,7 +160,7 @@ impl<'a> Checker<'a> {
 
     /// The lookups, for a later run to take.
     pub(crate) fn lookups(&self) -> Arc<Lookups> {
-        self.l.clone()
+        self.lookups.clone()
     }
 
     /// Page `pi`'s chunks, scanned.
@@ -178,7 +178,7 @@ impl<'a> Checker<'a> {
     /// The ordered lookups rendering shares.
     pub(crate) fn index(&self) -> Index {
         let mut claims: Vec<(&str, ClaimAt)> = self
-            .l
+            .lookups
             .claims
             .iter()
             .map(|(k, &v)| (k.as_str(), v))
@@ -192,13 +192,13 @@ impl<'a> Checker<'a> {
                 .map(|(id, at)| (id.to_owned(), at))
                 .collect(),
             cited_by: self
-                .l
+                .lookups
                 .cited_by
                 .iter()
                 .map(|(path, at)| (path.clone(), at.clone()))
                 .collect(),
             pages: self
-                .l
+                .lookups
                 .pages
                 .iter()
                 .map(|(path, &pi)| (path.clone(), pi))
@@ -209,13 +209,13 @@ impl<'a> Checker<'a> {
     /// `E016` for every claim whose id an earlier claim already has.
     pub(crate) fn duplicate_ids(&self) -> Vec<Diagnostic> {
         let pages = &self.content.pages;
-        self.l
+        self.lookups
             .duplicates
             .iter()
             .map(|at| {
                 let page = &pages[at.page];
                 let claim = &page.claims[at.claim];
-                let first = self.l.claims[claim.id.as_str()];
+                let first = self.lookups.claims[claim.id.as_str()];
                 let fp = &pages[first.page];
                 let floc = fp.src.location(fp.claims[first.claim].id_span.start);
                 page.src
@@ -247,7 +247,7 @@ impl<'a> Checker<'a> {
         // A file a missing citation was likely meant to be (a renamed
         // log) is named in that E012's hint, not reported on its own.
         let meant: std::collections::HashSet<&str> = self
-            .l
+            .lookups
             .cited_by
             .keys()
             .filter(|p| self.missing(p))
@@ -258,7 +258,7 @@ impl<'a> Checker<'a> {
             .files
             .keys()
             .filter(|path| {
-                !self.l.cited_by.contains_key(path.as_str())
+                !self.lookups.cited_by.contains_key(path.as_str())
                     && !written.contains(path.as_str())
                     && !meant.contains(path.as_str())
             })
@@ -300,11 +300,11 @@ impl<'a> Checker<'a> {
 
     /// E086 for every cycle in `from` (see `derive::cycles`).
     pub(crate) fn cycles(&self) -> Vec<Diagnostic> {
-        super::derive::cycles(self.content, &self.l.claims)
+        super::derive::cycles(self.content, &self.lookups.claims)
     }
 
     fn known(&self, id: &str) -> bool {
-        self.l.claims.contains_key(id)
+        self.lookups.claims.contains_key(id)
     }
 
     /// `E020` for an unknown claim id; the suggestion is searched for only
@@ -341,7 +341,7 @@ impl<'a> Checker<'a> {
             .drafts
             .iter()
             .find(|d| d.claims.iter().any(|c| c == id));
-        let hint = match (draft, nearest(id, self.l.claims.keys().map(String::as_str))) {
+        let hint = match (draft, nearest(id, self.lookups.claims.keys().map(String::as_str))) {
             (Some(d), _) => format!(
                 "it is on `content/{}`, a draft this build leaves out: publish that page (remove `draft = true`), build with `--drafts`, or refer to it once it is published",
                 d.rel
@@ -397,7 +397,7 @@ impl<'a> Checker<'a> {
             };
             let current = claim.life.state == crate::content::State::Current;
             if let (Some(about), Some(aspect), true) = (&claim.about, &claim.aspect, current) {
-                let first = self.l.cells.get(&(about.clone(), aspect.clone()));
+                let first = self.lookups.cells.get(&(about.clone(), aspect.clone()));
                 // A copy that kept its id is that one mistake (E016).
                 let copy =
                     |first: ClaimAt| content.pages[first.page].claims[first.claim].id == claim.id;
@@ -425,7 +425,7 @@ impl<'a> Checker<'a> {
         for entity in page.entity.iter().chain(&page.members) {
             let key = (entity.kind.clone(), entity.key.clone());
             if let Some(&(first, at)) = self
-                .l
+                .lookups
                 .entities
                 .get(&key)
                 .filter(|&&(first, at)| (first, at) != (pi, entity.key_span.0.start))
@@ -629,7 +629,7 @@ impl<'a> Checker<'a> {
             let answered = self
                 .answer_kind(claim)
                 .is_some_and(|k| k != crate::config::AnswerKind::NotKnown);
-            super::derive::premises(content, &self.l.claims, at, answered, diags);
+            super::derive::premises(content, &self.lookups.claims, at, answered, diags);
             self.certainty(at, diags);
         }
         if let Some((id, span)) = &claim.life.superseded_by {
@@ -684,14 +684,14 @@ impl<'a> Checker<'a> {
         }
         for (dep, span) in &entity.depends_on {
             if self
-                .l
+                .lookups
                 .entities
                 .contains_key(&(entity.kind.clone(), dep.clone()))
             {
                 continue;
             }
             let same_kind = self
-                .l
+                .lookups
                 .entities
                 .keys()
                 .filter(|(k, _)| *k == entity.kind)

@@ -6,35 +6,13 @@
 //! Rows are gathered here as values ([`Answers`]); `views/answers.html`
 //! draws them for the HTML and `render::twin` for the Markdown twin.
 
-use super::OBSERVER_ASPECTS;
+use super::{PageLink, ScopeNote, OBSERVER_ASPECTS};
 use crate::content::{Layout, Page};
 use crate::error::Diagnostic;
 use crate::lang::Lang;
-use crate::render::pages::Ctx;
+use crate::render::context::Ctx;
 use crate::render::views::ClaimView;
 use serde::Serialize;
-
-/// Where an aspect's observations were made, as a view or page says it:
-/// on which entity, how, and on which others of its kind nothing was
-/// observed.
-#[derive(Serialize)]
-pub(in crate::render) struct ScopeNote {
-    /// The questions (or column labels) it covers.
-    pub(in crate::render) what: Vec<String>,
-    /// The entity observed on.
-    pub(in crate::render) on: Option<PageLink>,
-    /// How.
-    pub(in crate::render) setup: Option<String>,
-    /// The other entities of the scope's kind: not observed.
-    pub(in crate::render) not_on: Vec<PageLink>,
-}
-
-/// A link to a page, by its title or entity name.
-#[derive(Serialize, Clone)]
-pub(in crate::render) struct PageLink {
-    pub(in crate::render) label: String,
-    pub(in crate::render) href: String,
-}
 
 /// One aspect an entity page answers at its top.
 #[derive(Serialize)]

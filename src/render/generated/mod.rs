@@ -8,10 +8,10 @@
 mod answers;
 mod sof;
 
-pub(in crate::render) use answers::{answers, answers_html, PageLink};
+pub(in crate::render) use answers::{answers, answers_html};
 pub(in crate::render) use sof::is_answer;
 
-use super::pages::Ctx;
+use super::context::Ctx;
 use super::views::ClaimView;
 use crate::content::{Class, Layout, Outline, Page};
 use crate::error::Diagnostic;
@@ -20,6 +20,28 @@ use serde::Serialize;
 
 /// Aspects of an observer card, in display order.
 pub(super) const OBSERVER_ASPECTS: [&str; 5] = ["target", "attempt", "result", "tells", "next"];
+
+/// Where an aspect's observations were made, as a view or page says it:
+/// on which entity, how, and on which others of its kind nothing was
+/// observed.
+#[derive(Serialize)]
+pub(in crate::render) struct ScopeNote {
+    /// The questions (or column labels) it covers.
+    pub(in crate::render) what: Vec<String>,
+    /// The entity observed on.
+    pub(in crate::render) on: Option<PageLink>,
+    /// How.
+    pub(in crate::render) setup: Option<String>,
+    /// The other entities of the scope's kind: not observed.
+    pub(in crate::render) not_on: Vec<PageLink>,
+}
+
+/// A link to a page, by its title or entity name.
+#[derive(Serialize, Clone)]
+pub(in crate::render) struct PageLink {
+    pub(in crate::render) label: String,
+    pub(in crate::render) href: String,
+}
 
 /// A row of a generated view: an entity with a page of its own.
 #[derive(Serialize)]
@@ -181,7 +203,8 @@ fn status_chain(cx: &Ctx<'_>, lang: Lang, tree: &str) -> Result<String, Diagnost
     if prev.is_none() {
         return Ok(String::new());
     }
-    cx.r.diagrams
+    cx.renderer
+        .diagrams
         .svg(
             &dot,
             &format!("status-chain-{lang}-{}", tree.replace('-', "")),
@@ -205,20 +228,22 @@ const NODE_FILL: &str = "#EEEEEE";
 /// "✗ Blocked · Limited": a status claim's answer (when it states one)
 /// and its class, in words, for a node's label.
 fn node_state(cx: &Ctx<'_>, lang: Lang, c: &crate::content::Claim) -> Result<String, Diagnostic> {
-    let class =
-        cx.r.i18n()
-            .message(lang, &format!("class-{}", c.class.name()), None)
-            .map_err(|m| {
-                Diagnostic::error("E040", crate::error::Location::file("templates/i18n"), m)
-            })?;
-    Ok(match super::pages::answer_view(cx, c, lang) {
+    let class = cx
+        .renderer
+        .i18n()
+        .message(lang, &format!("class-{}", c.class.name()), None)
+        .map_err(|m| {
+            Diagnostic::error("E040", crate::error::Location::file("templates/i18n"), m)
+        })?;
+    Ok(match super::context::answer_view(cx, c, lang) {
         Some(a) if !is_answer(a.kind) => {
-            let none =
-                cx.r.i18n()
-                    .message(lang, "answer-not-known", None)
-                    .map_err(|m| {
-                        Diagnostic::error("E040", crate::error::Location::file("templates/i18n"), m)
-                    })?;
+            let none = cx
+                .renderer
+                .i18n()
+                .message(lang, "answer-not-known", None)
+                .map_err(|m| {
+                    Diagnostic::error("E040", crate::error::Location::file("templates/i18n"), m)
+                })?;
             format!("{none}: {} · {class}", a.label)
         }
         Some(a) => format!("{} {} · {class}", a.glyph, a.label),
@@ -414,9 +439,10 @@ fn open_questions(cx: &Ctx<'_>, lang: Lang, tree: &str) -> Vec<Group> {
         .map(|c| (c.aspect.as_str(), c.label.get(lang).clone()))
         .collect();
     for a in OBSERVER_ASPECTS {
-        if let Ok(m) =
-            cx.r.i18n()
-                .message(lang, &format!("view-observer-{a}"), None)
+        if let Ok(m) = cx
+            .renderer
+            .i18n()
+            .message(lang, &format!("view-observer-{a}"), None)
         {
             labels.entry(a).or_insert(m);
         }
@@ -697,7 +723,7 @@ fn dependency_graph(
     }
     dot.push_str("}\n");
     let id = format!("graph-{}-{lang}", view.name);
-    cx.r.diagrams
+    cx.renderer.diagrams
         .svg(&dot, &id)
         .map(|svg| {
             format!("<figure class=\"diagram diagram--graph\" id=\"{id}\" tabindex=\"0\">{svg}</figure>")

@@ -8,11 +8,11 @@
 //! Rows are gathered here as values; `views/answers.html` draws them for
 //! the HTML and `render::twin` for the Markdown twin.
 
-use super::answers::{PageLink, ScopeNote};
+use super::{PageLink, ScopeNote};
 use crate::config::AnswerKind;
 use crate::content::{Class, Layout, Page, State};
 use crate::lang::Lang;
-use crate::render::pages::Ctx;
+use crate::render::context::Ctx;
 use crate::render::views::{AnswerView, ClaimView};
 use serde::Serialize;
 

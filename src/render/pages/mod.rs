@@ -7,14 +7,8 @@
 //! Claim views and their inline HTML are made once per language and reused
 //! by every page that mentions the claim; nothing is re-read from disk.
 
-mod claims;
-mod context;
-mod nav;
-
-pub(super) use claims::{answer_view, claim_view};
-pub(crate) use context::Prepared;
-pub(super) use context::*;
-pub(super) use nav::*;
+use super::context::*;
+use super::paths::{listing_href, listing_path};
 
 use super::markdown::{self, IdSet, MdContext};
 use super::views::*;
@@ -96,23 +90,16 @@ fn render_listing_page(
     let code = tree(t);
     let lang = t.unwrap_or_else(|| cx.site.config.default_lang());
     let nav = t.map_or(NavTree::Parallel, NavTree::Lang);
-    let href = listing_href(cx, code, page, n);
+    let href = listing_href(cx.base, code, page, n);
     let mut cx_t = cx.common(lang, "listing", &href, nav, Some(&page.url_path));
-    let mut sw = Vec::new();
-    for s in [Some(Lang::Ja), Some(Lang::En), None] {
-        sw.push(Switch {
-            code: tree(s),
-            href: listing_href(cx, tree(s), page, n),
-            current: s == t,
-        });
-    }
-    let alt: Vec<Alternate> = Lang::ALL
-        .iter()
-        .map(|&l| Alternate {
-            hreflang: l.code(),
-            href: cx.absolute(&listing_href(cx, l.code(), page, n)),
-        })
-        .collect();
+    // No `x-default` here, unlike every other page (docs/theme-contract.md
+    // asks for it): kept as it was, output unchanged by issue 41's moves.
+    let (sw, alt) = cx.switcher(
+        &TREES,
+        Some(code),
+        |c| listing_href(cx.base, c, page, n),
+        false,
+    );
     cx_t.insert("switcher", &sw);
     cx_t.insert("alternates", &alt);
     let view = PageView {
@@ -137,29 +124,6 @@ fn render_listing_page(
         path: listing_path(code, &page.url_path, n),
         bytes: html.into_bytes(),
     })
-}
-
-fn switcher(cx: &Ctx<'_>, page: &Page, current: Option<Lang>) -> (Vec<Switch>, Vec<Alternate>) {
-    let mut sw = Vec::new();
-    for t in [Some(Lang::Ja), Some(Lang::En), None] {
-        sw.push(Switch {
-            code: tree(t),
-            href: cx.page_href(tree(t), page),
-            current: t == current,
-        });
-    }
-    let mut alt: Vec<Alternate> = Lang::ALL
-        .iter()
-        .map(|&l| Alternate {
-            hreflang: l.code(),
-            href: cx.absolute(&cx.page_href(l.code(), page)),
-        })
-        .collect();
-    alt.push(Alternate {
-        hreflang: "x-default",
-        href: cx.absolute(&cx.page_href(cx.site.config.default_lang().code(), page)),
-    });
-    (sw, alt)
 }
 
 /// The page's own claims that its text shows inline in `lang` (`None`:
@@ -228,8 +192,8 @@ fn md_context<'a>(
         tree_prefix,
         urls: &cx.urls,
         claim_html,
-        highlighter: &cx.r.highlighter,
-        diagrams: &cx.r.diagrams,
+        highlighter: &cx.renderer.highlighter,
+        diagrams: &cx.renderer.diagrams,
         view_html,
         named_view: &no_named_view,
         id_prefix,
@@ -293,7 +257,7 @@ fn page_view(
 /// Ids a heading may not take on this page (see `body::reserved_ids`).
 fn reserved(cx: &Ctx<'_>, page: &Page) -> IdSet {
     crate::content::body::reserved_ids(
-        cx.r.templates.reserved_ids(),
+        cx.renderer.templates.reserved_ids(),
         page.claims.iter().map(|c| c.id.as_str()),
     )
 }
@@ -382,7 +346,7 @@ fn render_page(
         NavTree::Lang(lang),
         Some(&page.url_path),
     );
-    let (sw, alt) = switcher(cx, page, Some(lang));
+    let (sw, alt) = cx.switcher(&TREES, Some(lang.code()), |c| cx.page_href(c, page), true);
     t.insert("switcher", &sw);
     t.insert("alternates", &alt);
     let answers = super::generated::answers_html(cx, page, lang, lang.code())?;
@@ -394,7 +358,7 @@ fn render_page(
     t.insert("neighbours", &cx.neighbours(lang.code(), lang, page));
     let html = cx.render("page.html", &t)?;
     Ok(OutputFile {
-        path: format!("{lang}/{}index.html", page.url_path),
+        path: super::paths::page_path(lang.code(), &page.url_path),
         bytes: html.into_bytes(),
     })
 }
@@ -516,7 +480,7 @@ fn render_parallel(cx: &Ctx<'_>, page: &Page) -> Result<OutputFile, Diagnostic> 
         NavTree::Parallel,
         Some(&page.url_path),
     );
-    let (sw, alt) = switcher(cx, page, None);
+    let (sw, alt) = cx.switcher(&TREES, Some("ja-en"), |c| cx.page_href(c, page), true);
     t.insert("switcher", &sw);
     t.insert("alternates", &alt);
     t.insert(
@@ -546,7 +510,7 @@ fn render_parallel(cx: &Ctx<'_>, page: &Page) -> Result<OutputFile, Diagnostic> 
     t.insert("neighbours", &cx.neighbours("ja-en", default, page));
     let html = cx.render("parallel.html", &t)?;
     Ok(OutputFile {
-        path: format!("ja-en/{}index.html", page.url_path),
+        path: super::paths::page_path("ja-en", &page.url_path),
         bytes: html.into_bytes(),
     })
 }

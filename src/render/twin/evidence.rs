@@ -9,7 +9,8 @@
 use super::{text, url, Md};
 use crate::evidence::EvidenceFile;
 use crate::lang::Lang;
-use crate::render::pages::Ctx;
+use crate::render::context::Ctx;
+use crate::render::paths;
 use crate::render::OutputFile;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -24,7 +25,7 @@ pub(in crate::render) fn pages(cx: &Ctx<'_>, file: &EvidenceFile) -> Vec<OutputF
     Lang::ALL
         .into_iter()
         .map(|lang| OutputFile {
-            path: format!("{lang}/evidence/{}/index.md", file.path),
+            path: paths::evidence_twin_path(lang, &file.path),
             bytes: page_text(&Md { cx, lang }, file, &citing, &ranges).into_bytes(),
         })
         .collect()
@@ -85,11 +86,7 @@ fn page_text(
         file.path.replace('`', "'")
     );
     header(md, file, &mut out);
-    let raw = format!(
-        "{}{}",
-        cx.base,
-        crate::render::files::raw_evidence_path(&file.path)
-    );
+    let raw = format!("{}{}", cx.base, paths::raw_evidence_path(&file.path));
     out.push_str(&format!(
         "[{}]({})\n\n",
         md.w("raw-file"),
@@ -99,23 +96,16 @@ fn page_text(
         out.push_str(&format!("## {}\n\n", md.w("md-cited-lines")));
         // Ranges that overlap or touch are quoted once, as one window,
         // headed by every range cited in it.
-        let mut windows: Vec<(usize, usize, Vec<String>)> = Vec::new();
-        for &(a, b) in ranges {
+        let links = ranges.iter().map(|&(a, b)| {
             let id = if a == b {
                 format!("L{a}")
             } else {
                 format!("L{a}-L{b}")
             };
             let link = format!("[{id}]({})", url(&cx.absolute(&format!("{href}#{id}"))));
-            match windows.last_mut() {
-                Some((_, end, ids)) if a <= *end + 1 => {
-                    *end = (*end).max(b);
-                    ids.push(link);
-                }
-                _ => windows.push((a, b, vec![link])),
-            }
-        }
-        for (a, b, ids) in windows {
+            (a, b, link)
+        });
+        for (a, b, ids) in crate::render::lines::merged(links) {
             out.push_str(&format!("### {}\n\n", ids.join(" · ")));
             window(md, file, a, b, &mut out);
         }
@@ -282,11 +272,11 @@ pub(in crate::render) fn index(cx: &Ctx<'_>) -> Vec<OutputFile> {
             for f in cx.site.evidence.files.values() {
                 out.push_str(&format!("- {}\n", entry(&md, f)));
             }
-            let href = format!("{}{lang}/evidence/", cx.base);
-            let other = format!("{}{}/evidence/", cx.base, lang.other());
+            let href = paths::evidence_index_href(cx.base, lang);
+            let other = paths::evidence_index_href(cx.base, lang.other());
             md.footer(&mut out, &url(&cx.absolute(&href)), &other);
             OutputFile {
-                path: format!("{lang}/evidence/index.md"),
+                path: paths::evidence_index_twin_path(lang),
                 bytes: out.into_bytes(),
             }
         })

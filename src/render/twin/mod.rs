@@ -19,61 +19,20 @@
 mod body;
 mod evidence;
 mod views;
-mod words;
 
 pub(in crate::render) use body::Marks;
 pub(in crate::render) use evidence::{
     entry as evidence_entry, index as evidence_index, pages as evidence_pages,
     text_of as evidence_text,
 };
-pub(in crate::render) use words::{words, Words};
 
-use super::pages::Ctx;
+use super::context::Ctx;
 use super::views::ClaimView;
 use super::OutputFile;
 use crate::content::{Page, Segment};
 use crate::error::Diagnostic;
 use crate::lang::Lang;
 use std::fmt::Write as _;
-
-/// The `<link rel="alternate" type="text/markdown">` entries of an HTML
-/// page whose view is `view` and address `canonical`: its own twin, both
-/// languages' on the parallel view, none on pages without one (the
-/// chooser, `404.html`) or when the site writes no twins.
-pub(in crate::render) fn links(cx: &Ctx<'_>, view: &str, canonical: &str) -> Vec<TwinLink> {
-    if !cx.site.config.outputs.markdown {
-        return Vec::new();
-    }
-    match view {
-        "page" | "listing" | "evidence" | "evidence-index" if canonical.starts_with(cx.base) => {
-            vec![TwinLink {
-                hreflang: None,
-                href: format!("{canonical}index.md"),
-            }]
-        }
-        "parallel" => {
-            let rest = canonical
-                .strip_prefix(cx.base)
-                .and_then(|r| r.strip_prefix("ja-en/"))
-                .unwrap_or_default();
-            Lang::ALL
-                .iter()
-                .map(|l| TwinLink {
-                    hreflang: Some(l.code()),
-                    href: format!("{}{l}/{rest}index.md", cx.base),
-                })
-                .collect()
-        }
-        _ => Vec::new(),
-    }
-}
-
-/// A Markdown twin linked from an HTML page's head.
-#[derive(serde::Serialize)]
-pub(in crate::render) struct TwinLink {
-    hreflang: Option<&'static str>,
-    href: String,
-}
 
 /// What a twin is written with: the render context, its language and
 /// that language's words.
@@ -82,11 +41,17 @@ pub(in crate::render) struct Md<'c, 'a> {
     pub(in crate::render) lang: Lang,
 }
 
+/// A claim as its twin shows it inline (see [`Md::make_inline`]): what
+/// the render context calls to fill a claim view's `md`.
+pub(in crate::render) fn inline_md(cx: &Ctx<'_>, lang: Lang, c: &ClaimView) -> String {
+    Md { cx, lang }.make_inline(c)
+}
+
 impl<'a> Md<'_, 'a> {
     /// A plain UI string (one of `words::WORDS`).
     pub(in crate::render) fn w(&self, key: &str) -> &'a str {
-        let p: &'a super::Prepared = self.cx.p;
-        p.words[super::pages::li(self.lang)]
+        let p: &'a super::Prepared = self.cx.prepared;
+        p.words[super::context::li(self.lang)]
             .get(key)
             .map_or("", String::as_str)
     }
@@ -102,7 +67,7 @@ impl<'a> Md<'_, 'a> {
             fargs.set(*k, v.clone());
         }
         self.cx
-            .r
+            .renderer
             .i18n()
             .message(self.lang, key, Some(&fargs))
             .map_err(|m| {
@@ -309,7 +274,7 @@ pub(in crate::render) fn page(
     marks: &[Marks],
 ) -> Result<OutputFile, Diagnostic> {
     Ok(OutputFile {
-        path: format!("{lang}/{}index.md", page.url_path),
+        path: super::paths::page_twin_path(lang.code(), &page.url_path),
         bytes: page_text(&Md { cx, lang }, page, Some(marks))?.into_bytes(),
     })
 }
@@ -462,11 +427,11 @@ pub(in crate::render) fn listing_page(
     if let Some(l) = cx.listing(lang.code(), lang, page, n) {
         out.push_str(&listing_text(&md, &l)?);
     }
-    let href = super::pages::listing_href(cx, lang.code(), page, n);
-    let other = super::pages::listing_href(cx, lang.other().code(), page, n);
+    let href = super::paths::listing_href(cx.base, lang.code(), page, n);
+    let other = super::paths::listing_href(cx.base, lang.other().code(), page, n);
     md.footer(&mut out, &url(&cx.absolute(&href)), &other);
     Ok(OutputFile {
-        path: format!("{lang}/{}page/{n}/index.md", page.url_path),
+        path: super::paths::listing_twin_path(lang.code(), &page.url_path, n),
         bytes: out.into_bytes(),
     })
 }

@@ -38,7 +38,7 @@
 //!   and a claim edit renders the pages and evidence pages showing that
 //!   claim, and the site-wide files.
 //!
-//! The caller owns the output the files go to (`site::run::Output`). Parts
+//! The caller owns the output the files go to (`site::plan::Output`). Parts
 //! of the memo serve one caller: [`Caches::changed`], [`gone_files`] and
 //! [`forget_units`] serve's tree (which is told the paths a save touched
 //! and keeps its files between runs); [`Caches::keep_checks`],
@@ -201,7 +201,7 @@ struct UnitMemo {
 /// A site's sources as read, before validation (see [`super::Sources`]).
 pub(crate) fn load_sources(
     root: &Path,
-    overrides: &super::run::Overrides,
+    overrides: &super::plan::Overrides,
     caches: &mut Caches,
 ) -> Result<super::Sources> {
     // A mistake in book.toml costs only its key or table: the pages are

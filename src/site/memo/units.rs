@@ -19,7 +19,7 @@ pub(crate) struct Rendered {
     /// bytes; every other unit's are in the memo ([`unit_files`]).
     pub(crate) files: Vec<(String, u64)>,
     /// Units rendered, by kind (the others were remembered).
-    pub(crate) rendered: crate::site::run::UnitCounts,
+    pub(crate) rendered: crate::site::plan::UnitCounts,
 }
 
 /// Renders the units of `units` whose input changed since `caches` saw
@@ -33,7 +33,7 @@ pub(crate) fn render(
     job: &Job<'_>,
     units: &[Unit<'_>],
     caches: &mut Caches,
-    out: &dyn crate::site::run::Output,
+    out: &dyn crate::site::plan::Output,
 ) -> Result<Rendered> {
     let Job {
         site,

@@ -411,7 +411,7 @@ impl Staging {
             }
             active.push(dir.clone());
         }
-        crate::site::run::lap("write/begin", t);
+        crate::cost::lap("write/begin", t);
         Ok(Staging {
             previous,
             spare,
@@ -550,7 +550,7 @@ impl Staging {
         };
         let adopted = self.adopt(&placed, &mut survey.foreign)?;
         let in_place = is_link || adopted || !survey.kept.is_empty() || !survey.foreign.is_empty();
-        crate::site::run::lap("write/survey", t);
+        crate::cost::lap("write/survey", t);
         let t = std::time::Instant::now();
         let swapped = if !exists {
             self.prune(&placed)?;
@@ -562,7 +562,7 @@ impl Staging {
             self.prune(&placed)?;
             self.exchange(&placed)?
         };
-        crate::site::run::lap("write/swap", t);
+        crate::cost::lap("write/swap", t);
         let t = std::time::Instant::now();
         if swapped {
             self.committed = true;
@@ -591,7 +591,7 @@ impl Staging {
                 }
             }
         }
-        crate::site::run::lap("write/records", t);
+        crate::cost::lap("write/records", t);
         active.retain(|d| d != &self.dir);
         drop(active);
         report.kept = survey.kept;

@@ -158,7 +158,7 @@ impl Checker<'_> {
             if let Some((other, at)) = &aspect.elsewhere {
                 if !self.aspect_known(other, true, true) {
                     let names = self.config.aspects.iter().map(|(n, _)| n.as_str());
-                    let hint = match nearest(other, names.chain(self.l.columns.keys().map(String::as_str))) {
+                    let hint = match nearest(other, names.chain(self.lookups.columns.keys().map(String::as_str))) {
                         Some(n) => format!("did you mean `{n}`?"),
                         None => "name the aspect whose claims answer this question on the other entities of the scope's kind".to_owned(),
                     };
@@ -177,10 +177,10 @@ impl Checker<'_> {
             let Some((key, at)) = &aspect.scope else {
                 continue;
             };
-            if self.l.entities.keys().any(|(_, k)| k == key) {
+            if self.lookups.entities.keys().any(|(_, k)| k == key) {
                 continue;
             }
-            let hint = match nearest(key, self.l.entities.keys().map(|(_, k)| k.as_str())) {
+            let hint = match nearest(key, self.lookups.entities.keys().map(|(_, k)| k.as_str())) {
                 Some(k) => format!("did you mean `{k}`?"),
                 None => "name the key of an entity declared by a page's `[entity]`".to_owned(),
             };

@@ -127,7 +127,7 @@ impl Checker<'_> {
                 .with_hint("link to a page, a file or an `https:` URL; `javascript:`, `vbscript:` and `data:` documents are refused"),
             ),
             Reference::Page(path, anchor) => {
-                let Some(&target) = self.l.pages.get(path.as_ref()) else {
+                let Some(&target) = self.lookups.pages.get(path.as_ref()) else {
                     if self.content.failed.iter().any(|f| f.rel == *path) {
                         return;
                     }
@@ -136,7 +136,7 @@ impl Checker<'_> {
                     // a section would miss again.
                     let from = self.content.pages[pi].rel.as_str();
                     let draft = self.content.drafts.iter().any(|d| d.rel == *path);
-                    let hint = match nearest(path, self.l.pages.keys().map(String::as_str)) {
+                    let hint = match nearest(path, self.lookups.pages.keys().map(String::as_str)) {
                         _ if draft => "that page is a draft this build leaves out: publish it (remove `draft = true`), build with `--drafts`, or link to it once it is published".to_owned(),
                         Some(n) => format!("did you mean `{}`?", link_between(from, n)),
                         None => "link to a file under content/, e.g. `/notes/first.md`".to_owned(),

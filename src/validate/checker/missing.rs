@@ -25,7 +25,7 @@ impl<'a> Checker<'a> {
     pub(super) fn meant_file(&self, path: &str) -> Option<(&'a str, bool)> {
         let n = nearest(path, self.evidence.files.keys().map(String::as_str))?;
         let (n, _) = self.evidence.files.get_key_value(n)?;
-        Some((n.as_str(), self.l.cited_by.contains_key(n.as_str())))
+        Some((n.as_str(), self.lookups.cited_by.contains_key(n.as_str())))
     }
 
     /// E012 for each evidence file page `pi` cites that is not there: one
@@ -51,7 +51,7 @@ impl<'a> Checker<'a> {
                     continue;
                 }
                 let mut citing: Vec<ClaimAt> =
-                    self.l.cited_by.get(path).cloned().unwrap_or_default();
+                    self.lookups.cited_by.get(path).cloned().unwrap_or_default();
                 citing.dedup();
                 let reporter = citing
                     .iter()

@@ -47,8 +47,8 @@ impl Checker<'_> {
         self.config.aspect(name).is_some()
             || self.config.unread.aspect(name)
             || ENGINE_ASPECTS.contains(&name)
-            || (with_columns && self.l.columns.contains_key(name))
-            || (with_claims && self.l.claim_aspects.contains_key(name))
+            || (with_columns && self.lookups.columns.contains_key(name))
+            || (with_claims && self.lookups.claim_aspects.contains_key(name))
             || self.named_elsewhere(name)
     }
 
@@ -58,7 +58,7 @@ impl Checker<'_> {
         let claim = &page.claims[ci];
         let [about_span, aspect_span] = &claim.place_spans;
         if let Some(key) = &claim.about {
-            let known = self.l.entities.keys().any(|(_, k)| k == key);
+            let known = self.lookups.entities.keys().any(|(_, k)| k == key);
             if !known && !self.named_elsewhere(key) {
                 diags.push(self.unknown_entity(pi, key, "`about`", about_span.clone()));
             }
@@ -70,7 +70,7 @@ impl Checker<'_> {
                     .aspects
                     .iter()
                     .map(|(n, _)| n.as_str())
-                    .chain(self.l.columns.keys().map(String::as_str))
+                    .chain(self.lookups.columns.keys().map(String::as_str))
                     .chain(ENGINE_ASPECTS);
                 diags.push(self.unknown_aspect(
                     pi,
@@ -102,7 +102,7 @@ impl Checker<'_> {
                 continue;
             }
             let candidates = declared()
-                .chain(self.l.claim_aspects.keys().map(String::as_str))
+                .chain(self.lookups.claim_aspects.keys().map(String::as_str))
                 .chain(ENGINE_ASPECTS);
             diags.push(self.unknown_aspect(
                 pi,
@@ -141,10 +141,10 @@ impl Checker<'_> {
         what: &str,
         span: Range<usize>,
     ) -> Diagnostic {
-        let keys = || self.l.entities.keys().map(|(_, k)| k.as_str());
+        let keys = || self.lookups.entities.keys().map(|(_, k)| k.as_str());
         let hint = match nearest(key, keys()) {
             Some(k) => format!("did you mean `{k}`?"),
-            None if self.l.entities.is_empty() => {
+            None if self.lookups.entities.is_empty() => {
                 "name the key of an entity declared by a page's `[entity]` or `[[entities]]`"
                     .to_owned()
             }

@@ -1,14 +1,17 @@
 //! Render state shared by every output of a site: [`Prepared`] (URLs,
 //! navigation, claim views, legends) and the [`Ctx`] pages render with.
 
-use super::claims::*;
-use super::nav::*;
+mod claims;
+mod nav;
+
 use crate::content::{Class, Outline, Page};
 use crate::error::Diagnostic;
 use crate::lang::Lang;
 use crate::render::views::*;
 use crate::render::Renderer;
 use crate::validate::{ClaimAt, Site};
+pub(in crate::render) use claims::*;
+pub(in crate::render) use nav::*;
 use std::collections::BTreeMap;
 
 /// Render state computed once per site and shared by every output.
@@ -54,7 +57,7 @@ pub(crate) struct Prepared {
     /// The UI strings the Markdown twins and `llms.txt` use, per
     /// language, formatted once (see `twin::WORDS`); empty when the site
     /// writes neither.
-    pub(in crate::render) words: [crate::render::twin::Words; 2],
+    pub(in crate::render) words: [crate::render::words::Words; 2],
 }
 
 /// One language's part of a bilingual page (see [`Ctx::insert_langs`]).
@@ -67,10 +70,14 @@ struct LangPart<'a> {
 }
 
 pub(in crate::render) struct Ctx<'a> {
-    pub(in crate::render) r: &'a Renderer,
+    pub(in crate::render) renderer: &'a Renderer,
     pub(in crate::render) site: &'a Site,
     pub(in crate::render) base: &'a str,
-    pub(in crate::render) p: &'a Prepared,
+    pub(in crate::render) prepared: &'a Prepared,
+    /// How a claim's Markdown twin shows it inline (`twin::inline_md`):
+    /// given by the renderer, because the twins render with this context
+    /// and so sit above it, while a claim's view is made here on first use.
+    pub(in crate::render) inline_md: InlineMd,
     /// Every claim id this output looked up through [`Ctx::claim`], found
     /// or not: what it showed of other claims, for the memo's key.
     pub(in crate::render) shown: std::sync::Mutex<Vec<String>>,
@@ -107,7 +114,7 @@ impl<'a> Ctx<'a> {
         tree: NavTree,
         pos: usize,
     ) -> Option<&'a (String, String)> {
-        let p: &'a Prepared = self.p;
+        let p: &'a Prepared = self.prepared;
         p.nav_items[tree.index()][pos]
             .get_or_init(|| match nav_entry(self, tree, pos) {
                 Ok(item) => Some(item),
@@ -126,7 +133,7 @@ impl<'a> Ctx<'a> {
     /// an unknown id, or when it failed to render (then recorded for
     /// [`Prepared::deferred_error`]).
     pub(in crate::render) fn claim(&self, lang: Lang, id: &str) -> Option<&'a ClaimView> {
-        let p: &'a Prepared = self.p;
+        let p: &'a Prepared = self.prepared;
         self.shown
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -150,9 +157,20 @@ impl<'a> Ctx<'a> {
 impl std::ops::Deref for Ctx<'_> {
     type Target = Prepared;
     fn deref(&self) -> &Prepared {
-        self.p
+        self.prepared
     }
 }
+
+/// The trees a page is published in: each language's and the parallel
+/// view's.
+pub(in crate::render) const TREES: [&str; 3] = ["ja", "en", "ja-en"];
+
+/// The trees of a page published once per language (evidence, the
+/// chooser's languages).
+pub(in crate::render) const LANGS: [&str; 2] = ["ja", "en"];
+
+/// Makes the inline Markdown of a claim's view in a language.
+pub(in crate::render) type InlineMd = fn(&Ctx<'_>, Lang, &ClaimView) -> String;
 
 /// A navigation tree: one per language and the parallel view's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -185,11 +203,47 @@ pub(in crate::render) fn li(lang: Lang) -> usize {
 
 impl Ctx<'_> {
     pub(in crate::render) fn page_href(&self, tree: &str, page: &Outline) -> String {
-        format!("{}{tree}/{}", self.base, page.url_path)
+        crate::render::paths::page_href(self.base, tree, page)
     }
 
     pub(in crate::render) fn evidence_href(&self, lang: Lang, path: &str) -> String {
-        format!("{}{lang}/evidence/{path}/", self.base)
+        crate::render::paths::evidence_href(self.base, lang, path)
+    }
+
+    /// The language switcher and the `<link rel="alternate">`s of a page
+    /// published in each of `trees` at `href(tree)`, with `current` the
+    /// tree shown (`None`: none is, as on the chooser): one alternate per
+    /// language and, with `x_default`, the default language's as
+    /// `x-default`.
+    pub(in crate::render) fn switcher(
+        &self,
+        trees: &[&'static str],
+        current: Option<&str>,
+        href: impl Fn(&str) -> String,
+        x_default: bool,
+    ) -> (Vec<Switch>, Vec<Alternate>) {
+        let sw = trees
+            .iter()
+            .map(|&code| Switch {
+                code,
+                href: href(code),
+                current: current == Some(code),
+            })
+            .collect();
+        let mut alt: Vec<Alternate> = Lang::ALL
+            .iter()
+            .map(|&l| Alternate {
+                hreflang: l.code(),
+                href: self.absolute(&href(l.code())),
+            })
+            .collect();
+        if x_default {
+            alt.push(Alternate {
+                hreflang: "x-default",
+                href: self.absolute(&href(self.site.config.default_lang().code())),
+            });
+        }
+        (sw, alt)
     }
 
     pub(in crate::render) fn absolute(&self, href: &str) -> String {
@@ -236,9 +290,20 @@ impl Ctx<'_> {
                 .collect::<Vec<_>>(),
         );
         cx.insert("canonical", canonical);
-        cx.insert("twins", &crate::render::twin::links(self, view, canonical));
+        cx.insert(
+            "twins",
+            &crate::render::paths::twin_links(
+                self.site.config.outputs.markdown,
+                self.base,
+                view,
+                canonical,
+            ),
+        );
         cx.insert("home_href", &format!("{}{lang}/", self.base));
-        cx.insert("evidence_href", &format!("{}{lang}/evidence/", self.base));
+        cx.insert(
+            "evidence_href",
+            &crate::render::paths::evidence_index_href(self.base, lang),
+        );
         cx.insert("nav_html", &self.nav_html(nav, current));
         cx.insert("legend_html", &self.legend[li(lang)]);
         cx.insert("meanings_html", &self.meanings[li(lang)]);
@@ -394,7 +459,7 @@ impl Ctx<'_> {
         let href = |n: usize| {
             (1..=pages)
                 .contains(&n)
-                .then(|| listing_href(self, tree, page, n))
+                .then(|| crate::render::paths::listing_href(self.base, tree, page, n))
         };
         Some(Listing {
             items: children
@@ -431,13 +496,17 @@ impl Ctx<'_> {
         name: &str,
         cx: &tera::Context,
     ) -> Result<String, Diagnostic> {
-        self.r.templates.render(name, cx)
+        self.renderer.templates.render(name, cx)
     }
 }
 
 /// Computes the state every output needs: URLs, navigation (rendered once
 /// per entry), the legend, and each claim's view with its inline HTML.
-pub(in crate::render) fn prepare(r: &Renderer, site: &Site) -> Result<Prepared, Vec<Diagnostic>> {
+pub(in crate::render) fn prepare(
+    r: &Renderer,
+    site: &Site,
+    inline_md: InlineMd,
+) -> Result<Prepared, Vec<Diagnostic>> {
     let base = site.config.base_path.as_str();
     let order = nav_order(site);
     let mut pos_of = vec![0; order.len()];
@@ -532,7 +601,7 @@ pub(in crate::render) fn prepare(r: &Renderer, site: &Site) -> Result<Prepared, 
             .to_owned();
     }
     if site.config.outputs.markdown || site.config.outputs.llms {
-        p.words = crate::render::twin::words(r.i18n()).map_err(|d| vec![d])?;
+        p.words = crate::render::words::words(r.i18n()).map_err(|d| vec![d])?;
     }
     p.claims = site
         .index
@@ -544,10 +613,11 @@ pub(in crate::render) fn prepare(r: &Renderer, site: &Site) -> Result<Prepared, 
     // are rendered now, so that a template that cannot render them fails
     // here, before any page.
     let cx = Ctx {
-        r,
+        renderer: r,
         site,
         base,
-        p: &p,
+        prepared: &p,
+        inline_md,
         shown: std::sync::Mutex::default(),
         read: std::sync::Mutex::default(),
     };

@@ -1,7 +1,7 @@
 //! Claim views: each claim rendered once per language, with its inline
 //! HTML and notes, reused by every page that shows it.
 
-use super::context::*;
+use super::*;
 use crate::content::Class;
 use crate::error::Diagnostic;
 use crate::lang::Lang;
@@ -172,7 +172,7 @@ pub(in crate::render) fn rendered_claim_view(
     v.inline = cx.render("partials/claim.html", &t)?.trim().to_owned();
     let outputs = cx.site.config.outputs;
     if outputs.markdown || outputs.llms {
-        v.md = crate::render::twin::Md { cx, lang }.make_inline(&v);
+        v.md = (cx.inline_md)(cx, lang, &v);
     }
     Ok(v)
 }

@@ -1,8 +1,8 @@
 //! Navigation: the order and tree of pages, windows of long sections,
 //! and section listings split into pages.
 
-use super::context::*;
-use crate::content::{Outline, Page};
+use super::*;
+use crate::content::Outline;
 use crate::validate::Site;
 use std::collections::BTreeMap;
 
@@ -49,21 +49,6 @@ pub(in crate::render) fn per_listing_page(site: &Site, len: usize) -> usize {
 /// Listing pages for a section of `len` entries: at least one.
 pub(in crate::render) fn listing_pages(site: &Site, len: usize) -> usize {
     len.div_ceil(per_listing_page(site, len)).max(1)
-}
-
-/// The URL of listing page `n` of `page` in `tree`: the section's own URL
-/// for the first, `page/<n>/` under it after (Zola's and Hugo's naming).
-pub(in crate::render) fn listing_href(cx: &Ctx<'_>, tree: &str, page: &Page, n: usize) -> String {
-    if n == 1 {
-        cx.page_href(tree, page)
-    } else {
-        format!("{}page/{n}/", cx.page_href(tree, page))
-    }
-}
-
-/// The output path of listing page `n` (from 2) of the section at `url`.
-pub(in crate::render) fn listing_path(tree: &str, url: &str, n: usize) -> String {
-    format!("{tree}/{url}page/{n}/index.html")
 }
 
 /// Direct entries per section URL path, counted without ordering them:
