@@ -92,8 +92,8 @@ fn render_listing_page(
     let nav = t.map_or(NavTree::Parallel, NavTree::Lang);
     let href = listing_href(cx.base, code, page, n);
     let mut cx_t = cx.common(lang, "listing", &href, nav, Some(&page.url_path));
-    // No `x-default` here, unlike every other page (docs/theme-contract.md
-    // asks for it): kept as it was, output unchanged by issue 41's moves.
+    // No `x-default` here, unlike every other page: a section's listing
+    // pages name ja and en only (docs/theme-contract.md, `alternates`).
     let (sw, alt) = cx.switcher(
         &TREES,
         Some(code),
