@@ -193,7 +193,7 @@ pub(super) fn evidence_page(
                 .iter()
                 .filter(|&&at| seen.insert(at))
                 // A view that failed to render fails the render (see
-                // `Prepared::deferred_error`).
+                // `RenderState::deferred_error`).
                 .filter_map(|&at| Some((at, cx.claim(lang, &site.claim(at).id)?)))
                 .map(|(at, view)| {
                     let claim = site.claim(at);

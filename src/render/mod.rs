@@ -26,7 +26,7 @@ mod twin;
 pub(crate) mod views;
 mod words;
 
-pub(crate) use context::Prepared;
+pub(crate) use context::RenderState;
 pub(crate) use crate_terms::date_published;
 pub(crate) use paths::raw_evidence_path;
 
@@ -198,12 +198,12 @@ impl Renderer {
             .collect()
     }
 
-    /// The state every output of `site` shares (see [`Prepared`]).
-    pub(crate) fn prepare(&self, site: &Site) -> std::result::Result<Prepared, Vec<Diagnostic>> {
+    /// The state every output of `site` shares (see [`RenderState`]).
+    pub(crate) fn prepare(&self, site: &Site) -> std::result::Result<RenderState, Vec<Diagnostic>> {
         context::prepare(self, site, twin::inline_md)
     }
 
-    fn ctx<'a>(&'a self, site: &'a Site, prepared: &'a Prepared) -> context::Ctx<'a> {
+    fn ctx<'a>(&'a self, site: &'a Site, prepared: &'a RenderState) -> context::Ctx<'a> {
         context::Ctx {
             renderer: self,
             site,
@@ -222,7 +222,7 @@ impl Renderer {
     pub(crate) fn claim_views(
         &self,
         site: &Site,
-        prepared: &Prepared,
+        prepared: &RenderState,
         at: crate::validate::ClaimAt,
     ) -> [views::ClaimView; 2] {
         let cx = self.ctx(site, prepared);
@@ -233,7 +233,7 @@ impl Renderer {
     pub(crate) fn render_unit(
         &self,
         site: &Site,
-        prepared: &Prepared,
+        prepared: &RenderState,
         unit: Unit<'_>,
     ) -> std::result::Result<Vec<OutputFile>, Diagnostic> {
         self.render_unit_showing(site, prepared, unit)
@@ -250,7 +250,7 @@ impl Renderer {
     pub(crate) fn render_unit_showing(
         &self,
         site: &Site,
-        prepared: &Prepared,
+        prepared: &RenderState,
         unit: Unit<'_>,
     ) -> std::result::Result<(Vec<OutputFile>, Vec<String>), Diagnostic> {
         let cx = self.ctx(site, prepared);

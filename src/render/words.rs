@@ -1,5 +1,5 @@
 //! The UI strings twins and `llms.txt` use, formatted once per language
-//! when the render state is made (`Prepared::words`): Fluent formatting a
+//! when the render state is made (`RenderState::words`): Fluent formatting a
 //! dozen strings for each of 20,000 twins showed in the profile.
 
 use crate::error::Diagnostic;

@@ -138,7 +138,7 @@ pub(crate) fn run<O: Output>(
         }
     }
     drop((prepared, inputs));
-    memo::rendered(caches);
+    memo::drop_render_state(caches);
     if plan.only.is_none() {
         memo::retain_units(&site, &units, caches);
     }

@@ -1,4 +1,4 @@
-//! Render state shared by every output of a site: [`Prepared`] (URLs,
+//! Render state shared by every output of a site: [`RenderState`] (URLs,
 //! navigation, claim views, legends) and the [`Ctx`] pages render with.
 
 mod claims;
@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 
 /// Render state computed once per site and shared by every output.
 #[derive(Debug, Default)]
-pub(crate) struct Prepared {
+pub(crate) struct RenderState {
     /// Content-relative path → URL path.
     pub(in crate::render) urls: BTreeMap<String, String>,
     /// Each claim's views (ja, en) by id, rendered the first time an
@@ -26,7 +26,7 @@ pub(crate) struct Prepared {
     claims: ClaimSlots,
     /// The claims and navigation entries that failed to render, by claim
     /// id or entry, with why: the render fails (see
-    /// [`Prepared::deferred_error`]).
+    /// [`RenderState::deferred_error`]).
     deferred_errors: std::sync::Mutex<Vec<(String, Diagnostic)>>,
     /// Page indices in navigation order.
     pub(in crate::render) order: Vec<usize>,
@@ -73,7 +73,7 @@ pub(in crate::render) struct Ctx<'a> {
     pub(in crate::render) renderer: &'a Renderer,
     pub(in crate::render) site: &'a Site,
     pub(in crate::render) base: &'a str,
-    pub(in crate::render) prepared: &'a Prepared,
+    pub(in crate::render) prepared: &'a RenderState,
     /// How a claim's Markdown twin shows it inline (`twin::inline_md`):
     /// given by the renderer, because the twins render with this context
     /// and so sit above it, while a claim's view is made here on first use.
@@ -92,7 +92,7 @@ type NavSlot = std::sync::OnceLock<Option<(String, String)>>;
 /// Claim id → its views (ja, en), each made once.
 type ClaimSlots = crate::hash::Map<String, [std::sync::OnceLock<Option<ClaimView>>; 2]>;
 
-impl Prepared {
+impl RenderState {
     /// The first (by claim id or entry) claim view or navigation entry
     /// that failed to render, if any: a render that showed a claim or an
     /// entry without it must fail.
@@ -108,13 +108,13 @@ impl Prepared {
 impl<'a> Ctx<'a> {
     /// The navigation entry of the page at `pos` in `order`, in `tree`:
     /// (not current, current), rendered on first use; `None` when it
-    /// failed to render (then recorded for [`Prepared::deferred_error`]).
+    /// failed to render (then recorded for [`RenderState::deferred_error`]).
     pub(in crate::render) fn nav_item(
         &self,
         tree: NavTree,
         pos: usize,
     ) -> Option<&'a (String, String)> {
-        let p: &'a Prepared = self.prepared;
+        let p: &'a RenderState = self.prepared;
         p.nav_items[tree.index()][pos]
             .get_or_init(|| match nav_entry(self, tree, pos) {
                 Ok(item) => Some(item),
@@ -131,9 +131,9 @@ impl<'a> Ctx<'a> {
 
     /// The view of claim `id` in `lang`, rendered on first use; `None` for
     /// an unknown id, or when it failed to render (then recorded for
-    /// [`Prepared::deferred_error`]).
+    /// [`RenderState::deferred_error`]).
     pub(in crate::render) fn claim(&self, lang: Lang, id: &str) -> Option<&'a ClaimView> {
-        let p: &'a Prepared = self.prepared;
+        let p: &'a RenderState = self.prepared;
         self.shown
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -155,8 +155,8 @@ impl<'a> Ctx<'a> {
 }
 
 impl std::ops::Deref for Ctx<'_> {
-    type Target = Prepared;
-    fn deref(&self) -> &Prepared {
+    type Target = RenderState;
+    fn deref(&self) -> &RenderState {
         self.prepared
     }
 }
@@ -355,7 +355,7 @@ impl Ctx<'_> {
                 let pos = children[i];
                 let url = page_at(pos).url_path.as_str();
                 // An entry that failed to render fails the render (see
-                // `Prepared::deferred_error`).
+                // `RenderState::deferred_error`).
                 if let Some((plain, marked)) = cx.nav_item(tree, pos) {
                     out.push_str(if current == Some(url) { marked } else { plain });
                 }
@@ -506,14 +506,14 @@ pub(in crate::render) fn prepare(
     r: &Renderer,
     site: &Site,
     inline_md: InlineMd,
-) -> Result<Prepared, Vec<Diagnostic>> {
+) -> Result<RenderState, Vec<Diagnostic>> {
     let base = site.config.base_path.as_str();
     let order = nav_order(site);
     let mut pos_of = vec![0; order.len()];
     for (pos, &i) in order.iter().enumerate() {
         pos_of[i] = pos;
     }
-    let mut p = Prepared {
+    let mut p = RenderState {
         pos_of,
         urls: site
             .content
@@ -524,7 +524,7 @@ pub(in crate::render) fn prepare(
         nav_children: nav_children(site, &order),
         order,
         cells: cells(site),
-        ..Prepared::default()
+        ..RenderState::default()
     };
     for (parent, children) in &p.nav_children {
         let mut subs = Vec::new();

@@ -140,8 +140,8 @@ pub(in crate::render) fn nav_order(site: &Site) -> Vec<usize> {
 }
 
 /// Each navigation entry's depth: how many section entries it sits under.
-pub(in crate::render) fn nav_depths(p: &Prepared, site: &Site) -> Vec<usize> {
-    fn walk(p: &Prepared, site: &Site, parent: &str, depth: usize, out: &mut [usize]) {
+pub(in crate::render) fn nav_depths(p: &RenderState, site: &Site) -> Vec<usize> {
+    fn walk(p: &RenderState, site: &Site, parent: &str, depth: usize, out: &mut [usize]) {
         let Some(children) = p.nav_children.get(parent) else {
             return;
         };

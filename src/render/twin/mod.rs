@@ -50,7 +50,7 @@ pub(in crate::render) fn inline_md(cx: &Ctx<'_>, lang: Lang, c: &ClaimView) -> S
 impl<'a> Md<'_, 'a> {
     /// A plain UI string (one of `words::WORDS`).
     pub(in crate::render) fn w(&self, key: &str) -> &'a str {
-        let p: &'a super::Prepared = self.cx.prepared;
+        let p: &'a super::RenderState = self.cx.prepared;
         p.words[super::context::li(self.lang)]
             .get(key)
             .map_or("", String::as_str)

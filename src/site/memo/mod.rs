@@ -16,7 +16,7 @@
 //!   are made again only when the site facts or any page's path or front
 //!   matter (where claims and entities are declared, and whose lines
 //!   their locations count) changed;
-//! - the render state (`Prepared`) is made again only when what every
+//! - the render state (`RenderState`) is made again only when what every
 //!   unit reads, a page's claims or an evidence file changes ([`prepare`]);
 //! - the theme is loaded again only when a file under `templates/` or
 //!   `static/` (or kansoku itself) changes;
@@ -49,7 +49,7 @@ use crate::config::Config;
 use crate::content::{self, Loaded};
 use crate::error::{Diagnostic, Error, Result};
 use crate::evidence::{load_evidence_with, EvidenceIndex};
-use crate::render::{Prepared, Renderer, Unit};
+use crate::render::{RenderState, Renderer, Unit};
 use crate::validate::Site;
 // The memo's tables: looked up for every page and unit on every run of
 // serve, where SipHash showed in the profile.
@@ -65,8 +65,8 @@ mod units;
 
 pub(crate) use store::CheckStore;
 pub(crate) use units::{
-    forget_units, gone_files, render, rendered, retain_units, unit_files, unit_files_hashed, Job,
-    Rendered,
+    drop_render_state, forget_units, gone_files, render, retain_units, unit_files,
+    unit_files_hashed, Job, Rendered,
 };
 
 /// What one run remembers for the next. Empty: a cold run.
@@ -90,7 +90,7 @@ pub struct Caches {
     collisions: Option<(u64, Vec<Diagnostic>)>,
     /// The render state and unit inputs, with the hash of what they were
     /// made from (see [`prepare`]).
-    prepared: Option<(u64, Arc<Prepared>, Arc<Inputs>)>,
+    prepared: Option<(u64, Arc<RenderState>, Arc<Inputs>)>,
     /// The evidence as last read, in a run that is repeated.
     evidence: Option<EvidenceIndex>,
     /// The paths (relative to the root) that may have changed since the
@@ -567,7 +567,7 @@ pub(crate) fn prepare(
     site: &Site,
     renderer: &Renderer,
     caches: &mut Caches,
-) -> std::result::Result<(Arc<Prepared>, Arc<Inputs>), Vec<Diagnostic>> {
+) -> std::result::Result<(Arc<RenderState>, Arc<Inputs>), Vec<Diagnostic>> {
     let shared = shared(site, caches);
     let mut h = hasher();
     shared.hash(&mut h);
@@ -630,7 +630,13 @@ impl Caches {
 impl Inputs {
     /// The inputs of units rendered from `site` with `prepared`, whose
     /// render state's key is `key`.
-    fn new(shared: u64, key: u64, site: &Site, renderer: &Renderer, prepared: &Prepared) -> Inputs {
+    fn new(
+        shared: u64,
+        key: u64,
+        site: &Site,
+        renderer: &Renderer,
+        prepared: &RenderState,
+    ) -> Inputs {
         use rayon::prelude::*;
         let ids: Vec<(&String, &crate::validate::ClaimAt)> = site.index.claims.iter().collect();
         // Each claim's views as a page shows them, the value itself: what

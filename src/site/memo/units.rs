@@ -8,7 +8,7 @@ use super::*;
 pub(crate) struct Job<'a> {
     pub(crate) site: &'a Site,
     pub(crate) renderer: &'a Renderer,
-    pub(crate) prepared: &'a Prepared,
+    pub(crate) prepared: &'a RenderState,
     pub(crate) inputs: &'a Inputs,
 }
 
@@ -152,7 +152,7 @@ pub(crate) fn unit_files(caches: &Caches) -> impl Iterator<Item = &str> {
 
 /// Forgets, in a run that is not repeated, the render state: at scale it
 /// is large, and the search stage comes next.
-pub(crate) fn rendered(caches: &mut Caches) {
+pub(crate) fn drop_render_state(caches: &mut Caches) {
     if caches.once {
         caches.prepared = None;
     }

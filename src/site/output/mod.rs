@@ -41,9 +41,9 @@
 mod clean;
 mod guard;
 mod manifest;
-mod place;
 mod spare;
 mod stage;
+mod swap;
 mod tree;
 mod vouch;
 
