@@ -20,9 +20,7 @@ use kansoku::validate::Mode;
 use std::hint::black_box;
 
 fn renderer(root: &std::path::Path) -> Renderer {
-    Renderer::new(root)
-        .expect("theme reads")
-        .expect("theme is valid")
+    Renderer::new(root).expect("theme reads and is valid")
 }
 
 fn bench(c: &mut Criterion) {

@@ -60,29 +60,27 @@ pub struct Renderer {
 }
 
 impl Renderer {
-    /// Loads the theme (embedded plus the site's overrides). The outer
-    /// `Result` is I/O; the inner one lists problems in the theme files.
-    pub fn new(root: &Path) -> Result<std::result::Result<Renderer, Vec<Diagnostic>>> {
+    /// Loads the theme (embedded plus the site's overrides): an I/O error,
+    /// or every problem in the theme files as one `Error::Content`.
+    pub fn new(root: &Path) -> Result<Renderer> {
         let mut sources = Vec::new();
         for f in theme::merged_i18n(root)? {
             sources.push(f);
         }
         let i18n = match I18n::new(&sources) {
             Ok(i) => Arc::new(i),
-            Err(d) => return Ok(Err(d)),
+            Err(d) => return Err(crate::error::Error::Content(d)),
         };
-        let templates = match Templates::load(root, i18n.clone())? {
-            Ok(t) => t,
-            Err(d) => return Ok(Err(d)),
-        };
+        let templates =
+            Templates::load(root, i18n.clone())?.map_err(crate::error::Error::Content)?;
         let static_files = theme::merged(root, "static", theme::STATIC, None)?;
-        Ok(Ok(Renderer {
+        Ok(Renderer {
             templates,
             i18n,
             highlighter: Highlighter::default(),
             diagrams: diagram::Diagrams::default(),
             static_files,
-        }))
+        })
     }
 
     /// The source file that produces an output path, for messages.

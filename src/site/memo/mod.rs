@@ -459,7 +459,7 @@ pub(crate) fn renderer(root: &Path, caches: &mut Caches) -> Result<Arc<Renderer>
     if caches.unrendered {
         // Nothing is remembered for a later run, so the theme's files
         // need not be read a second time for a fingerprint.
-        return Ok(Arc::new(Renderer::new(root)?.map_err(Error::Content)?));
+        return Ok(Arc::new(Renderer::new(root)?));
     }
     let fingerprint = theme_fingerprint(root)?;
     if let Some((h, r)) = &caches.theme {
@@ -467,7 +467,7 @@ pub(crate) fn renderer(root: &Path, caches: &mut Caches) -> Result<Arc<Renderer>
             return Ok(r.clone());
         }
     }
-    let renderer = Arc::new(Renderer::new(root)?.map_err(Error::Content)?);
+    let renderer = Arc::new(Renderer::new(root)?);
     caches.theme = Some((fingerprint, renderer.clone()));
     Ok(renderer)
 }
