@@ -301,7 +301,7 @@ fn vocabulary(src: &Source, raw: &[(&String, &Spanned<RawAspect>)]) -> Vec<Diagn
     diags
 }
 
-/// `[aspects]` read as far as it can be (see `recover::config`): each
+/// `[aspects]` read as far as it can be (see `lenient::config`): each
 /// aspect on its own, and in it each answer on its own, so that one
 /// mistake costs only the answer or key it is in.
 pub(super) fn lenient(

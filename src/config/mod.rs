@@ -5,6 +5,7 @@
 
 mod aspects;
 mod bidi;
+mod lenient;
 pub(crate) mod recover;
 mod size;
 
@@ -392,7 +393,7 @@ impl Config {
 
     /// Loads `book.toml` as far as it can be read: a configuration made
     /// of what is right, with a finding for each mistake (see
-    /// [`recover::config`]), so that the pages are still checked. `Err`
+    /// [`lenient::config`]), so that the pages are still checked. `Err`
     /// only when it cannot be read at all (no file, not UTF-8).
     pub(crate) fn load_lenient(root: &Path) -> Result<(Config, Vec<Diagnostic>)> {
         let path = root.join(CONFIG_FILE);
@@ -426,7 +427,7 @@ impl Config {
     fn read(root: &Path, src: Source) -> (Config, Vec<Diagnostic>) {
         let (raw, mut diags, mut unread) = match toml::from_str::<RawConfig>(&src.text) {
             Ok(raw) => (raw, Vec::new(), Unread::default()),
-            Err(_) => recover::config(&src),
+            Err(_) => lenient::config(&src),
         };
         let warnings = bidi::warnings(&src, &raw);
         let mut bi = |field: &Option<Spanned<RawBi>>, key: &str, fallback: &str| match field {
