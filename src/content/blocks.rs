@@ -95,7 +95,7 @@ fn html_kind(line: &str) -> Option<(&'static str, &'static str)> {
 pub(crate) fn find(text: &str, body_start: usize) -> Vec<Block> {
     let body = &text[body_start..];
     let mut out = Vec::new();
-    for (ev, r) in Parser::new_ext(body, super::body::parser_options()).into_offset_iter() {
+    for (ev, r) in Parser::new_ext(body, super::cmark::parser_options()).into_offset_iter() {
         let first = body[r.start..].lines().next().unwrap_or("");
         let last = body[r.clone()]
             .trim_end_matches('\n')

@@ -6,39 +6,9 @@ use crate::lang::Lang;
 use std::borrow::Cow;
 use std::ops::Range;
 
+pub(crate) use super::cmark::parser_options;
 pub(crate) use super::split::split;
-
-/// A piece of Markdown and where it starts in its file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Chunk {
-    /// The Markdown text.
-    pub text: String,
-    /// Byte offset of `text` in the (normalised) file.
-    pub(crate) offset: usize,
-}
-
-/// One run of the body.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Segment {
-    /// Outside any language block: shown in both languages.
-    Shared(Chunk),
-    /// A `ja` block next to an `en` block.
-    Pair {
-        /// The Japanese block.
-        ja: Chunk,
-        /// The English block.
-        en: Chunk,
-    },
-    /// A language block with no partner.
-    Untranslated {
-        /// The language it is written in.
-        lang: Lang,
-        /// Its text.
-        chunk: Chunk,
-        /// Byte offset of its `::: xx` line, for diagnostics.
-        opener: usize,
-    },
-}
+pub use super::split::{Chunk, Segment};
 
 /// The ids taken on a page as its chunks are rendered: the reserved ones,
 /// the headings' and the diagrams', with the ids inside each diagram's
@@ -220,17 +190,6 @@ mod tests {
         assert_eq!(e[0].location.to_string(), "p.md:2:1");
         assert_eq!(e[0].message, "`::: ja` block is never closed");
     }
-}
-
-/// The one Markdown parser configuration used by every stage.
-pub(crate) fn parser_options() -> pulldown_cmark::Options {
-    use pulldown_cmark::Options;
-    Options::ENABLE_TABLES
-        | Options::ENABLE_FOOTNOTES
-        | Options::ENABLE_STRIKETHROUGH
-        | Options::ENABLE_HEADING_ATTRIBUTES
-        | Options::ENABLE_WIKILINKS
-        | Options::ENABLE_TASKLISTS
 }
 
 /// A reference found in a chunk: `[[claim:ID]]` or a link to a content file.

@@ -6,7 +6,7 @@
 
 use super::front_matter::{RawClaim, RawLink};
 use super::links::colon_lines;
-pub(crate) use super::links::{normalise_path, parse_link};
+pub(crate) use super::links::{normalise_path, parse_link, EvidenceLink};
 use crate::error::Diagnostic;
 use crate::lang::{Bi, Lang};
 use crate::source::Source;
@@ -114,35 +114,6 @@ pub(crate) struct Lifecycle {
     pub(crate) superseded_by: Option<(String, Range<usize>)>,
     /// True when `translated-by = "machine"`: readers are told.
     pub(crate) machine_translated: bool,
-}
-
-/// A link from a claim to lines of an evidence file.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub(crate) struct EvidenceLink {
-    /// Path under the evidence directory, normalised, `/`-separated.
-    pub(crate) path: String,
-    /// Inclusive 1-based line range, counted after the file's header.
-    pub(crate) lines: Option<(usize, usize)>,
-    /// Text that must occur inside the lines.
-    pub(crate) quote: Option<String>,
-    /// Where the link is written in the page.
-    pub(crate) span: Range<usize>,
-}
-
-impl EvidenceLink {
-    /// `path#L7-L12`, `path#L7` or `path`.
-    pub(crate) fn label(&self) -> String {
-        format!("{}{}", self.path, self.fragment())
-    }
-
-    /// `#L7-L12`, `#L7` or empty.
-    pub(crate) fn fragment(&self) -> String {
-        match self.lines {
-            None => String::new(),
-            Some((a, b)) if a == b => format!("#L{a}"),
-            Some((a, b)) => format!("#L{a}-L{b}"),
-        }
-    }
 }
 
 /// A claim with its class, texts and evidence.

@@ -3,8 +3,37 @@
 //! leave the evidence directory. Whether the file and lines exist is the
 //! evidence stage's business.
 
-use super::claims::EvidenceLink;
 use super::front_matter::{RawLines, RawLink};
+use std::ops::Range;
+
+/// A link from a claim to lines of an evidence file.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct EvidenceLink {
+    /// Path under the evidence directory, normalised, `/`-separated.
+    pub(crate) path: String,
+    /// Inclusive 1-based line range, counted after the file's header.
+    pub(crate) lines: Option<(usize, usize)>,
+    /// Text that must occur inside the lines.
+    pub(crate) quote: Option<String>,
+    /// Where the link is written in the page.
+    pub(crate) span: Range<usize>,
+}
+
+impl EvidenceLink {
+    /// `path#L7-L12`, `path#L7` or `path`.
+    pub(crate) fn label(&self) -> String {
+        format!("{}{}", self.path, self.fragment())
+    }
+
+    /// `#L7-L12`, `#L7` or empty.
+    pub(crate) fn fragment(&self) -> String {
+        match self.lines {
+            None => String::new(),
+            Some((a, b)) if a == b => format!("#L{a}"),
+            Some((a, b)) => format!("#L{a}-L{b}"),
+        }
+    }
+}
 
 type LinkError = (&'static str, String, String);
 

@@ -7,6 +7,7 @@
 pub(crate) mod blocks;
 pub(crate) mod body;
 pub(crate) mod claims;
+mod cmark;
 pub(crate) mod front_matter;
 mod links;
 mod page;

@@ -5,7 +5,6 @@
 //! text; `super::blocks` says which lines those are where a quick look at
 //! fences is not enough. This module splits text; it renders nothing.
 
-use super::body::{Chunk, Segment};
 use crate::error::Diagnostic;
 use crate::lang::Lang;
 use crate::source::Source;
@@ -16,6 +15,38 @@ enum Part {
     Block {
         lang: Lang,
         chunk: Chunk,
+        opener: usize,
+    },
+}
+
+/// A piece of Markdown and where it starts in its file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chunk {
+    /// The Markdown text.
+    pub text: String,
+    /// Byte offset of `text` in the (normalised) file.
+    pub(crate) offset: usize,
+}
+
+/// One run of the body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Segment {
+    /// Outside any language block: shown in both languages.
+    Shared(Chunk),
+    /// A `ja` block next to an `en` block.
+    Pair {
+        /// The Japanese block.
+        ja: Chunk,
+        /// The English block.
+        en: Chunk,
+    },
+    /// A language block with no partner.
+    Untranslated {
+        /// The language it is written in.
+        lang: Lang,
+        /// Its text.
+        chunk: Chunk,
+        /// Byte offset of its `::: xx` line, for diagnostics.
         opener: usize,
     },
 }

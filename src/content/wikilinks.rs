@@ -44,7 +44,7 @@ pub(crate) fn plain(
             doc.push('\n');
         }
     }
-    let options = super::body::parser_options() - Options::ENABLE_WIKILINKS;
+    let options = super::cmark::parser_options() - Options::ENABLE_WIKILINKS;
     let mut out = Vec::new();
     let mut events = Parser::new_ext(&doc, options).into_offset_iter();
     match events.next() {
@@ -87,11 +87,11 @@ mod tests {
     use super::*;
 
     fn read(text: &str) -> String {
-        let parser = Parser::new_ext(text, super::super::body::parser_options());
+        let parser = Parser::new_ext(text, super::super::cmark::parser_options());
         let defs = parser.reference_definitions().clone();
         let mut html = String::new();
         let mut iter =
-            Parser::new_ext(text, super::super::body::parser_options()).into_offset_iter();
+            Parser::new_ext(text, super::super::cmark::parser_options()).into_offset_iter();
         let mut events = Vec::new();
         while let Some((ev, range)) = iter.next() {
             match ev {
