@@ -711,7 +711,7 @@ const squash = (s) => s.replace(/[\u200B\s]+/g, "").normalize("NFKC").toLowerCas
  * characters we therefore also run the query as a phrase and put the phrase
  * hits first; then, for every query, a page titled exactly as the query
  * comes first, then candidates whose text contains the query verbatim
- * (title matches first), then the rest.
+ * (title matches first, then pages whose answers say it), then the rest.
  *
  * Returns `{ total, first, more }`: the re-ranked results (data loaded) and
  * a loader for the ones beyond them, so every counted result is reachable.
@@ -746,7 +746,10 @@ export async function search(query, lang = LANG) {
     const text = `${title} ${squash(d.content ?? "")}`;
     const tier = text.includes(whole) ? 0 : parts.every((p) => text.includes(p)) ? 2 : 4;
     const own = d.anchors?.some((a) => a.id === `claim-${q}`);
-    return (own ? -2 : 0) + tier + (title.includes(whole) ? 0 : 1);
+    // A page whose own answers say the query ("✗ Not dispatched") is what
+    // the query asks for; a page that mentions the words in passing is not.
+    const answered = squash(d.meta?.["answer-words"] ?? "").includes(whole);
+    return (own ? -2 : 0) + tier + (title.includes(whole) ? 0 : 1) - (answered ? 0.5 : 0);
   };
   hits = hits
     .map((d, i) => ({ d, i, r: rank(d) }))

@@ -59,11 +59,14 @@ test("point 1: a confirmed 'no' and a confirmed 'loaded' differ in their answer,
   assert.deepEqual([notLoaded.words, notLoaded.glyph], ["Not loaded", "✗"]);
   // Two unknowns for two reasons (issue 40, trial M3): rocBLAS was looked
   // at and showed its handle only; hipBLAS had no means to be looked at.
-  // Their words differ, and so do their certainty marks.
+  // Their words differ, and so do their certainty marks. A not-known
+  // answer is the absence of an answer, "Not known: <why>" with no glyph
+  // (issue 40, SPEC §12).
   const limited = await hubCell(page, "rocblas", "dispatched");
   const unresolved = await hubCell(page, "hipblas", "dispatched");
-  assert.equal(limited.words, "Looked: handle only (no GEMM logged)");
-  assert.equal(unresolved.words, "No means to observe yet");
+  assert.equal(limited.words, "Not known: Looked: handle only (no GEMM logged)");
+  assert.equal(unresolved.words, "Not known: No means to observe yet");
+  assert.deepEqual([limited.glyph, unresolved.glyph], [null, null]);
   assert.equal(limited.badge, "badge--limited");
   assert.equal(unresolved.badge, "badge--unresolved");
   assert.notEqual(limited.mark, unresolved.mark, "the certainty marks differ");
@@ -330,6 +333,17 @@ test("issue 40: each footnote under the summary says what would settle its row's
       for (const href of r.entities) {
         const claim = cellClaim(all, keyOf(href), r.aspect);
         assert.ok(claim, `${path}: the claim of ${keyOf(href)} × ${r.aspect}`);
+        if (claim.class === "inferred" && !claim.settle) {
+          // An inference says why it is below confirmed by what it rests
+          // on: each premise's words, after "Inferred from:".
+          assert.ok(claim.from?.length, `${path}: inferred claim ${claim.id} names what it rests on`);
+          assert.match(note.text, r.lang === "ja" ? /推論の前提：/ : /Inferred from:/);
+          for (const id of claim.from) {
+            const premise = all.get(id).text[r.lang].replace(/\s+/g, " ");
+            assert.ok(note.text.includes(premise), `${path} ${r.note}: ${claim.id}'s premise ${id} "${premise}" in "${note.text}"`);
+          }
+          continue;
+        }
         assert.ok(claim.settle, `${path}: claim ${claim.id} says what would settle it`);
         const settle = claim.settle[r.lang].replace(/\s+/g, " ");
         assert.ok(note.text.includes(settle), `${path} ${r.note}: ${claim.id}'s settle "${settle}" in "${note.text}"`);

@@ -56,14 +56,24 @@ function assertTop(results, expected, query, within = 1) {
   );
 }
 
-/** The text a page offers to search: its article, tags stripped. */
+/**
+ * The text a page offers to search: its article, without what it leaves
+ * out of the index (`data-pagefind-ignore`: an evidence page's list of the
+ * claims citing it, whose words are their own pages' to be found by).
+ */
 const bodies = new Map();
 async function bodyText(path) {
   if (!bodies.has(path)) {
     const html = await (await fetch(server.origin + path)).text();
-    const start = html.indexOf("data-pagefind-body");
-    const article = start < 0 ? "" : html.slice(start, html.indexOf("</article>", start));
-    bodies.set(path, article.replace(/<[^>]*>/g, "").replace(/\s+/g, "").normalize("NFKC").toLowerCase());
+    const page = await context.newPage();
+    const text = await page.evaluate((html) => {
+      const body = new DOMParser().parseFromString(html, "text/html").querySelector("[data-pagefind-body]");
+      if (!body) return "";
+      for (const e of body.querySelectorAll("[data-pagefind-ignore]")) e.remove();
+      return body.textContent;
+    }, html);
+    await page.close();
+    bodies.set(path, text.replace(/\s+/g, "").normalize("NFKC").toLowerCase());
   }
   return bodies.get(path);
 }
@@ -114,9 +124,12 @@ test("ja search: a page titled with the word comes first", async () => {
   assertTop(await searchFrom("/ja/", "線形代数"), "/ja/components/rocm-bundle/", "線形代数", 2);
 });
 
+// The one page with the word is the Phase D log, which keeps the record's
+// own 別ビルドが存在するか未確認; the gfx942 page says 別の Ollama ビルド.
 test("ja search 別ビルド: the one page with the word is first (#1237)", async () => {
   const results = await searchFrom("/ja/", "別ビルド");
-  assert.equal(pagePath(results[0]?.href ?? ""), "/ja/generations/gfx942/", JSON.stringify(results));
+  assert.equal(pagePath(results[0]?.href ?? ""), "/ja/evidence/phase-d/fatbin-targets.txt/", JSON.stringify(results));
+  assert.equal(pagePath(results[1]?.href ?? ""), "/ja/generations/gfx942/", JSON.stringify(results));
 });
 
 test("ja search 量子化 also finds the ggml-hip page and the observers page", async () => {
@@ -290,7 +303,10 @@ test("a Japanese query on an English page is offered the Japanese pages (trial L
   await page.waitForFunction(() => document.getElementById("site-search")?.dataset.done === "量子化");
   const offer = page.locator(".site-search__other");
   assert.equal(await offer.textContent(), "Search the Japanese pages for “量子化”");
+  // The English pages may hold the word too (a log's Japanese half), so
+  // wait for the Japanese results' own head, not for any result.
   await offer.click();
+  await page.waitForFunction(() => document.querySelector(".site-search__count")?.textContent.startsWith("In the Japanese pages"));
   await page.waitForSelector(".search-result");
   const head = await page.locator(".site-search__count").textContent();
   assert.match(head, /^In the Japanese pages: \d+ results?$/);

@@ -17,7 +17,11 @@ import { repo, publicDir, serve, launch } from "./lib.js";
 const BIN = process.env.KANSOKU_BIN ?? path.join(repo, "target", "release", "kansoku");
 const GEN = process.env.KANSOKU_GEN ?? path.join(repo, "target", "release", "examples", "gen_corpus");
 
-// This repository's site: [language, query, first result, more expected within the first three].
+// This repository's site: [language, query, first result, more expected
+// within the first three (or the first `within`)]. Since the transcripts
+// give each line in Japanese too (issue 40, F28), the Japanese evidence
+// pages hold the record's own words and answer Japanese queries as their
+// English twins answer English ones.
 const RECORD = [
   // Entity names: the entity's page first.
   ["ja", "rocBLAS", "/ja/components/rocblas/", ["/ja/observers/rocblas-layer/"]],
@@ -35,10 +39,14 @@ const RECORD = [
   ["en", "MMVQ", "/en/components/ggml-hip/", []],
   ["ja", "閾値", "/ja/observers/phase-proxy/", []],
   // Japanese compounds, found whole (Pagefind #1237).
-  ["ja", "別ビルド", "/ja/generations/gfx942/", []],
-  ["ja", "逆アセンブル", "/ja/components/ggml-hip/", []],
+  // 別ビルド is the record's word, kept in the Phase D log; the gfx942 page
+  // says 別の Ollama ビルド.
+  ["ja", "別ビルド", "/ja/evidence/phase-d/fatbin-targets.txt/", ["/ja/generations/gfx942/"]],
+  // As "disassembly" in English: the log of the disassembly, then its page.
+  ["ja", "逆アセンブル", "/ja/evidence/fatbin/gfx1201-bundles.txt/", ["/ja/components/ggml-hip/"]],
   ["ja", "観測手段", "/ja/observers/", []],
-  ["ja", "量子化", "/ja/", ["/ja/components/ggml-hip/", "/ja/observers/"]],
+  // Two logs restate the record's 量子化方式 (home-worlds, quantization-map).
+  ["ja", "量子化", "/ja/", ["/ja/components/ggml-hip/", "/ja/observers/"], 5],
   // English phrases.
   ["en", "inference loop", "/en/components/", ["/en/components/hipblas/"]],
   ["en", "disassembly", "/en/evidence/fatbin/gfx1201-bundles.txt/", ["/en/components/ggml-hip/"]],
@@ -105,11 +113,11 @@ async function text(server, href) {
 
 test("this repository's site: each query's expected page first, and the rest in the first three", async () => {
   const misses = [];
-  for (const [lang, query, first, more] of RECORD) {
+  for (const [lang, query, first, more, within = 3] of RECORD) {
     const got = await search(record, lang, query);
     if (got[0] !== first) misses.push(`${lang} ${query}: first ${got[0]}, expected ${first}`);
     for (const m of more) {
-      if (!got.slice(0, 3).includes(m)) misses.push(`${lang} ${query}: ${m} not in ${got.slice(0, 3).join(", ")}`);
+      if (!got.slice(0, within).includes(m)) misses.push(`${lang} ${query}: ${m} not in ${got.slice(0, within).join(", ")}`);
     }
   }
   assert.deepEqual(misses, []);

@@ -8,7 +8,11 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { serve, launch, watchedPage, sitePages, artifact } from "./lib.js";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { execFileSync } from "node:child_process";
+import { serve, launch, watchedPage, sitePages, artifact, repo } from "./lib.js";
 
 const require = createRequire(import.meta.url);
 const AXE = require.resolve("axe-core/axe.min.js");
@@ -204,11 +208,22 @@ test("screenshots: home, hub and matrix in both languages, light and dark", asyn
 
 // Issue 40, trial L11: on a Japanese page, a log restating the record in
 // English is marked English (its code keeps its typeface) and a note in
-// Japanese says it is kept as written, not translated.
+// Japanese says it is kept as written, not translated. This repository's
+// transcripts now give every line in Japanese too (issue 40, F28), so none
+// of its logs is English alone: a small site built here has one.
 test("an English log on a Japanese page is marked and said so (trial L11)", async () => {
+  const bin = process.env.KANSOKU_BIN ?? path.join(repo, "target", "release", "kansoku");
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "kansoku-l11-"));
+  fs.cpSync(path.join(repo, "tests", "fixtures", "check", "clean"), root, { recursive: true });
+  fs.writeFileSync(
+    path.join(root, "evidence", "logs", "a.log"),
+    '+++\nkind = "transcript"\nsource = "the record\'s summary page"\n+++\nline one of the summary\nline two: output\nline three\nline four\nline five\n',
+  );
+  execFileSync(bin, ["build", "--quiet", "--root", root], { stdio: ["ignore", "ignore", "inherit"] });
+  const site = await serve(path.join(root, "public"));
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await watchedPage(context, server.origin);
-  await page.goto(`${server.origin}/ja/evidence/observers/rocblas-layer.txt/`);
+  const page = await watchedPage(context, site.origin);
+  await page.goto(`${site.origin}/ja/evidence/logs/a.log/`);
   const note = page.locator(".evidence__lang");
   assert.equal(await note.isVisible(), true);
   assert.match(await note.textContent(), /英語/);
@@ -220,8 +235,10 @@ test("an English log on a Japanese page is marked and said so (trial L11)", asyn
     getComputedStyle(document.querySelector(".evidence__path code")).fontFamily,
   ]);
   assert.equal(font, plain, "marked English, a log line keeps the code typeface");
-  await page.goto(`${server.origin}/en/evidence/observers/rocblas-layer.txt/`);
+  await page.goto(`${site.origin}/en/evidence/logs/a.log/`);
   assert.equal(await page.locator(".evidence__lang").count(), 0);
   assert.deepEqual(page.problems(), []);
   await context.close();
+  await site.close();
+  fs.rmSync(root, { recursive: true, force: true });
 });

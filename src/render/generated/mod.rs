@@ -179,12 +179,16 @@ fn status_chain(cx: &Ctx<'_>, lang: Lang, tree: &str) -> Result<String, Diagnost
         // that is known in words; its fill is neutral: a class colour read
         // as "works" is what readers met (issue 26).
         // The whole status text, wrapped: a cut label hides the outcome.
+        // The state is wrapped at the same width: one long state ("◑
+        // Indirect and approximate only · Confirmed") widened every node
+        // and shrank the chain's labels to 7 px on a 360 px phone.
+        let width = if lang == Lang::Ja { 18 } else { 30 };
         let label = match status {
             Some(c) => format!(
-                "{}\\n[{}]\\n{}",
+                "{}\\n{}\\n{}",
                 e.name.get(lang),
-                node_state(cx, lang, c)?,
-                wrap(c.text.get(lang), if lang == Lang::Ja { 18 } else { 30 }).join("\\n")
+                wrap(&format!("[{}]", node_state(cx, lang, c)?), width).join("\\n"),
+                wrap(c.text.get(lang), width).join("\\n")
             ),
             None => e.name.get(lang).clone(),
         };
