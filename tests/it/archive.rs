@@ -99,17 +99,7 @@ fn elements(html: &str) -> Vec<(String, Vec<(String, String)>)> {
 #[test]
 fn hostile_raw_html_leaves_nothing_that_loads_or_navigates_issue_39() {
     let t = hostile_site();
-    let archive = t.root().parent().expect("a parent").join("hostile.html");
-    build_with(
-        t.root(),
-        BuildOptions {
-            archive: Some(Archive::new(archive.clone())),
-            search: false,
-            ..BuildOptions::default()
-        },
-    )
-    .expect("builds");
-    let html = std::fs::read_to_string(&archive).expect("the archive");
+    let html = archive_of(&t, "hostile.html");
     let all = elements(&html);
     // The head's own, and nothing else of the kind.
     let metas: Vec<String> = all
@@ -342,17 +332,7 @@ fn foreign_content_a_rewriter_misreads_leaves_no_tag_that_loads_or_navigates_iss
         "content/notes/b-foreign.md",
         &page("Foreign", &foreign_content_vectors().join("\n\n")),
     );
-    let archive = t.root().parent().expect("a parent").join("foreign.html");
-    build_with(
-        t.root(),
-        BuildOptions {
-            archive: Some(Archive::new(archive.clone())),
-            search: false,
-            ..BuildOptions::default()
-        },
-    )
-    .expect("builds");
-    let html = std::fs::read_to_string(&archive).expect("the archive");
+    let html = archive_of(&t, "foreign.html");
     let (_, body) = html
         .split_once("<body class=\"kansoku-archive\">")
         .expect("the archive's body");
@@ -362,4 +342,20 @@ fn foreign_content_a_rewriter_misreads_leaves_no_tag_that_loads_or_navigates_iss
     assert!(sections.contains(&format!(
         "&lt;meta http-equiv=\"refresh\" content=\"0;url={AT}/mglyph\">"
     )));
+}
+
+/// The one-file archive of `t`'s site, built beside it as `name` (no
+/// search: the archive holds none).
+fn archive_of(t: &SiteTest, name: &str) -> String {
+    let archive = t.root().parent().expect("a parent").join(name);
+    build_with(
+        t.root(),
+        BuildOptions {
+            archive: Some(Archive::new(archive.clone())),
+            search: false,
+            ..BuildOptions::default()
+        },
+    )
+    .expect("builds");
+    std::fs::read_to_string(&archive).expect("the archive")
 }
