@@ -253,19 +253,7 @@ fn recapture_stops_a_command_past_its_time_and_says_so() {
         outside.join("data.txt").display(),
         delay.display()
     );
-    let out = kansoku(
-        t.root(),
-        &[
-            "capture",
-            "--replace",
-            "--shell",
-            "--as",
-            "runs/out.txt",
-            "--",
-            &line,
-        ],
-    );
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    crate::recapture::capture_shell(&t, &line);
     std::fs::write(&delay, "30").expect("delay");
     let before = std::fs::read_to_string(t.root().join("evidence/runs/out.txt")).expect("c");
     let started = Instant::now();
@@ -297,19 +285,7 @@ fn a_signal_to_recapture_stops_the_command_and_removes_its_scratch_copy() {
         outside.join("go").display(),
         pidfile.display()
     );
-    let out = kansoku(
-        t.root(),
-        &[
-            "capture",
-            "--replace",
-            "--shell",
-            "--as",
-            "runs/out.txt",
-            "--",
-            &line,
-        ],
-    );
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    crate::recapture::capture_shell(&t, &line);
     std::fs::write(outside.join("go"), "").expect("go");
     let tmpdir = outside.join("tmp");
     std::fs::create_dir_all(&tmpdir).expect("tmp");

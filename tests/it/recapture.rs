@@ -85,6 +85,25 @@ pub(crate) fn captured_with(flags: &[&str], lines: &str, quote: &str) -> (SiteTe
     (t, outside)
 }
 
+/// Captures the shell command line `line` again over the capture of
+/// [`captured`] (`capture --replace --shell`), as a person typing it
+/// would, which approves it; the capture must succeed.
+pub(crate) fn capture_shell(t: &SiteTest, line: &str) {
+    let out = kansoku(
+        t.root(),
+        &[
+            "capture",
+            "--replace",
+            "--shell",
+            "--as",
+            "runs/out.txt",
+            "--",
+            line,
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
 fn read(t: &SiteTest, rel: &str) -> String {
     std::fs::read_to_string(t.root().join(rel)).expect("readable")
 }
@@ -520,19 +539,7 @@ fn a_note_at_the_stderr_name_is_never_overwritten_l9() {
     std::fs::write(&err, "").expect("err");
     // A capture that prints to stderr only when err.txt holds something.
     let line = format!("cat {data}; cat {} >&2", err.display());
-    let out = kansoku(
-        t.root(),
-        &[
-            "capture",
-            "--replace",
-            "--shell",
-            "--as",
-            "runs/out.txt",
-            "--",
-            &line,
-        ],
-    );
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    capture_shell(&t, &line);
     assert!(!t.root().join("evidence/runs/out.stderr.txt").exists());
     let note = "+++\nkind = \"note\"\n+++\nA person's note.\n";
     t.write("evidence/runs/out.stderr.txt", note);
