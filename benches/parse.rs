@@ -24,6 +24,9 @@ fn bench(c: &mut Criterion) {
     let config = Config::load(&root).expect("corpus has a valid book.toml");
     let (content, _) = load_content(&root).expect("corpus loads");
     let (evidence, _) = load_evidence(&root, &config.evidence_dir).expect("corpus evidence loads");
+    let theme_ids = kansoku::site::load_sources(&root)
+        .expect("corpus loads")
+        .theme_ids;
 
     let mut g = c.benchmark_group("parse");
     g.throughput(Throughput::Elements(content.pages.len() as u64));
@@ -36,7 +39,15 @@ fn bench(c: &mut Criterion) {
     });
     g.throughput(Throughput::Elements(content.pages.len() as u64));
     g.bench_function(format!("validate/{n}"), |b| {
-        b.iter(|| black_box(validate(&config, &content, &evidence, Mode::Build)))
+        b.iter(|| {
+            black_box(validate(
+                &config,
+                &content,
+                &evidence,
+                &theme_ids,
+                Mode::Build,
+            ))
+        })
     });
     g.finish();
 }

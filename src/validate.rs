@@ -1,9 +1,10 @@
 //! Validation: resolving claims against evidence and against each other.
 //!
 //! Every rule pushes findings and goes on (never fail-fast); the caller
-//! decides what errors mean. This stage reads the loaded values, and from
-//! disk only the ids the theme writes literally (`theme::theme_ids`), which
-//! headings may not take; nothing is written here.
+//! decides what errors mean. This stage reads the loaded values only,
+//! the ids the theme writes literally (which headings may not take)
+//! among them, read with the sources (`site::Sources::theme_ids`);
+//! nothing is read from disk or written here.
 
 mod checker;
 mod derive;
@@ -65,9 +66,10 @@ pub fn validate(
     config: &Config,
     content: &Content,
     evidence: &EvidenceIndex,
+    theme_ids: &[String],
     mode: Mode,
 ) -> (Arc<Index>, Vec<Diagnostic>) {
-    let (index, diags, _) = run(config, content, evidence, mode, None);
+    let (index, diags, _) = run(config, content, evidence, theme_ids, mode, None);
     (index, diags)
 }
 
@@ -109,9 +111,9 @@ pub(crate) fn validate_memo(
     config: &Config,
     content: &Content,
     evidence: &EvidenceIndex,
+    theme_ids: &[String],
     mode: Mode,
-    keys: &[Option<u64>],
-    whole: Option<u64>,
+    (keys, whole): (&[Option<u64>], Option<u64>),
     memo: &mut Checks,
 ) -> (Arc<Index>, Vec<Diagnostic>) {
     let old = std::mem::take(memo);
@@ -119,6 +121,7 @@ pub(crate) fn validate_memo(
         config,
         content,
         evidence,
+        theme_ids,
         mode,
         Some(Remembered { keys, whole, old }),
     );
@@ -181,8 +184,30 @@ pub(crate) fn page_facts(page: &crate::content::Page) -> u64 {
     h.finish()
 }
 
+/// The ids of the claims `page`'s text names (`[[claim:ID]]`, in either
+/// language), sorted, each once: with its own claims, the claims the page
+/// may show (`render::input`). Found by the scan the checks use, which
+/// reads a reference exactly as rendering does.
+pub(crate) fn claim_names(page: &crate::content::Page) -> Vec<String> {
+    use crate::content::body::{scan, Reference};
+    use crate::content::Segment;
+    let mut ids: Vec<String> = page
+        .segments
+        .iter()
+        .flat_map(Segment::chunks)
+        .flat_map(|(chunk, _)| scan(chunk, &page.rel).refs)
+        .filter_map(|(r, _)| match r {
+            Reference::Claim(id) => Some(id.into_owned()),
+            _ => None,
+        })
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids
+}
+
 /// Hash of every fact a page's own check ([`Checker::page`]) reads
-/// besides the page: the configuration, the mode, every page's facts
+/// besides the page: the configuration, the theme's ids, the mode, every page's facts
 /// (`page_facts[pi]`, see [`page_facts`]) in page order (the first
 /// definition of an id is the one that counts), the pages that failed to
 /// load, and every evidence file.
@@ -190,12 +215,13 @@ pub(crate) fn site_facts(
     config: &Config,
     content: &Content,
     evidence: &EvidenceIndex,
+    theme_ids: &[String],
     mode: Mode,
     page_facts: &[u64],
 ) -> u64 {
     let mut h = hasher();
     config.key.hash(&mut h);
-    crate::theme::theme_ids(&config.root).hash(&mut h);
+    theme_ids.hash(&mut h);
     (mode == Mode::Check).hash(&mut h);
     page_facts.hash(&mut h);
     content.failed.hash(&mut h);
@@ -223,6 +249,7 @@ fn run(
     config: &Config,
     content: &Content,
     evidence: &EvidenceIndex,
+    theme_ids: &[String],
     mode: Mode,
     memo: Option<Remembered<'_>>,
 ) -> (Arc<Index>, Vec<Diagnostic>, Checks) {
@@ -250,7 +277,7 @@ fn run(
     let checker =
         (remembered_whole.is_none() || remembered.iter().any(Option::is_none)).then(|| {
             let lookups = remembered_whole.as_ref().map(|w| w.lookups.clone());
-            Checker::new(config, content, evidence, mode, lookups)
+            Checker::new(config, content, evidence, theme_ids, mode, lookups)
         });
     let whole = match (remembered_whole, &checker) {
         (Some(w), _) => w,

@@ -390,10 +390,7 @@ mod tests {
     use super::*;
 
     fn parse(text: &str) -> std::result::Result<super::super::Config, Vec<Diagnostic>> {
-        super::super::Config::parse(
-            std::path::Path::new("."),
-            Source::new("book.toml".into(), text.into()),
-        )
+        super::super::Config::parse(Source::new("book.toml".into(), text.into()))
     }
 
     #[test]

@@ -167,10 +167,7 @@ mod tests {
             "[[check.accept]]\ncode = \"W001\"\nreason = { ja = \"理由\", en = \"why\" }\n",
             "[serve]\nport = 4000\n",
         );
-        let (config, diags) = Config::read(
-            std::path::Path::new("."),
-            Source::new("book.toml".into(), text.into()),
-        );
+        let (config, diags) = Config::read(Source::new("book.toml".into(), text.into()));
         let found: Vec<String> = diags
             .iter()
             .map(|d| format!("{} {} {}", d.code, d.location, d.message))

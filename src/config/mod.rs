@@ -251,8 +251,6 @@ pub enum RawHtmlPolicy {
 /// The validated site configuration.
 #[derive(Debug, Clone)]
 pub struct Config {
-    /// The site root (the directory holding `book.toml`).
-    pub(crate) root: PathBuf,
     /// Site title in each language.
     pub(crate) title: Bi<String>,
     /// Site description in each language.
@@ -319,6 +317,15 @@ pub struct Config {
     /// Its warnings (W062: a bidirectional control in a text), reported
     /// with the site's findings.
     pub(crate) warnings: Vec<Diagnostic>,
+}
+
+/// A configuration hashes as what it was made from ([`Config::key`]: the
+/// root, `book.toml`'s bytes and the overrides), so a render input holding
+/// it is keyed on all of it without listing its fields.
+impl std::hash::Hash for Config {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.key.hash(h);
+    }
 }
 
 /// `[output]`: which outputs for machine and offline readers a build
@@ -408,15 +415,15 @@ impl Config {
             }
         })?;
         let text = decode(CONFIG_FILE, &bytes).map_err(|d| Error::Content(vec![d]))?;
-        let (mut config, diags) = Config::read(root, Source::new(CONFIG_FILE.to_owned(), text));
+        let (mut config, diags) = Config::read(Source::new(CONFIG_FILE.to_owned(), text));
         let source = [root.as_os_str().as_encoded_bytes(), b"\0", &bytes].concat();
         config.key = crate::hash::content_hash(&source);
         Ok((config, diags))
     }
 
     #[cfg(test)]
-    fn parse(root: &Path, src: Source) -> std::result::Result<Config, Vec<Diagnostic>> {
-        match Config::read(root, src) {
+    fn parse(src: Source) -> std::result::Result<Config, Vec<Diagnostic>> {
+        match Config::read(src) {
             (config, diags) if !diags.iter().any(Diagnostic::is_error) => Ok(config),
             (_, diags) => Err(diags),
         }
@@ -424,7 +431,7 @@ impl Config {
 
     /// The configuration `src` gives, as far as it can be read, and every
     /// mistake in it.
-    fn read(root: &Path, src: Source) -> (Config, Vec<Diagnostic>) {
+    fn read(src: Source) -> (Config, Vec<Diagnostic>) {
         let (raw, mut diags, mut unread) = match toml::from_str::<RawConfig>(&src.text) {
             Ok(raw) => (raw, Vec::new(), Unread::default()),
             Err(_) => lenient::config(&src),
@@ -577,7 +584,6 @@ impl Config {
         };
         let (origin, base_path) = split_site_url(&site_url.0);
         let mut config = Config {
-            root: root.to_path_buf(),
             title,
             description,
             authors: raw.book.authors,

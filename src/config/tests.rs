@@ -3,7 +3,7 @@
 use super::*;
 
 fn parse(text: &str) -> std::result::Result<Config, Vec<Diagnostic>> {
-    Config::parse(Path::new("."), Source::new("book.toml".into(), text.into()))
+    Config::parse(Source::new("book.toml".into(), text.into()))
 }
 
 #[test]

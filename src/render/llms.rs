@@ -44,25 +44,41 @@ pub(crate) const FULL_LIMIT: usize = 1_000_000;
 /// within [`FULL_LIMIT`].
 const NOTE_ROOM: usize = 4096;
 
-/// Every llms file.
-pub(super) fn files(cx: &Ctx<'_>) -> Result<Vec<OutputFile>, Diagnostic> {
+/// Every llms file, and the content paths of the pages whose text they
+/// hold, sorted: those `llms-full.txt` holds before its cut in either
+/// language, and those without a lead, whose first sentence describes
+/// them in `llms.txt`. The memo keys the next render on those pages'
+/// sources (`render::input::SiteExtra::Read`).
+pub(super) fn files(cx: &Ctx<'_>) -> Result<(Vec<OutputFile>, Vec<String>), Diagnostic> {
     let mut out = vec![OutputFile {
         path: "llms.txt".to_owned(),
         bytes: root(cx).into_bytes(),
     }];
     let groups = groups(cx);
+    let pages = &cx.site.content.pages;
+    let listed: Vec<usize> = groups.iter().flat_map(|(_, m)| m.iter().copied()).collect();
+    let mut read: Vec<String> = listed
+        .iter()
+        .map(|&i| &pages[i])
+        .filter(|p| p.lead.is_none())
+        .map(|p| p.rel.clone())
+        .collect();
     for lang in Lang::ALL {
         let md = Md { cx, lang };
         out.push(OutputFile {
             path: format!("{lang}/llms.txt"),
             bytes: list(&md, &groups).into_bytes(),
         });
+        let (text, held) = full(&md, &groups)?;
+        read.extend(listed.iter().take(held).map(|&i| pages[i].rel.clone()));
         out.push(OutputFile {
             path: format!("{lang}/llms-full.txt"),
-            bytes: full(&md, &groups)?.into_bytes(),
+            bytes: text.into_bytes(),
         });
     }
-    Ok(out)
+    read.sort_unstable();
+    read.dedup();
+    Ok((out, read))
 }
 
 /// The address of a file the build writes at `path` (from the build
@@ -219,21 +235,12 @@ fn list(md: &Md<'_, '_>, groups: &Groups) -> String {
     out
 }
 
-/// Notes that the llms files read `page`'s text (see
-/// `Renderer::render_unit_showing`): a change to it makes them again.
-fn read(cx: &Ctx<'_>, page: &Page) {
-    crate::sync::lock(&cx.read).push(page.rel.clone());
-}
-
 /// A page as a list entry: its title linked, and what it is about.
 fn entry(md: &Md<'_, '_>, page: &Page) -> String {
     let link = md.link(
         page.title.get(md.lang),
         &md.cx.page_href(md.lang.code(), page),
     );
-    if page.lead.is_none() {
-        read(md.cx, page);
-    }
     match description(page, md.lang) {
         Some(d) => format!("{link}: {}", text(&d)),
         None => link,
@@ -347,8 +354,9 @@ const SENTENCE: usize = 200;
 
 /// A language's `llms-full.txt`: every page's twin in `llms.txt`'s
 /// order, then the evidence pages', while the file stays within
-/// [`FULL_LIMIT`] (see there).
-fn full(md: &Md<'_, '_>, groups: &Groups) -> Result<String, Diagnostic> {
+/// [`FULL_LIMIT`] (see there); with how many of those pages and evidence
+/// pages it read the text of (those before the cut, and the first past it).
+fn full(md: &Md<'_, '_>, groups: &Groups) -> Result<(String, usize), Diagnostic> {
     let (cx, lang) = (md.cx, md.lang);
     let site = cx.site;
     let mut out = head(md);
@@ -362,12 +370,12 @@ fn full(md: &Md<'_, '_>, groups: &Groups) -> Result<String, Diagnostic> {
         .flat_map(|(_, m)| m.iter().map(|&i| Item::Page(&site.content.pages[i])))
         .chain(site.evidence.files.values().map(Item::Evidence))
         .collect();
+    // The text of every item up to the first that does not fit is read:
+    // that one's size decides the cut.
+    let mut held = items.len();
     for (n, item) in items.iter().enumerate() {
         let body = match item {
-            Item::Page(p) => {
-                read(cx, p);
-                twin::page_text(md, p, None)?
-            }
+            Item::Page(p) => twin::page_text(md, p, None)?,
             Item::Evidence(f) => twin::evidence_text(md, f),
         };
         if out.len() + body.len() + 6 > FULL_LIMIT - NOTE_ROOM {
@@ -389,12 +397,13 @@ fn full(md: &Md<'_, '_>, groups: &Groups) -> Result<String, Diagnostic> {
                 ],
             )?;
             out.push_str(&format!("\n---\n\n{note}\n"));
+            held = n + 1;
             break;
         }
         out.push_str("\n---\n\n");
         out.push_str(&body);
     }
-    Ok(out)
+    Ok((out, held))
 }
 
 /// `n` with its thousands grouped by commas, as both languages write a

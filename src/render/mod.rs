@@ -13,6 +13,7 @@ mod files;
 mod generated;
 pub mod highlight;
 pub(crate) mod i18n;
+pub(crate) mod input;
 mod jsonld;
 mod lines;
 mod llms;
@@ -28,6 +29,7 @@ mod words;
 
 pub(crate) use context::RenderState;
 pub(crate) use crate_terms::date_published;
+use input::{ClaimViews, UnitInput};
 pub(crate) use paths::raw_evidence_path;
 
 use crate::error::{Diagnostic, Result};
@@ -201,58 +203,71 @@ impl Renderer {
         context::prepare(self, site, twin::inline_md)
     }
 
-    fn ctx<'a>(&'a self, site: &'a Site, prepared: &'a RenderState) -> context::Ctx<'a> {
+    fn ctx<'a>(
+        &'a self,
+        site: &'a Site,
+        prepared: &'a RenderState,
+        input: Option<&'a UnitInput<'a>>,
+    ) -> context::Ctx<'a> {
         context::Ctx {
             renderer: self,
             site,
             base: site.config.base_path.as_str(),
             prepared,
             inline_md: twin::inline_md,
-            shown: std::sync::Mutex::default(),
-            read: std::sync::Mutex::default(),
+            input,
         }
     }
 
     /// What the views of the claim at `at` show, in Japanese and English,
     /// before the theme renders them: a page or evidence file showing the
     /// claim reads nothing else of it, so the memo keys the units that
-    /// show it on this value.
+    /// show it on this value (`input::ClaimViews`).
     pub(crate) fn claim_views(
         &self,
         site: &Site,
         prepared: &RenderState,
         at: crate::validate::ClaimAt,
     ) -> [views::ClaimView; 2] {
-        let cx = self.ctx(site, prepared);
+        let cx = self.ctx(site, prepared, None);
         Lang::ALL.map(|lang| context::claim_view(&cx, at, lang))
     }
 
-    /// One output unit's files.
-    pub(crate) fn render_unit(
-        &self,
-        site: &Site,
-        prepared: &RenderState,
-        unit: Unit<'_>,
-    ) -> std::result::Result<Vec<OutputFile>, Diagnostic> {
-        self.render_unit_showing(site, prepared, unit)
-            .map(|(files, _)| files)
+    /// The hashes of every claim's views ([`Renderer::claim_views`]).
+    pub(crate) fn claim_view_hashes(&self, site: &Site, prepared: &RenderState) -> ClaimViews {
+        use rayon::prelude::*;
+        let ids: Vec<(&String, &crate::validate::ClaimAt)> = site.index.claims.iter().collect();
+        ClaimViews::new(
+            ids.par_iter()
+                .map(|&(id, &at)| {
+                    let views = self.claim_views(site, prepared, at);
+                    (id.clone(), crate::hash::memo::hash_of(views))
+                })
+                .collect(),
+        )
     }
 
-    /// [`Renderer::render_unit`], with the ids of the claims the unit
-    /// looked up to show (found or not), sorted: its output is a function
-    /// of its own source, what every unit reads, and those claims' views
-    /// ([`Renderer::claim_views`]), which is what the memo keys it on.
-    /// For the llms files, which read every claim, the paths of the pages
-    /// whose text they read instead: their output is a function of those
-    /// pages' sources and of what the site-wide files read.
-    pub(crate) fn render_unit_showing(
+    /// One unit's files, rendered from its input (see [`input`]): the
+    /// unit shows only the claims its input holds. For the llms files,
+    /// also the pages whose text they read ([`Made::read`]).
+    pub(crate) fn render_input(
         &self,
         site: &Site,
         prepared: &RenderState,
-        unit: Unit<'_>,
-    ) -> std::result::Result<(Vec<OutputFile>, Vec<String>), Diagnostic> {
-        let cx = self.ctx(site, prepared);
+        input: &UnitInput<'_>,
+    ) -> std::result::Result<Made, Diagnostic> {
+        let cx = self.ctx(site, prepared, Some(input));
+        let unit = input.unit();
+        let mut read = Vec::new();
         let files = match unit {
+            Unit::Site(SitePart::Llms) if site.config.outputs.llms => {
+                crate::cost::timed(crate::cost::Kind::Site, || llms::files(&cx)).map(
+                    |(files, pages)| {
+                        read = pages;
+                        files
+                    },
+                )?
+            }
             Unit::Site(_) => {
                 crate::cost::timed(crate::cost::Kind::Site, || self.unit_files(&cx, unit))?
             }
@@ -262,16 +277,7 @@ impl Renderer {
         if let Some(d) = prepared.deferred_error() {
             return Err(d);
         }
-        let list = match unit {
-            Unit::Site(SitePart::Llms) => cx.read,
-            _ => cx.shown,
-        };
-        let mut shown = list
-            .into_inner()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        shown.sort_unstable();
-        shown.dedup();
-        Ok((files, shown))
+        Ok(Made { files, read })
     }
 
     fn unit_files(
@@ -307,7 +313,6 @@ impl Renderer {
                 });
                 Ok(out)
             }
-            Unit::Site(SitePart::Llms) if site.config.outputs.llms => llms::files(cx),
             Unit::Site(SitePart::EvidenceIndex) if site.config.outputs.markdown => {
                 let mut out = files::site_part(cx, SitePart::EvidenceIndex)?;
                 out.extend(twin::evidence_index(cx));
@@ -333,10 +338,36 @@ impl Renderer {
     pub fn render(&self, site: &Site) -> std::result::Result<Vec<OutputFile>, Vec<Diagnostic>> {
         use rayon::prelude::*;
         let prepared = self.prepare(site)?;
+        let views = self.claim_view_hashes(site, &prepared);
+        let site_input = input::SiteInput::new(site, 0).key();
+        let claims_input = input::ClaimsInput::new(site, site_input).key();
+        let source = |rel: &str| {
+            let at = *site.index.pages.get(rel)?;
+            Some(crate::hash::memo::hash_of(&site.content.pages[at].src.text))
+        };
+        let names: std::collections::BTreeMap<&str, Vec<String>> = site
+            .content
+            .pages
+            .iter()
+            .map(|p| (p.rel.as_str(), crate::validate::claim_names(p)))
+            .collect();
+        let names = |rel: &str| names.get(rel).map(Vec::as_slice);
+        let cells = input::Cells::new(site);
+        let from = input::Sources {
+            site: site_input,
+            claims: claims_input,
+            views: &views,
+            source: &source,
+            names: &names,
+            cells: &cells,
+        };
         let units = self.units(site);
         let mut out: Vec<OutputFile> = units
             .par_iter()
-            .map(|&unit| self.render_unit(site, &prepared, unit))
+            .map(|&unit| {
+                let input = UnitInput::of(site, &from, unit, &[]);
+                self.render_input(site, &prepared, &input).map(|m| m.files)
+            })
             .collect::<std::result::Result<Vec<_>, _>>()
             .map_err(|d| vec![d])?
             .into_iter()
@@ -345,6 +376,15 @@ impl Renderer {
         out.sort_by(|a, b| a.path.cmp(&b.path));
         Ok(out)
     }
+}
+
+/// What rendering one unit made.
+pub(crate) struct Made {
+    /// Its files.
+    pub(crate) files: Vec<OutputFile>,
+    /// For the llms files, the content paths of the pages whose text they
+    /// hold (see `llms::files`); empty for every other unit.
+    pub(crate) read: Vec<String>,
 }
 
 /// A piece of output rendered on its own, and remembered on its own under

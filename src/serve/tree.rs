@@ -161,15 +161,11 @@ impl Tree {
             )
         });
         let t = std::time::Instant::now();
-        // Units without a key list their files only in `ran.unkeyed`, so
-        // their old files cannot be told gone from the unit table.
         let gone = match memo::gone_files(&mut self.caches) {
-            Some(gone) if ran.unkeyed.is_empty() => gone,
-            _ => {
+            Some(gone) => gone,
+            None => {
                 let keep: std::collections::HashSet<&str, foldhash::fast::FixedState> =
-                    memo::unit_files(&self.caches)
-                        .chain(ran.unkeyed.iter().map(|(p, _)| p.as_str()))
-                        .collect();
+                    memo::unit_files(&self.caches).collect();
                 self.manifest
                     .keys()
                     .filter(|p| !keep.contains(p.as_str()) && !is_search_file(p))

@@ -33,6 +33,9 @@ use std::time::{Duration, Instant};
 pub struct Sources {
     /// `book.toml`.
     pub config: Config,
+    /// The ids the theme's templates write literally (`id="…"`), which a
+    /// heading's id may not take.
+    pub theme_ids: Vec<String>,
     /// The pages.
     pub content: Content,
     /// Findings from reading the pages.
@@ -604,9 +607,7 @@ pub(crate) fn build_with_theme(
         (Some(a), Some(at)) => {
             let t = Instant::now();
             let renderer = memo::renderer(root, &mut caches)?;
-            let files: Vec<&str> = memo::unit_files(&caches)
-                .chain(ran.unkeyed.iter().map(|(p, _)| p.as_str()))
-                .collect();
+            let files: Vec<&str> = memo::unit_files(&caches).collect();
             let read = |p: &str| staging.read(p);
             let made = archive::make(&ran.site, renderer.i18n(), &files, &read, a, at)?;
             crate::cost::lap("archive", t);

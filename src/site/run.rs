@@ -21,6 +21,7 @@ use super::plan::{Errors, Memory, Output, Plan, UnitCounts, Until};
 use crate::config::Config;
 use crate::cost::lap;
 use crate::error::{Diagnostic, Error, Result};
+use crate::render::input::{ClaimsInput, SiteInput};
 use crate::render::{OutputFile, Unit};
 use crate::validate::Site;
 use std::path::Path;
@@ -38,9 +39,6 @@ pub(crate) struct Ran {
     pub(crate) rendered: UnitCounts,
     /// Each language's search bundle, when this run indexed search.
     pub(crate) search: Vec<(String, crate::search::Shards)>,
-    /// Files of the units that have no memo entry (path, hash): every other
-    /// unit's are in the caches' unit table.
-    pub(crate) unkeyed: Vec<(String, u64)>,
 }
 
 /// Runs the pipeline on the site at `root` as `plan` says, remembering in
@@ -66,7 +64,6 @@ pub(crate) fn run<O: Output>(
         units: 0,
         rendered: UnitCounts::default(),
         search: Vec::new(),
-        unkeyed: Vec::new(),
     };
     if plan.until == Until::Validated {
         return Ok((ran(site, diagnostics), None));
@@ -86,7 +83,8 @@ pub(crate) fn run<O: Output>(
     lap("theme", t);
     if let Some(renderer) = &renderer {
         if !failed && plan.only.is_none() {
-            let collisions = memo::collisions(&site, renderer, caches);
+            let input = SiteInput::new(&site, memo::theme_key(caches)).key();
+            let collisions = memo::collisions(&site, renderer, caches, input);
             if plan.errors == Errors::Stop && !collisions.is_empty() {
                 return Err(Error::Content(collisions));
             }
@@ -106,7 +104,13 @@ pub(crate) fn run<O: Output>(
         }
     };
     let t = Instant::now();
-    let (prepared, inputs) = memo::prepare(&site, &renderer, caches).map_err(Error::Content)?;
+    // What every unit reads, and what the site-wide files read besides:
+    // each hashed once, and standing for itself by that hash in the
+    // units' inputs (`render::input`).
+    let site_input = SiteInput::new(&site, memo::theme_key(caches)).key();
+    let claims_input = ClaimsInput::new(&site, site_input).key();
+    let (prepared, views) =
+        memo::prepare(&site, &renderer, caches, claims_input).map_err(Error::Content)?;
     lap("prepare", t);
     let out = open(&site, caches)?;
     let t = Instant::now();
@@ -118,7 +122,9 @@ pub(crate) fn run<O: Output>(
         site: &site,
         renderer: &renderer,
         prepared: &prepared,
-        inputs: &inputs,
+        site_input,
+        claims_input,
+        views: &views,
     };
     let mut done = memo::Rendered::default();
     match plan.progress {
@@ -132,12 +138,11 @@ pub(crate) fn run<O: Output>(
                 done.rendered.pages += more.rendered.pages;
                 done.rendered.evidence += more.rendered.evidence;
                 done.rendered.site += more.rendered.site;
-                done.files.extend(more.files);
                 tell(super::Progress::Rendered(batch.len()));
             }
         }
     }
-    drop((prepared, inputs));
+    drop((prepared, views));
     memo::drop_render_state(caches);
     if plan.only.is_none() {
         memo::retain_units(&site, &units, caches);
@@ -159,10 +164,8 @@ pub(crate) fn run<O: Output>(
         if let Some(tell) = plan.progress {
             tell(super::Progress::Indexing);
         }
-        // Every page of this run: the memo lists the remembered units'
-        // files, `done` those of units without an entry.
+        // Every page of this run: the memo lists every unit's files.
         let pages = memo::unit_files_hashed(caches)
-            .chain(done.files.iter().map(|(p, h)| (p.as_str(), *h)))
             .filter(|(p, _)| crate::search::indexed(p))
             .map(|(p, h)| (p.to_owned(), h))
             .collect();
@@ -185,7 +188,6 @@ pub(crate) fn run<O: Output>(
             units,
             rendered: done.rendered,
             search,
-            unkeyed: done.files,
         },
         Some(out),
     ))

@@ -41,7 +41,7 @@ pub(crate) struct Checker<'a> {
     /// pages they link to.
     scans: Vec<OnceLock<Vec<ChunkScan<'a>>>>,
     /// The ids the theme writes literally, which headings never take.
-    theme: OnceLock<Vec<String>>,
+    theme: &'a [String],
     /// Heading ids per page and language, built the first time a link
     /// needs them: only the targets of anchor links do.
     anchors: Vec<[OnceLock<IdSet>; 2]>,
@@ -129,6 +129,7 @@ impl<'a> Checker<'a> {
         config: &'a Config,
         content: &'a Content,
         evidence: &'a EvidenceIndex,
+        theme: &'a [String],
         mode: Mode,
         lookups: Option<Arc<Lookups>>,
     ) -> Self {
@@ -144,7 +145,7 @@ impl<'a> Checker<'a> {
                 .map(|(k, v)| (k.as_str(), v))
                 .collect(),
             scans: content.pages.iter().map(|_| OnceLock::new()).collect(),
-            theme: OnceLock::new(),
+            theme,
             anchors: content.pages.iter().map(|_| Default::default()).collect(),
             failed_claims: content
                 .failed

@@ -7,6 +7,7 @@ mod nav;
 use crate::content::{Class, Outline, Page};
 use crate::error::Diagnostic;
 use crate::lang::Lang;
+use crate::render::input::UnitInput;
 use crate::render::views::*;
 use crate::render::Renderer;
 use crate::validate::{ClaimAt, Site};
@@ -78,12 +79,10 @@ pub(in crate::render) struct Ctx<'a> {
     /// given by the renderer, because the twins render with this context
     /// and so sit above it, while a claim's view is made here on first use.
     pub(in crate::render) inline_md: InlineMd,
-    /// Every claim id this output looked up through [`Ctx::claim`], found
-    /// or not: what it showed of other claims, for the memo's key.
-    pub(in crate::render) shown: std::sync::Mutex<Vec<String>>,
-    /// The pages (by content-relative path) whose text a site-wide
-    /// output read (the llms files): for the memo's key, as `shown` is.
-    pub(in crate::render) read: std::sync::Mutex<Vec<String>>,
+    /// The input of the unit being rendered (`None` while preparing, and
+    /// for a claim's views): the claims it may show ([`Ctx::claim`]) and
+    /// a page's stale translations ([`Ctx::stale`]) are read from it.
+    pub(in crate::render) input: Option<&'a UnitInput<'a>>,
 }
 
 /// A navigation entry (not current, current), made once.
@@ -134,10 +133,14 @@ impl<'a> Ctx<'a> {
     /// [`RenderState::deferred_error`]).
     pub(in crate::render) fn claim(&self, lang: Lang, id: &str) -> Option<&'a ClaimView> {
         let p: &'a RenderState = self.prepared;
-        self.shown
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .push(id.to_owned());
+        if let Some(shows) = self.input.and_then(UnitInput::shows) {
+            // The unit's key holds the views of the claims its input
+            // names, and no others: a claim outside it is not shown.
+            if !shows.holds(id) {
+                debug_assert!(false, "claim `{id}` is not in the unit's input");
+                return None;
+            }
+        }
         let slot = p.claims.get(id)?;
         slot[li(lang)]
             .get_or_init(|| {
@@ -151,6 +154,15 @@ impl<'a> Ctx<'a> {
                 }
             })
             .as_ref()
+    }
+}
+
+impl Ctx<'_> {
+    /// The stale translation of segment `segment` of the page being
+    /// rendered, from its input: the language that changed and its text at
+    /// the review.
+    pub(in crate::render) fn stale(&self, segment: usize) -> Option<(Lang, &str)> {
+        self.input?.stale(segment)
     }
 }
 
@@ -618,8 +630,7 @@ pub(in crate::render) fn prepare(
         base,
         prepared: &p,
         inline_md,
-        shown: std::sync::Mutex::default(),
-        read: std::sync::Mutex::default(),
+        input: None,
     };
     if let Some(first) = site.index.claims.keys().next() {
         for lang in Lang::ALL {

@@ -438,7 +438,6 @@ fn render_parallel(cx: &Ctx<'_>, page: &Page) -> Result<OutputFile, Diagnostic> 
     );
     md_shared.named_view = &named_shared;
     let mut ids = reserved(cx, page);
-    let pi = cx.site.index.pages.get(&page.rel).copied();
     let mut rows: Vec<Row> = page
         .segments
         .iter()
@@ -450,12 +449,10 @@ fn render_parallel(cx: &Ctx<'_>, page: &Page) -> Result<OutputFile, Diagnostic> 
             Segment::Pair { ja, en } => Row::Pair {
                 ja: markdown::render(ja, &md_ja, &mut ids),
                 en: markdown::render(en, &md_en, &mut ids),
-                stale: pi
-                    .and_then(|pi| cx.site.review.pairs.get(&(pi, si)))
-                    .map(|(l, prev)| super::views::Stale {
-                        changed: l.code(),
-                        previous: prev.clone(),
-                    }),
+                stale: cx.stale(si).map(|(l, prev)| super::views::Stale {
+                    changed: l.code(),
+                    previous: prev.to_owned(),
+                }),
             },
             Segment::Untranslated { lang, chunk, .. } => Row::Only {
                 lang: lang.code(),

@@ -49,6 +49,7 @@ use crate::config::Config;
 use crate::content::{self, Loaded};
 use crate::error::{Diagnostic, Error, Result};
 use crate::evidence::{load_evidence_with, EvidenceIndex};
+use crate::render::input::ClaimViews;
 use crate::render::{RenderState, Renderer, Unit};
 use crate::validate::Site;
 // The memo's tables: looked up for every page and unit on every run of
@@ -88,9 +89,9 @@ pub struct Caches {
     /// Two outputs at one path, with the hash of what the paths were
     /// planned from (see [`collisions`]).
     collisions: Option<(u64, Vec<Diagnostic>)>,
-    /// The render state and unit inputs, with the hash of what they were
-    /// made from (see [`prepare`]).
-    prepared: Option<(u64, Arc<RenderState>, Arc<Inputs>)>,
+    /// The render state and its claims' views, with the hash of what they
+    /// were made from (see [`prepare`]).
+    prepared: Option<(u64, Arc<RenderState>, Arc<ClaimViews>)>,
     /// The evidence as last read, in a run that is repeated.
     evidence: Option<EvidenceIndex>,
     /// The paths (relative to the root) that may have changed since the
@@ -110,9 +111,8 @@ pub struct Caches {
     saved_checks: Option<CheckStore>,
     /// What [`validate`] found from the disk, for [`Caches::save_checks`].
     checks_to_save: Option<(PathBuf, SavedChecks)>,
-    /// Make no render keys (a page's `outline` and `claims` hashes):
-    /// a load that renders nothing (`check`) would spend a sixth of its
-    /// time on them.
+    /// Make no render inputs (which claims a page's text names): a
+    /// load that renders nothing (`check`) needs none.
     unrendered: bool,
     /// The search stage's shards, for a run that indexes search.
     pub(crate) search: crate::search::Memo,
@@ -135,11 +135,10 @@ struct PageMemo {
     bytes: u64,
     /// The parse itself, unless forgotten ([`forget_parses`]).
     parsed: Option<(Loaded, Vec<Diagnostic>)>,
-    /// Hash of its outline (`content::Outline`): what other outputs may
-    /// read of it besides its claims, whose views are hashed on their own.
-    outline: u64,
-    /// Hash of its claims as parsed (what claim views are made from).
-    claims: u64,
+    /// The claim ids its text names (`validate::claim_names`): with its
+    /// own, the claims its render input holds. Empty in a run that
+    /// renders nothing.
+    names: Vec<String>,
     /// What other pages' checks read of it (`validate::page_facts`); 0
     /// in a run that is not repeated.
     facts: u64,
@@ -184,18 +183,14 @@ impl Gone {
 
 #[derive(Clone, serde::Serialize, serde::Deserialize)]
 struct UnitMemo {
-    /// Hash of the render state's key (`Inputs::site`) and the unit's own
-    /// source: `input` is a function of the two, so a unit whose `made_from`
-    /// is unchanged needs no `input` computed.
-    #[serde(default)]
-    made_from: u64,
+    /// The hash of the unit's input (`render::input::UnitInput::key`).
     input: u64,
     /// Each file's path and the hash of its bytes.
     files: Vec<(String, u64)>,
-    /// A page's: the hashes of the claim ids it looked up to show, sorted
-    /// (`Renderer::render_unit_showing`); its input holds their views.
+    /// The llms files': the content paths of the pages whose text they
+    /// read (`render::Made::read`), over which their next input is made.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    shown: Vec<u64>,
+    read: Vec<String>,
 }
 
 /// A site's sources as read, before validation (see [`super::Sources`]).
@@ -265,8 +260,13 @@ pub(crate) fn load_sources(
         caches.evidence = Some(evidence.clone());
         caches.changed = Some(BTreeSet::new());
     }
+    // The ids the theme's templates write literally, which headings may
+    // not take: read here, with the other sources, so that validation
+    // reads nothing from disk.
+    let theme_ids = crate::theme::theme_ids(root);
     Ok(super::Sources {
         config,
+        theme_ids,
         content,
         content_diags,
         evidence,
@@ -293,23 +293,22 @@ fn read_page(
         Some(m) if m.bytes == hash && m.parsed.is_some() => (m.clone(), m.parsed.clone()),
         _ => {
             let (loaded, diags) = content::parse_file(rel, bytes);
-            let (outline, claims) = match &loaded {
-                _ if unrendered => (0, 0),
-                Loaded::Page(page) => (hash_of(&page.outline), hash_of(&page.claims)),
-                Loaded::Failed(f) => (hash_of(f), 0),
-                Loaded::Partial(f, page) => (hash_of((f, &page.outline)), hash_of(&page.claims)),
-            };
             let (facts, front) = match &loaded {
                 Loaded::Page(page) | Loaded::Partial(_, page) if !once => {
                     (crate::validate::page_facts(page), front_matter(page))
                 }
                 _ => (0, 0),
             };
+            let names = match &loaded {
+                Loaded::Page(page) | Loaded::Partial(_, page) if !unrendered => {
+                    crate::validate::claim_names(page)
+                }
+                _ => Vec::new(),
+            };
             let mut memo = PageMemo {
                 bytes: hash,
                 parsed: Some((loaded, diags)),
-                outline,
-                claims,
+                names,
                 facts,
                 front,
             };
@@ -341,11 +340,12 @@ pub(crate) fn validate(
         config,
         content,
         evidence,
+        theme_ids,
         ..
     } = sources;
     let on_disk = if caches.once {
         let Some(path) = caches.saved_checks.as_ref().map(|at| at(config)) else {
-            return crate::validate::validate(config, content, evidence, mode);
+            return crate::validate::validate(config, content, evidence, theme_ids, mode);
         };
         Some(path)
     } else {
@@ -385,7 +385,7 @@ pub(crate) fn validate(
             (facts, checks)
         }
     };
-    let site = crate::validate::site_facts(config, content, evidence, mode, &facts);
+    let site = crate::validate::site_facts(config, content, evidence, theme_ids, mode, &facts);
     let keys: Vec<Option<u64>> = bytes
         .iter()
         .map(|b| b.map(|b| crate::validate::check_key(b, site)))
@@ -401,8 +401,15 @@ pub(crate) fn validate(
             .collect::<Option<Vec<u64>>>()
             .map(|f| hash_of((site, f))),
     };
-    let out =
-        crate::validate::validate_memo(config, content, evidence, mode, &keys, whole, &mut checks);
+    let out = crate::validate::validate_memo(
+        config,
+        content,
+        evidence,
+        theme_ids,
+        mode,
+        (&keys, whole),
+        &mut checks,
+    );
     match on_disk {
         None => caches.checks = checks,
         Some(path) => {
@@ -494,106 +501,53 @@ fn theme_fingerprint(root: &Path) -> Result<u64> {
     Ok(h.finish())
 }
 
-/// The inputs render units share in one run, hashed: what a unit's memo
-/// key is made of besides its own source.
-pub(crate) struct Inputs {
-    /// What every unit reads: kansoku and the theme, the configuration,
-    /// every page's outline, the evidence files' names and headers.
-    shared: u64,
-    /// What the site-wide files read: `shared`, every page's claims, the
-    /// review notices and every evidence file (the key of [`prepare`]).
-    site: u64,
-    /// Hash of a claim id → hash of its views
-    /// in both languages (`Renderer::claim_views`).
-    views: Map<u64, u64>,
-    /// Hash of every claim's view input: what a generated view reads.
-    all_views: u64,
-}
-
-/// Hash of what every unit reads (see [`Inputs::shared`]).
-fn shared(site: &Site, caches: &Caches) -> u64 {
-    let mut h = hasher();
-    caches.theme.as_ref().map(|(t, _)| *t).hash(&mut h);
-    site.config.key.hash(&mut h);
-    // Not the review status: a stale pair is read by its page alone
-    // ([`own_review`]) and a claim's notice where the claim is shown
-    // (its view, `Renderer::claim_views`); here, the first stale translation made every
-    // prose edit render every unit (issue 25).
-    for page in &site.content.pages {
-        page.rel.hash(&mut h);
-        caches.pages.get(&page.rel).map(|m| m.outline).hash(&mut h);
-    }
-    for (path, file) in &site.evidence.files {
-        path.hash(&mut h);
-        file.header.hash(&mut h);
-    }
-    site.evidence.escaping.hash(&mut h);
-    site.evidence.broken.hash(&mut h);
-    // Which claim fills which cell (entity × aspect): an entity page's
-    // answers and the views look cells up, and a claim that starts or
-    // stops filling one changes what they show, though no claim they
-    // showed before changed. Ids and places only, not texts: prose and
-    // claim edits leave this alone.
-    for page in &site.content.pages {
-        for c in &page.claims {
-            if let (Some(about), Some(aspect)) = (&c.about, &c.aspect) {
-                (&c.id, about, aspect, c.life.state).hash(&mut h);
-            }
-        }
-    }
-    h.finish()
+/// The theme's fingerprint in `caches` (0 where no theme was loaded: a
+/// run that renders nothing), for [`SiteInput`](crate::render::input::SiteInput).
+pub(crate) fn theme_key(caches: &Caches) -> u64 {
+    caches.theme.as_ref().map_or(0, |(t, _)| *t)
 }
 
 /// The outputs of `site` that would be written to one path
 /// (`Renderer::collisions`), found again only when what every unit reads
-/// changed: the paths are planned from the pages' paths and layouts, the
-/// evidence files' names, the configuration and the theme's static files.
-pub(crate) fn collisions(site: &Site, renderer: &Renderer, caches: &mut Caches) -> Vec<Diagnostic> {
-    let key = shared(site, caches);
+/// changed (`site_input`, the hash of its `SiteInput`): the paths are
+/// planned from the pages' paths and layouts, the evidence files' names,
+/// the configuration and the theme's static files.
+pub(crate) fn collisions(
+    site: &Site,
+    renderer: &Renderer,
+    caches: &mut Caches,
+    site_input: u64,
+) -> Vec<Diagnostic> {
     match &caches.collisions {
-        Some((k, found)) if *k == key => found.clone(),
+        Some((k, found)) if *k == site_input => found.clone(),
         _ => {
             let found = renderer.collisions(site);
-            caches.collisions = Some((key, found.clone()));
+            caches.collisions = Some((site_input, found.clone()));
             found
         }
     }
 }
 
-/// The render state of `site` and the inputs its units share, made again
-/// only when what they are made from changed: what every unit reads and
-/// every page's claims (a prose edit leaves both alone).
+/// The render state of `site` and its claims' views, made again only when
+/// what they are made from changed: its `ClaimsInput`, whose hash is
+/// `claims_input` (a prose edit leaves it alone).
 pub(crate) fn prepare(
     site: &Site,
     renderer: &Renderer,
     caches: &mut Caches,
-) -> std::result::Result<(Arc<RenderState>, Arc<Inputs>), Vec<Diagnostic>> {
-    let shared = shared(site, caches);
-    let mut h = hasher();
-    shared.hash(&mut h);
-    for page in &site.content.pages {
-        caches.pages.get(&page.rel).map(|m| m.claims).hash(&mut h);
-    }
-    // The claim views made here show the review notices.
-    site.review.claims.hash(&mut h);
-    // Not read by `prepare`, but by the site-wide files keyed on this
-    // (the evidence index counts lines); an evidence edit is rare.
-    for (path, file) in &site.evidence.files {
-        path.hash(&mut h);
-        file.file_hash().hash(&mut h);
-    }
-    let key = h.finish();
-    if let Some((k, p, i)) = &caches.prepared {
-        if *k == key {
-            return Ok((p.clone(), i.clone()));
+    claims_input: u64,
+) -> std::result::Result<(Arc<RenderState>, Arc<ClaimViews>), Vec<Diagnostic>> {
+    if let Some((k, p, v)) = &caches.prepared {
+        if *k == claims_input {
+            return Ok((p.clone(), v.clone()));
         }
     }
     // The old state is dropped first: at scale it is large.
     caches.prepared = None;
     let prepared = Arc::new(renderer.prepare(site)?);
-    let inputs = Arc::new(Inputs::new(shared, key, site, renderer, &prepared));
-    caches.prepared = Some((key, prepared.clone(), inputs.clone()));
-    Ok((prepared, inputs))
+    let views = Arc::new(renderer.claim_view_hashes(site, &prepared));
+    caches.prepared = Some((claims_input, prepared.clone(), views.clone()));
+    Ok((prepared, views))
 }
 
 impl Caches {
@@ -627,61 +581,6 @@ impl Caches {
     }
 }
 
-impl Inputs {
-    /// The inputs of units rendered from `site` with `prepared`, whose
-    /// render state's key is `key`.
-    fn new(
-        shared: u64,
-        key: u64,
-        site: &Site,
-        renderer: &Renderer,
-        prepared: &RenderState,
-    ) -> Inputs {
-        use rayon::prelude::*;
-        let ids: Vec<(&String, &crate::validate::ClaimAt)> = site.index.claims.iter().collect();
-        // Each claim's views as a page shows them, the value itself: what
-        // a unit showing the claim reads of it.
-        let views: Map<u64, u64> = ids
-            .par_iter()
-            .map(|&(id, &at)| {
-                let views = renderer.claim_views(site, prepared, at);
-                (hash_of(id.as_str()), hash_of(views))
-            })
-            .collect();
-        let mut all: Vec<(u64, u64)> = views.iter().map(|(&k, &v)| (k, v)).collect();
-        all.sort_unstable();
-        Inputs {
-            shared,
-            site: key,
-            views,
-            all_views: hash_of(all),
-        }
-    }
-
-    /// Hash of the views of the claims whose ids hash to `ids` (an id
-    /// no claim has adds nothing: a claim given that id later changes it).
-    fn views_among(&self, ids: &[u64]) -> u64 {
-        let mut h = hasher();
-        for w in ids {
-            if let Some(v) = self.views.get(w) {
-                (w, v).hash(&mut h);
-            }
-        }
-        h.finish()
-    }
-}
-
-/// Hash of what the review status says of page `i`'s own `::: ja` /
-/// `::: en` pairs (stale translations), which that page alone shows: it
-/// changes with the lock, not only with the page's bytes.
-fn own_review(site: &Site, i: usize) -> u64 {
-    let mut h = hasher();
-    for ((_, segment), (lang, previous)) in site.review.pairs.range((i, 0)..(i + 1, 0)) {
-        (segment, lang, previous).hash(&mut h);
-    }
-    h.finish()
-}
-
 /// A unit's name in the memo's table (and in a build's saved memo): which
 /// output it is, not what it is made from.
 fn unit_key(site: &Site, unit: Unit<'_>) -> String {
@@ -689,109 +588,5 @@ fn unit_key(site: &Site, unit: Unit<'_>) -> String {
         Unit::Page(i) => format!("page:{}", site.content.pages[i].rel),
         Unit::Evidence(path) => format!("evidence:{path}"),
         Unit::Site(part) => format!("site:{}", part.name()),
-    }
-}
-
-/// A unit's memo key and the hash of its input: what every unit reads,
-/// its own source and, for a page, the views of the claims it showed
-/// (`shown`, the hashes of their ids, from its last render).
-fn unit_input(
-    site: &Site,
-    caches: &Caches,
-    inputs: &Inputs,
-    unit: Unit<'_>,
-    shown: &[u64],
-) -> Option<(String, u64)> {
-    match unit {
-        Unit::Page(i) => {
-            let page = &site.content.pages[i];
-            let memo = caches.pages.get(&page.rel)?;
-            // Generated views, named ones included, pivot claims of any
-            // page: they read every claim, not only those they look up; a
-            // summary of findings counts every open question.
-            let views = if page.layout != content::Layout::Page
-                || !page.views.is_empty()
-                || !page.findings.is_empty()
-            {
-                inputs.all_views
-            } else {
-                inputs.views_among(shown)
-            };
-            let input = hash_of((inputs.shared, memo.bytes, views, own_review(site, i)));
-            Some((unit_key(site, unit), input))
-        }
-        Unit::Evidence(path) => {
-            let file = site.evidence.files.get(path)?;
-            let citing: Vec<u64> = site
-                .index
-                .cited_by
-                .get(path)
-                .into_iter()
-                .flatten()
-                .map(|&at| hash_of(&site.claim(at).id))
-                .collect();
-            let input = hash_of((inputs.shared, file.file_hash(), inputs.views_among(&citing)));
-            Some((unit_key(site, unit), input))
-        }
-        // The llms files hold the text of some pages (`shown`: the hashes
-        // of their paths, from the last render), which no other site-wide
-        // file reads. A page gone or added changes `inputs.site`.
-        Unit::Site(part @ crate::render::SitePart::Llms) => {
-            let read: std::collections::HashSet<u64, foldhash::fast::FixedState> =
-                shown.iter().copied().collect();
-            let bodies: Vec<Option<u64>> = site
-                .content
-                .pages
-                .iter()
-                .filter(|p| read.contains(&hash_of(p.rel.as_str())))
-                .map(|p| caches.pages.get(&p.rel).map(|m| m.bytes))
-                .collect();
-            Some((unit_key(site, unit), hash_of((inputs.site, part, bodies))))
-        }
-        // The crate's `datePublished` may be the day of the build (or
-        // `SOURCE_DATE_EPOCH`'s), which no source holds.
-        Unit::Site(part @ crate::render::SitePart::Crate) => Some((
-            unit_key(site, unit),
-            hash_of((inputs.site, part, crate::render::date_published(site).ok())),
-        )),
-        Unit::Site(part) => Some((unit_key(site, unit), hash_of((inputs.site, part)))),
-    }
-}
-
-/// A unit's memo key and what its input is a function of: the render
-/// state's key and the unit's own source (0 where there is none to tell).
-fn made_from(
-    site: &Site,
-    caches: &Caches,
-    inputs: &Inputs,
-    unit: Unit<'_>,
-) -> (Option<String>, u64) {
-    match unit {
-        Unit::Page(i) => {
-            let page = &site.content.pages[i];
-            match caches.pages.get(&page.rel) {
-                Some(m) => (
-                    Some(unit_key(site, unit)),
-                    hash_of((inputs.site, m.bytes, own_review(site, i))),
-                ),
-                None => (None, 0),
-            }
-        }
-        // The evidence bodies and the claims citing them are part of the
-        // render state's key.
-        Unit::Evidence(_) => (Some(unit_key(site, unit)), hash_of(inputs.site)),
-        // What the llms files read is known from their last render
-        // (`shown`, see `unit_input`): kept under their key, and looked at
-        // only when some page's source changed since.
-        Unit::Site(crate::render::SitePart::Llms) => {
-            let bodies: Vec<Option<u64>> = site
-                .content
-                .pages
-                .iter()
-                .map(|p| caches.pages.get(&p.rel).map(|m| m.bytes))
-                .collect();
-            (Some(unit_key(site, unit)), hash_of((inputs.site, bodies)))
-        }
-        Unit::Site(_) => (None, 0),
     }
 }

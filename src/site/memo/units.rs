@@ -3,77 +3,87 @@
 //! serve's tree and a build learn from that (the files, those gone).
 
 use super::*;
+use crate::render::input::{Cells, Sources, UnitInput};
 
 /// What [`render`] renders from.
 pub(crate) struct Job<'a> {
     pub(crate) site: &'a Site,
     pub(crate) renderer: &'a Renderer,
     pub(crate) prepared: &'a RenderState,
-    pub(crate) inputs: &'a Inputs,
+    /// The hash of what every unit reads (`render::input::SiteInput`).
+    pub(crate) site_input: u64,
+    /// The hash of what the site-wide files read besides
+    /// (`render::input::ClaimsInput`).
+    pub(crate) claims_input: u64,
+    /// Every claim's views, hashed.
+    pub(crate) views: &'a ClaimViews,
 }
 
 /// What [`render`] did.
 #[derive(Debug, Default)]
 pub(crate) struct Rendered {
-    /// The files of units that have no memo key, path and hash of its
-    /// bytes; every other unit's are in the memo ([`unit_files`]).
-    pub(crate) files: Vec<(String, u64)>,
     /// Units rendered, by kind (the others were remembered).
     pub(crate) rendered: crate::site::plan::UnitCounts,
 }
 
 /// Renders the units of `units` whose input changed since `caches` saw
 /// them, writing each new file to `out` (from any thread) with the hash
-/// of its bytes. A remembered unit is offered to `out` first, which takes
-/// its files as they are where it already has them, or declines (then it
-/// is rendered). The first error in unit order is the one returned. The
-/// memo is updated only on success, so it never names files `out` was not
-/// given.
+/// of its bytes. A unit's input is a value (`render::input::UnitInput`)
+/// and its memo key that value's hash: a remembered unit whose input
+/// hashes the same is offered to `out` first, which takes its files as
+/// they are where it already has them, or declines (then it is rendered).
+/// The first error in unit order is the one returned. The memo is updated
+/// only on success, so it never names files `out` was not given.
 pub(crate) fn render(
     job: &Job<'_>,
     units: &[Unit<'_>],
     caches: &mut Caches,
     out: &dyn crate::site::plan::Output,
 ) -> Result<Rendered> {
+    use rayon::prelude::*;
     let Job {
         site,
         renderer,
         prepared,
-        inputs,
+        ..
     } = job;
-    use rayon::prelude::*;
     let memo = &caches.units;
-    /// A unit's outcome: remembered (its memo entry stands), or rendered
-    /// with its key and input (none: not remembered), what that input is
-    /// made from, and its files.
-    enum Made {
+    let pages = &caches.pages;
+    let source = |rel: &str| pages.get(rel).map(|m| m.bytes);
+    let names = |rel: &str| pages.get(rel).map(|m| m.names.as_slice());
+    let cells = Cells::new(site);
+    let from = Sources {
+        site: job.site_input,
+        claims: job.claims_input,
+        views: job.views,
+        source: &source,
+        names: &names,
+        cells: &cells,
+    };
+    /// A unit's outcome: remembered (its memo entry stands), or rendered,
+    /// with its key, the hash of its input, its files and what it read.
+    enum Done {
         Remembered,
-        Rendered(Option<(String, u64)>, u64, Vec<(String, u64)>, Vec<u64>),
+        Rendered(String, UnitMemo),
     }
-    let results: Vec<Result<Made>> = units
+    let results: Vec<Result<Done>> = units
         .par_iter()
         .map(|&unit| {
-            let (key, made_from) = made_from(site, caches, inputs, unit);
-            let old = key.as_ref().and_then(|k| memo.get(k));
-            let input = match old {
-                Some(m) if m.made_from == made_from => key.map(|k| (k, m.input)),
-                // If the claims it showed last time show the same, a page
-                // looks up the same ones again and shows the same.
-                _ => unit_input(site, caches, inputs, unit, old.map_or(&[], |m| &m.shown)),
-            };
-            if let Some((key, hash)) = &input {
-                if let Some(m) = memo.get(key).filter(|m| m.input == *hash) {
-                    if out.reuse(&m.files)? {
-                        // Its files stay where they are listed: the memo.
-                        return Ok(Made::Remembered);
-                    }
+            let key = unit_key(site, unit);
+            let old = memo.get(&key);
+            let read = old.map_or(&[][..], |m| m.read.as_slice());
+            let input = UnitInput::of(site, &from, unit, read);
+            if let Some(m) = old.filter(|m| m.input == input.key()) {
+                if out.reuse(&m.files)? {
+                    // Its files stay where they are listed: the memo.
+                    return Ok(Done::Remembered);
                 }
             }
-            let mut files = Vec::new();
-            let (made, shown) = renderer
-                .render_unit_showing(site, prepared, unit)
+            let made = renderer
+                .render_input(site, prepared, &input)
                 .map_err(|d| Error::Content(vec![d]))?;
-            for f in made {
+            let mut files = Vec::new();
+            for f in made.files {
                 let h = crate::hash::content_hash(&f.bytes);
                 files.push((f.path.clone(), h));
                 crate::cost::timed(crate::cost::Kind::Write, || out.write(f, h))?;
@@ -91,52 +101,46 @@ pub(crate) fn render(
                     files.push((raw, hash));
                 }
             }
-            let (input, shown) = match unit {
-                Unit::Page(_) | Unit::Site(crate::render::SitePart::Llms) => {
-                    let mut shown: Vec<u64> = shown.iter().map(|id| hash_of(id.as_str())).collect();
-                    shown.sort_unstable();
-                    (unit_input(site, caches, inputs, unit, &shown), shown)
-                }
-                _ => (input, Vec::new()),
+            // What the llms files read is known now: their input is made
+            // again over it.
+            let input = if made.read.as_slice() == read {
+                input.key()
+            } else {
+                UnitInput::of(site, &from, unit, &made.read).key()
             };
-            Ok(Made::Rendered(input, made_from, files, shown))
+            Ok(Done::Rendered(
+                key,
+                UnitMemo {
+                    input,
+                    files,
+                    read: made.read,
+                },
+            ))
         })
         .collect();
-    let results: Vec<Made> = results.into_iter().collect::<Result<_>>()?;
+    let results: Vec<Done> = results.into_iter().collect::<Result<_>>()?;
     let mut out = Rendered::default();
-    for (made, &unit) in results.into_iter().zip(units) {
-        let Made::Rendered(input, made_from, files, shown) = made else {
-            caches.keyed += 1;
+    for (done, &unit) in results.into_iter().zip(units) {
+        caches.keyed += 1;
+        let Done::Rendered(key, new) = done else {
             continue;
         };
         out.rendered.add(unit);
         caches
             .gone
             .made
-            .extend(files.iter().map(|(p, _)| p.clone()));
-        match input {
-            Some((key, hash)) => {
-                caches.keyed += 1;
-                let new = UnitMemo {
-                    made_from,
-                    input: hash,
-                    files,
-                    shown,
-                };
-                if let Some(old) = caches.units.get(&key) {
-                    let now: std::collections::HashSet<&str> =
-                        new.files.iter().map(|(p, _)| p.as_str()).collect();
-                    caches.gone.dropped.extend(
-                        old.files
-                            .iter()
-                            .filter(|(p, _)| !now.contains(p.as_str()))
-                            .map(|(p, _)| p.clone()),
-                    );
-                }
-                caches.units.insert(key, new);
-            }
-            None => out.files.extend(files),
+            .extend(new.files.iter().map(|(p, _)| p.clone()));
+        if let Some(old) = caches.units.get(&key) {
+            let now: std::collections::HashSet<&str> =
+                new.files.iter().map(|(p, _)| p.as_str()).collect();
+            caches.gone.dropped.extend(
+                old.files
+                    .iter()
+                    .filter(|(p, _)| !now.contains(p.as_str()))
+                    .map(|(p, _)| p.clone()),
+            );
         }
+        caches.units.insert(key, new);
     }
     Ok(out)
 }

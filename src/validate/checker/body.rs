@@ -23,11 +23,8 @@ impl Checker<'_> {
                 .iter()
                 .flat_map(Segment::chunks)
                 .map(|(_, l)| l);
-            let theme = self
-                .theme
-                .get_or_init(|| crate::theme::theme_ids(&self.config.root));
             let reserved = crate::content::body::reserved_ids(
-                theme,
+                self.theme,
                 page.claims.iter().map(|c| c.id.as_str()),
             );
             heading_ids(self.scans(pi).iter().zip(langs), lang, &reserved)
