@@ -58,7 +58,22 @@ impl Report {
 /// Runs every rule on the site at `root`. `Err` only for usage or I/O
 /// failures (exit code 2); content problems are in the report.
 pub fn check(root: &Path) -> Result<Report, Error> {
-    check_with(root, free)
+    check_with(root, free, &mut crate::site::Caches::unrendered())
+}
+
+/// [`check`] with the parsed theme kept in `theme` between calls, for a
+/// caller that checks many sites in one process (the integration tests;
+/// see [`crate::site::KeptTheme`]). Its caches are a build's, which also
+/// hash what they read for render keys; the findings are [`check`]'s.
+pub fn check_keeping_theme(
+    root: &Path,
+    theme: &mut crate::site::KeptTheme,
+) -> Result<Report, Error> {
+    let mut caches = crate::site::Caches::once();
+    caches.swap_theme(theme.cache());
+    let report = check_with(root, free, &mut caches);
+    caches.swap_theme(theme.cache());
+    report
 }
 
 /// [`check`] for a process that exits right after it (`kansoku check`):
@@ -66,10 +81,18 @@ pub fn check(root: &Path) -> Result<Report, Error> {
 /// allocation by allocation, which took about a tenth of its time on a
 /// 10,000-page site. Any other caller would leak it: use [`check`].
 pub fn check_then_exit(root: &Path) -> Result<Report, Error> {
-    check_with(root, std::mem::forget)
+    check_with(
+        root,
+        std::mem::forget,
+        &mut crate::site::Caches::unrendered(),
+    )
 }
 
-fn check_with(root: &Path, free: fn(Option<Site>)) -> Result<Report, Error> {
+fn check_with(
+    root: &Path,
+    free: fn(Option<Site>),
+    caches: &mut crate::site::Caches,
+) -> Result<Report, Error> {
     use crate::site::plan::{Errors, Nothing, Plan, Until};
     use crate::site::run::run;
     // Every rule of a build but rendering: the theme is part of the site
@@ -81,7 +104,6 @@ fn check_with(root: &Path, free: fn(Option<Site>)) -> Result<Report, Error> {
         errors: Errors::Report,
         ..Plan::load(Mode::Check)
     };
-    let caches = &mut crate::site::Caches::unrendered();
     let (site, diagnostics) = match run(root, &plan, caches, |_, _| Ok(Nothing)) {
         Ok((ran, _)) => (Some(ran.site), ran.diagnostics),
         Err(Error::Content(diagnostics)) => (None, diagnostics),

@@ -513,6 +513,30 @@ pub fn build_with(root: &Path, options: BuildOptions) -> Result<BuildReport> {
     build_with_theme(root, options, &mut memo::ThemeCache::default())
 }
 
+/// A parsed theme kept between builds by a caller that builds many times
+/// in one process (the integration tests: parsing the theme is about a
+/// third of a small site's build). Each build takes it where the theme's
+/// files are still those it was parsed from, else parses them, and leaves
+/// its own; a clone shares the parsed theme.
+#[derive(Default, Clone)]
+pub struct KeptTheme(memo::ThemeCache);
+
+impl KeptTheme {
+    /// The kept theme, for a run's caches to swap in and out.
+    pub(crate) fn cache(&mut self) -> &mut memo::ThemeCache {
+        &mut self.0
+    }
+}
+
+/// [`build_with`] with the parsed theme kept in `theme` between calls.
+pub fn build_keeping_theme(
+    root: &Path,
+    options: BuildOptions,
+    theme: &mut KeptTheme,
+) -> Result<BuildReport> {
+    build_with_theme(root, options, &mut theme.0)
+}
+
 /// [`build_with`] taking the parsed theme from `theme` where its files are
 /// those it was parsed from, and leaving this build's there: for a caller
 /// that builds many times in one process (the tests).
@@ -523,6 +547,28 @@ pub(crate) fn build_with_theme(
 ) -> Result<BuildReport> {
     let mut caches = Caches::once();
     caches.swap_theme(theme);
+    let built = build_in(root, options, &mut caches);
+    // The theme goes back to the caller whether the build succeeded or
+    // not: a refused build (a finding in the site) parsed it as well.
+    caches.swap_theme(theme);
+    let (report, site) = built?;
+    // Freeing every page, claim and memo entry is a twentieth of a cached
+    // build's time at scale, on one thread once the work is done: a caller
+    // that exits next (the command line) need not wait for it.
+    // Where no thread can be started, the closure and what it owns are
+    // dropped here instead.
+    let freed = (site, caches);
+    let _ = std::thread::Builder::new().spawn(move || drop(freed));
+    Ok(report)
+}
+
+/// [`build_with_theme`] with its caches: the report, and the loaded site
+/// for the caller to free.
+fn build_in(
+    root: &Path,
+    options: BuildOptions,
+    caches: &mut Caches,
+) -> Result<(BuildReport, Site)> {
     let start = Instant::now();
     if options.cache {
         // Where the build directory is depends on `book.toml`, which the
@@ -577,7 +623,7 @@ pub(crate) fn build_with_theme(
         place = Some(at);
         Ok(Staged(staging))
     };
-    let (ran, staged) = run::run(root, &plan, &mut caches, open).map_err(|e| {
+    let (ran, staged) = run::run(root, &plan, caches, open).map_err(|e| {
         if let Some(from) = output::changed_while_read(&e) {
             let shown = from.strip_prefix(root).unwrap_or(from);
             let shown = shown.to_string_lossy().replace('\\', "/");
@@ -606,8 +652,8 @@ pub(crate) fn build_with_theme(
     let archived = match (&options.archive, &archive_at) {
         (Some(a), Some(at)) => {
             let t = Instant::now();
-            let renderer = memo::renderer(root, &mut caches)?;
-            let files: Vec<&str> = memo::unit_files(&caches).collect();
+            let renderer = memo::renderer(root, caches)?;
+            let files: Vec<&str> = memo::unit_files(caches).collect();
             let read = |p: &str| staging.read(p);
             let made = archive::make(&ran.site, renderer.i18n(), &files, &read, a, at)?;
             crate::cost::lap("archive", t);
@@ -691,15 +737,7 @@ pub(crate) fn build_with_theme(
         search,
         accept: site.config.accept.clone(),
     };
-    // Freeing every page, claim and memo entry is a twentieth of a cached
-    // build's time at scale, on one thread once the work is done: a caller
-    // that exits next (the command line) need not wait for it.
-    // Where no thread can be started, the closure and what it owns are
-    // dropped here instead.
-    caches.swap_theme(theme);
-    let freed = (site, caches);
-    let _ = std::thread::Builder::new().spawn(move || drop(freed));
-    Ok(report)
+    Ok((report, site))
 }
 
 /// The staging tree as a run's output.

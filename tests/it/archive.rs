@@ -8,9 +8,10 @@
 //! and counts the requests. And a build stopped while it writes the
 //! archive leaves no temporary file that nothing removes (attacks L6).
 
+use crate::common::build_with;
 use crate::common::{self, SiteTest};
 use kansoku::site::archive::Archive;
-use kansoku::site::{build_with, BuildOptions};
+use kansoku::site::BuildOptions;
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};

@@ -385,7 +385,7 @@ fn no_sitemap_without_an_absolute_site_url() {
         ["book.toml:11:12: warning[W041]: site-url \"/docs/\" is not an absolute URL, so no sitemap.xml is written\n  = hint: a sitemap lists full addresses: set `site-url` under [output.html] to where the site is published (e.g. \"https://example.org/docs/\"), or build with --base-url"]
     );
     // An absolute --base-url gives the sitemap its addresses.
-    let report = kansoku::site::build_with(
+    let report = crate::common::build_with(
         t.root(),
         kansoku::site::BuildOptions {
             base_url: Some("https://example.org/docs/".into()),

@@ -111,7 +111,7 @@ fn a_cached_build_indexes_again_only_the_search_shards_of_edited_pages() {
     let dir = crate::scratch::tempdir();
     let root = dir.path().join("site");
     copy_fixture(&root);
-    let build = || kansoku::site::build(&root).expect("builds");
+    let build = || crate::common::build(&root).expect("builds");
     let cold = build();
     assert_eq!(shards(&cold), [("ja", (5, 1, 1)), ("en", (5, 1, 1))]);
     let memo = root.join(".kansoku/public.search.json");
@@ -231,7 +231,8 @@ fn a_cached_build_publishes_an_evidence_file_edited_outside_its_text() {
 /// prose edit that page alone.
 #[test]
 fn a_build_reports_what_it_rendered_and_indexed() {
-    use kansoku::site::{build_with, BuildOptions, UnitCounts};
+    use crate::common::build_with;
+    use kansoku::site::{BuildOptions, UnitCounts};
     let dir = crate::scratch::tempdir();
     let root = dir.path().join("site");
     copy_fixture(&root);

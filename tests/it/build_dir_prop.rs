@@ -352,7 +352,7 @@ fn run_site(ops: &[SiteOp]) -> Result<(), TestCaseError> {
         let linked = fs::symlink_metadata(&out).is_ok_and(|m| m.file_type().is_symlink());
         match op {
             SiteOp::Build => {
-                let built = kansoku::site::build_with(&root, no_search());
+                let built = crate::common::build_with(&root, no_search());
                 let target = fs::canonicalize(&out).unwrap_or_else(|_| out.clone());
                 let safe = !linked || target == deploy;
                 prop_assert!(
@@ -374,7 +374,7 @@ fn run_site(ops: &[SiteOp]) -> Result<(), TestCaseError> {
                         cache: false,
                         ..no_search()
                     };
-                    kansoku::site::build_with(&root, cold).expect("cold build");
+                    crate::common::build_with(&root, cold).expect("cold build");
                     let mut expected = relative(&fresh, snapshot(&fresh));
                     for (p, b) in &theirs {
                         if let Ok(rel) = p.strip_prefix(&target) {
@@ -447,7 +447,7 @@ fn run_site(ops: &[SiteOp]) -> Result<(), TestCaseError> {
                     out: Some(dir.clone()),
                     ..no_search()
                 };
-                let built = kansoku::site::build_with(&root, options);
+                let built = crate::common::build_with(&root, options);
                 prop_assert_eq!(
                     built.is_ok(),
                     safe,

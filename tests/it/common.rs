@@ -21,6 +21,32 @@ pub(crate) fn repo_root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+thread_local! {
+    /// The parsed theme the in-process builds on each of the harness's
+    /// threads share: parsing it is about a third of a small site's build,
+    /// and these tests build hundreds of sites. A build parses it again
+    /// when the theme's files differ from those it was parsed from.
+    static THEME: std::cell::RefCell<kansoku::site::KeptTheme> = Default::default();
+}
+
+/// `kansoku::site::build_with`, with this thread's parsed theme.
+pub(crate) fn build_with(
+    root: &Path,
+    options: kansoku::site::BuildOptions,
+) -> kansoku::Result<BuildReport> {
+    THEME.with(|t| kansoku::site::build_keeping_theme(root, options, &mut t.borrow_mut()))
+}
+
+/// `kansoku::check::check`, with this thread's parsed theme.
+pub(crate) fn check(root: &Path) -> kansoku::Result<kansoku::check::Report> {
+    THEME.with(|t| kansoku::check::check_keeping_theme(root, &mut t.borrow_mut()))
+}
+
+/// `kansoku::site::build`, with this thread's parsed theme.
+pub(crate) fn build(root: &Path) -> kansoku::Result<BuildReport> {
+    build_with(root, kansoku::site::BuildOptions::default())
+}
+
 /// `tests/fixtures/<name>`.
 pub(crate) fn fixture(name: &str) -> PathBuf {
     repo_root().join("tests/fixtures").join(name)
@@ -210,7 +236,7 @@ impl SiteTest {
 
     /// Builds; panics with the full error text if the build fails.
     pub(crate) fn build(&mut self) -> &mut Self {
-        match kansoku::site::build(&self.root) {
+        match build(&self.root) {
             Ok(report) => self.report = Some(report),
             Err(e) => panic!("build of {} failed:\n{e}", self.root.display()),
         }
@@ -219,7 +245,7 @@ impl SiteTest {
 
     /// Builds and expects failure; returns the error.
     pub(crate) fn build_err(&mut self) -> kansoku::Error {
-        match kansoku::site::build(&self.root) {
+        match build(&self.root) {
             Ok(report) => panic!("build unexpectedly succeeded: {}", report.summary()),
             Err(e) => e,
         }
@@ -451,10 +477,11 @@ impl SiteTest {
         self
     }
 
-    /// Runs every rule through `kansoku::check::check`; panics on a usage or
-    /// I/O failure (those are exit code 2, not findings).
+    /// Runs every rule through `kansoku::check::check` (with this thread's
+    /// parsed theme); panics on a usage or I/O failure (those are exit
+    /// code 2, not findings).
     pub(crate) fn check(&self) -> kansoku::check::Report {
-        kansoku::check::check(&self.root)
+        crate::common::check(&self.root)
             .unwrap_or_else(|e| panic!("check of {} failed outright: {e}", self.root.display()))
     }
 }

@@ -6,9 +6,10 @@
 //! and Chromium opens the archive in `tests/browser/archive.test.js`; here
 //! are what a build writes, byte for byte, and what it refuses.
 
+use crate::common::build_with;
 use crate::common::{self, copy_dir, repo_built, repo_root, SiteTest, Tree};
 use kansoku::site::archive::Archive;
-use kansoku::site::{build_with, BuildOptions};
+use kansoku::site::BuildOptions;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

@@ -9,9 +9,10 @@
 //! search of every output file (compressed search files decoded) finds
 //! any trace of it.
 
+use crate::common::build_with;
 use crate::common::{fixture, SiteTest};
 use kansoku::site::archive::Archive;
-use kansoku::site::{build_with, BuildOptions};
+use kansoku::site::BuildOptions;
 use serde_json::Value;
 use std::io::Read;
 use std::path::Path;

@@ -369,7 +369,7 @@ fn build_changing(
             change();
         }
     };
-    kansoku::site::build_with(
+    crate::common::build_with(
         t.root(),
         kansoku::site::BuildOptions {
             search: false,
@@ -455,7 +455,7 @@ fn issue_39_l10_evidence_that_changes_during_a_build_is_never_published_torn() {
     // A good build; then a log replaced by a new file (a rename over it),
     // and one truncated, just before the output would go in place.
     restore(&t);
-    kansoku::site::build_with(
+    crate::common::build_with(
         t.root(),
         kansoku::site::BuildOptions {
             search: false,

@@ -302,7 +302,7 @@ fn the_progress_hook_hears_every_unit_then_the_write() {
         })),
         ..Default::default()
     };
-    kansoku::site::build_with(t.root(), options).expect("the fixture builds");
+    crate::common::build_with(t.root(), options).expect("the fixture builds");
     use kansoku::site::Progress;
     let events = events.lock().expect("not poisoned").clone();
     let Some(Progress::Rendering(total)) = events.first().copied() else {

@@ -22,9 +22,9 @@ fn site(dir: &Path, page: &[u8]) {
 fn holds(page: &[u8]) -> Result<(), TestCaseError> {
     let tmp = crate::scratch::tempdir();
     site(tmp.path(), page);
-    let report = kansoku::check::check(tmp.path()).expect("no I/O failure on a temp site");
+    let report = crate::common::check(tmp.path()).expect("no I/O failure on a temp site");
     // Search indexing is tested elsewhere and costs most of a tiny build.
-    let built = kansoku::site::build_with(
+    let built = crate::common::build_with(
         tmp.path(),
         kansoku::site::BuildOptions {
             search: false,
@@ -100,7 +100,7 @@ fn the_valid_page_builds() {
     let tmp = crate::scratch::tempdir();
     site(tmp.path(), VALID.as_bytes());
     assert_eq!(
-        kansoku::check::check(tmp.path())
+        crate::common::check(tmp.path())
             .expect("check runs")
             .errors(),
         0

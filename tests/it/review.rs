@@ -58,7 +58,7 @@ fn f(code: &str, msg: &str) -> (String, String) {
 }
 
 fn build_quiet(t: &mut SiteTest) {
-    kansoku::site::build_with(
+    crate::common::build_with(
         t.root(),
         kansoku::site::BuildOptions {
             search: false,
@@ -285,7 +285,7 @@ fn editing_only_english_is_a_stale_translation_shown_with_the_previous_text() {
         "previous pair text"
     );
     // Build only warns.
-    let report = kansoku::site::build_with(
+    let report = crate::common::build_with(
         t.root(),
         kansoku::site::BuildOptions {
             search: false,
@@ -492,7 +492,7 @@ proptest! {
             }
         }
         std::fs::write(root.join("evidence/log.txt"), log(&now)).expect("write");
-        let report = kansoku::check::check(root).expect("check runs");
+        let report = crate::common::check(root).expect("check runs");
         let flagged = |id: &str, code: &str| report.diagnostics.iter().any(|d| d.code == code && d.message.contains(&format!("claim `{id}`")));
         for (id, a, b) in &cited {
             let before: Vec<&str> = lines[a - 1..*b].iter().map(|s| s.trim_end()).collect();

@@ -234,7 +234,7 @@ fn a_page_with_100000_claims_builds_issue_11() {
     }
     text.push_str("+++\n\n::: ja\n本文。\n:::\n::: en\nBody.\n:::\n");
     t.write("content/many.md", &text);
-    let report = kansoku::site::build_with(
+    let report = crate::common::build_with(
         t.root(),
         kansoku::site::BuildOptions {
             search: false,

@@ -41,7 +41,7 @@ fn read(root: &Path, rel: &str) -> String {
 }
 
 fn build_without_search(root: &Path) {
-    kansoku::site::build_with(
+    crate::common::build_with(
         root,
         kansoku::site::BuildOptions {
             search: false,
@@ -204,7 +204,7 @@ fn issue_12_a_large_site_is_indexed_in_shards_holding_every_page_once() {
     let tmp = crate::scratch::tempdir();
     let root = tmp.path();
     two_sections(root, 1200, "");
-    kansoku::site::build_with(root, kansoku::site::BuildOptions::default())
+    crate::common::build_with(root, kansoku::site::BuildOptions::default())
         .unwrap_or_else(|e| panic!("build: {e}"));
     let per = kansoku::search::SHARD_PAGES;
     for lang in ["ja", "en"] {

@@ -13,7 +13,7 @@ fn build_with(threads: usize, site: &Path) -> Tree {
         .num_threads(threads)
         .build()
         .expect("a thread pool can be built");
-    pool.install(|| kansoku::site::build(site))
+    pool.install(|| crate::common::build(site))
         .unwrap_or_else(|e| panic!("build with {threads} thread(s): {e}"));
     Tree::of(&site.join("public"))
 }

@@ -265,7 +265,7 @@ fn drafts_are_left_out_of_build_and_published_with_drafts_issue_25() {
         "content/notes/idea.md",
         "+++\ntitle = { ja = \"構想\", en = \"Idea\" }\ndraft = true\n\n[[claims]]\nid = \"idea-first\"\nclass = \"inferred\"\nja = \"まだ証拠がない。\"\nen = \"No evidence yet.\"\n\n[[claims]]\nid = \"idea-second\"\nclass = \"inferred\"\nja = \"証拠は後で。\"\nen = \"Evidence later.\"\nevidence = [\"logs/not-yet.log#L1\"]\n+++\n\n::: ja\n書きかけ。\n:::\n\n::: en\nWork in progress.\n:::\n",
     );
-    let report = kansoku::site::build_with(
+    let report = crate::common::build_with(
         t.root(),
         kansoku::site::BuildOptions {
             search: false,
@@ -285,7 +285,7 @@ fn drafts_are_left_out_of_build_and_published_with_drafts_issue_25() {
     assert!(!t.exists("en/notes/idea/index.html"), "left out");
     assert!(!t.read("claims.json").contains("idea-first"));
 
-    let report = kansoku::site::build_with(
+    let report = crate::common::build_with(
         t.root(),
         kansoku::site::BuildOptions {
             search: false,
@@ -323,7 +323,7 @@ fn drafts_are_left_out_of_build_and_published_with_drafts_issue_25() {
         "::: en\n",
         "::: en\n[[claim:idea-first]]\n",
     );
-    let err = kansoku::site::build_with(
+    let err = crate::common::build_with(
         t.root(),
         kansoku::site::BuildOptions {
             search: false,

@@ -190,10 +190,10 @@ fn run_captures(ops: &[CaptureOp]) -> Result<(), TestCaseError> {
                 prop_assert_eq!(done.is_ok(), !facts_forged, "step {}: {:?}", step, done);
             }
             CaptureOp::Check => {
-                let _ = kansoku::check::check(&root);
+                let _ = crate::common::check(&root);
             }
             CaptureOp::Build => {
-                let _ = kansoku::site::build_with(&root, no_search());
+                let _ = crate::common::build_with(&root, no_search());
             }
         }
         prop_assert!(

@@ -106,7 +106,7 @@ impl Copies {
     /// person's change in the way, E044, and then, if `resolve`, the
     /// person takes the file away and the site is built again.
     fn build(&mut self, step: usize, resolve: bool) -> Result<(), TestCaseError> {
-        let report = kansoku::site::build_with(&self.root, no_search());
+        let report = crate::common::build_with(&self.root, no_search());
         self.killed = false;
         if let Some((rel, bytes)) = self.person.clone() {
             let codes: Vec<String> = match &report {
@@ -154,7 +154,7 @@ impl Copies {
             cache: false,
             ..no_search()
         };
-        kansoku::site::build_with(&self.root, cold).expect("cold build");
+        crate::common::build_with(&self.root, cold).expect("cold build");
         let out = self.root.join("public");
         prop_assert_eq!(
             relative(&out, snapshot(&out)),

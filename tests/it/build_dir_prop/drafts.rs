@@ -119,7 +119,7 @@ fn run_drafts(ops: &[DraftOp]) -> Result<(), TestCaseError> {
                             .then(|| kansoku::site::archive::Archive::new(to.to_path_buf())),
                         ..kansoku::site::BuildOptions::default()
                     };
-                let report = kansoku::site::build_with(&root, options(None, true, &archived))
+                let report = crate::common::build_with(&root, options(None, true, &archived))
                     .expect("the build succeeds");
                 let drafts = pages.iter().filter(|p| p.draft).count();
                 prop_assert_eq!(report.drafts, drafts, "step {}", step);
@@ -165,7 +165,7 @@ fn run_drafts(ops: &[DraftOp]) -> Result<(), TestCaseError> {
                     }
                 }
                 let fresh = base.join(format!("fresh-{step}"));
-                kansoku::site::build_with(
+                crate::common::build_with(
                     &root,
                     options(Some(fresh.clone()), false, &cold_archive),
                 )

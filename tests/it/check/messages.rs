@@ -293,7 +293,7 @@ fn inferred_from_unresolved(accepted: &str) -> Report {
         "+++\ntitle = \"P\"\n\n[[claims]]\nid = \"a\"\nclass = \"inferred\"\nja = \"甲。\"\nen = \"A.\"\nevidence = [\"log.txt#L1\"]\nfrom = [\"b\"]\n\n[[claims]]\nid = \"b\"\nclass = \"unresolved\"\nja = \"乙。\"\nen = \"B.\"\nevidence = [\"log.txt#L1\"]\nsettle = { ja = \"丙。\", en = \"C.\" }\n+++\n\n::: ja\n[[claim:a]]\n:::\n::: en\n[[claim:a]]\n:::\n",
     );
     write("evidence/log.txt", "+++\nkind = \"raw\"\n+++\nline\n");
-    check::check(root).expect("checks")
+    crate::common::check(root).expect("checks")
 }
 
 /// Issue 41: an acceptance scoped to a claim covers the findings about
