@@ -251,7 +251,7 @@ pub(super) fn document(
             base64::engine::general_purpose::STANDARD.encode(svg)
         ));
     }
-    for name in ["kansoku.css", "syntax.css"] {
+    for name in crate::theme::STYLESHEETS.iter().chain(&["syntax.css"]) {
         out.push_str("<style>\n");
         out.push_str(&css::inline(&static_text(name)?));
         out.push_str("</style>\n");
