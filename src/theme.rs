@@ -49,9 +49,17 @@ pub(crate) const I18N: &[(&str, &str)] = embed!("templates/i18n/en.ftl", "templa
 /// Embedded static files.
 pub(crate) const STATIC: &[(&str, &str)] = embed!(
     "static/favicon.svg",
+    "static/kansoku-back.js",
+    "static/kansoku-search.js",
+    "static/kansoku-views.css",
     "static/kansoku.css",
     "static/kansoku.js"
 );
+
+/// The theme's stylesheets under `static/`, in the order `base.html` links
+/// them (a later rule wins a tie, so the order is part of the style); the
+/// highlighting's `syntax.css`, which render writes, follows them.
+pub(crate) const STYLESHEETS: &[&str] = &["kansoku.css", "kansoku-views.css"];
 
 /// A theme file and where it came from.
 #[derive(Debug, Clone)]
@@ -192,5 +200,37 @@ mod tests {
         embedded.sort();
         on_disk.sort();
         assert_eq!(embedded, on_disk);
+    }
+
+    fn embedded(path: &str) -> &'static str {
+        STATIC
+            .iter()
+            .chain(TEMPLATES)
+            .find(|(p, _)| *p == path)
+            .map(|(_, text)| *text)
+            .unwrap_or_else(|| panic!("{path} is embedded"))
+    }
+
+    /// On each line of `text` with `before`, the name between `prefix` and
+    /// the next `"`: `{{ base }}static/NAME"` in a template.
+    fn named(text: &str, before: &str, prefix: &str) -> Vec<String> {
+        text.lines()
+            .filter(|l| l.contains(before))
+            .filter_map(|l| {
+                let rest = &l[l.find(prefix)? + prefix.len()..];
+                Some(rest[..rest.find('"')?].to_owned())
+            })
+            .collect()
+    }
+
+    /// The archive inlines `STYLESHEETS` in this order, so it must be the
+    /// order in which base.html links them.
+    #[test]
+    fn base_html_links_the_stylesheets_in_their_order() {
+        let base = embedded("templates/base.html");
+        let linked = named(base, "rel=\"stylesheet\"", "static/");
+        let mut want: Vec<&str> = STYLESHEETS.to_vec();
+        want.push("syntax.css");
+        assert_eq!(linked, want);
     }
 }

@@ -19,7 +19,7 @@ mod lines;
 mod llms;
 pub mod markdown;
 mod pages;
-mod paths;
+pub(crate) mod paths;
 mod rocrate;
 pub(crate) mod templates;
 pub(crate) use crate::theme;

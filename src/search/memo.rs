@@ -12,8 +12,9 @@
 //! run put them, and the caller decides whether they can be taken from there
 //! (a build: only if its manifest still describes them).
 
-use super::{pagefind, BUNDLE_DIR, CLAIMS_FILE, LANGS, SHARDS_FILE, SHARD_PAGES};
+use super::{pagefind, CLAIMS_FILE, LANGS, SHARDS_FILE, SHARD_PAGES};
 use crate::error::{Error, Result};
+use crate::render::paths::bundle_dir;
 use crate::render::OutputFile;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -154,7 +155,7 @@ pub(super) fn index(
             // failing is the build failing to produce these files.
             let shard = result.map_err(|e| {
                 Error::io(
-                    format!("{lang}/{BUNDLE_DIR}"),
+                    bundle_dir(lang),
                     std::io::Error::other(format!("the search index could not be built: {e:#}")),
                 )
             })?;
@@ -189,11 +190,11 @@ pub(super) fn index(
             },
         ));
         out.files.push(OutputFile {
-            path: format!("{lang}/{BUNDLE_DIR}/{SHARDS_FILE}"),
+            path: format!("{}/{SHARDS_FILE}", bundle_dir(lang)),
             bytes: serde_json::to_vec(&dirs).expect("a list of strings serializes"),
         });
         out.files.push(OutputFile {
-            path: format!("{lang}/{BUNDLE_DIR}/{CLAIMS_FILE}"),
+            path: format!("{}/{CLAIMS_FILE}", bundle_dir(lang)),
             bytes: classes.as_bytes().to_vec(),
         });
         if std::env::var_os("KANSOKU_TIMINGS").is_some() {

@@ -43,13 +43,10 @@ pub(crate) use reduce::compact;
 pub(crate) use select::{indexed, searchable_part};
 
 use crate::error::Result;
-use crate::render::OutputFile;
+use crate::render::{paths, OutputFile};
 use crate::validate::Site;
 use profile::{proc_status_kb, process_cpu_ms};
 use std::collections::BTreeMap;
-
-/// The bundle's directory inside each language tree.
-pub(crate) const BUNDLE_DIR: &str = "pagefind";
 
 /// The claim classes file written beside each bundle.
 pub(crate) const CLAIMS_FILE: &str = "kansoku-claims.json";
@@ -87,11 +84,7 @@ pub(crate) fn claim_classes(site: &Site) -> String {
 /// `None` for anything not indexed. A build keeps only these while it
 /// writes the pages themselves.
 pub(crate) fn searchable(file: &OutputFile) -> Option<OutputFile> {
-    let indexed = LANGS.iter().any(|l| {
-        file.path
-            .strip_prefix(l)
-            .is_some_and(|r| r.starts_with('/'))
-    }) && file.path.ends_with("/index.html");
+    let indexed = paths::lang_tree(&file.path).is_some() && paths::page_of(&file.path).is_some();
     indexed.then(|| OutputFile {
         path: file.path.clone(),
         bytes: compact(&searchable_part(&String::from_utf8_lossy(&file.bytes))).into_bytes(),

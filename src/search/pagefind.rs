@@ -2,7 +2,7 @@
 //! bundle, in shards indexed one after the other. Returns files; never
 //! touches the disk.
 
-use super::BUNDLE_DIR;
+use crate::render::paths::bundle_dir;
 use crate::render::OutputFile;
 use pagefind::api::PagefindIndex;
 use pagefind::options::PagefindServiceConfig;
@@ -63,7 +63,7 @@ pub(super) async fn shard(
             let name = f.filename.to_string_lossy().replace('\\', "/");
             let keep = !UNUSED.contains(&name.as_str()) && (k == 0 || shard_needs(&name));
             keep.then(|| OutputFile {
-                path: format!("{lang}/{BUNDLE_DIR}/{dir}{name}"),
+                path: format!("{}/{dir}{name}", bundle_dir(lang)),
                 bytes: f.contents,
             })
         })

@@ -2,7 +2,7 @@
 //! index reads, and which part of each page. Reads output files, writes
 //! nothing.
 
-use super::{BUNDLE_DIR, LANGS};
+use crate::render::paths;
 
 /// The rendered pages of one language tree that go into its index, from
 /// the output paths of the site's pages and their content hashes:
@@ -12,14 +12,10 @@ pub(crate) fn language_pages<'a>(
     lang: &str,
     base: &str,
 ) -> Vec<(String, &'a str, u64)> {
-    let prefix = format!("{lang}/");
     let mut mine: Vec<(String, &str, u64)> = pages
         .iter()
-        .filter(|(p, _)| p.starts_with(&prefix) && p.ends_with("/index.html"))
-        .map(|(p, h)| {
-            let dir = p.strip_suffix("index.html").unwrap_or(p);
-            (format!("{base}{dir}"), p.as_str(), *h)
-        })
+        .filter(|(p, _)| paths::lang_tree(p).is_some_and(|l| l.code() == lang))
+        .filter_map(|(p, h)| Some((format!("{base}{}", paths::page_of(p)?), p.as_str(), *h)))
         .collect();
     mine.sort_by(|a, b| a.0.cmp(&b.0));
     mine
@@ -54,11 +50,7 @@ pub(crate) fn searchable_part(html: &str) -> String {
 /// Whether the output at `path` is a page the index reads: a page of the
 /// `ja/` or `en/` tree.
 pub(crate) fn indexed(path: &str) -> bool {
-    LANGS
-        .iter()
-        .any(|l| path.strip_prefix(l).is_some_and(|r| r.starts_with('/')))
-        && path.ends_with("/index.html")
-        && !path.contains(&format!("/{BUNDLE_DIR}/"))
+    paths::lang_tree(path).is_some() && paths::page_of(path).is_some() && !paths::in_bundle(path)
 }
 
 #[cfg(test)]
@@ -77,6 +69,18 @@ mod tests {
         );
         let unmarked = "<html lang=\"en\"><body><p>x</p></body></html>";
         assert_eq!(searchable_part(unmarked), unmarked);
+    }
+
+    /// Only the bundle's own directory is left out, not a page of a
+    /// section that happens to be called `pagefind`.
+    #[test]
+    fn a_page_is_indexed_unless_it_lies_in_the_bundle() {
+        assert!(indexed("ja/tools/pagefind/index.html"));
+        assert!(indexed("en/index.html"));
+        assert!(!indexed("ja/pagefind/index.html"));
+        assert!(!indexed("en/pagefind/fragment/index.html"));
+        assert!(!indexed("ja-en/index.html"));
+        assert!(!indexed("ja/a/index.md"));
     }
 
     #[test]

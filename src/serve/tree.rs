@@ -393,11 +393,7 @@ fn sweep_planted(out: &Path, manifest: &mut HashMap<String, u64>) -> Result<Vec<
 
 /// Search bundle files: written by the search step, not by rendering.
 fn is_search_file(path: &str) -> bool {
-    let mut parts = path.splitn(3, '/');
-    matches!(
-        (parts.next(), parts.next()),
-        (Some("ja" | "en"), Some(crate::search::BUNDLE_DIR))
-    )
+    crate::render::paths::in_bundle(path)
 }
 
 /// Writes `files` under `dir`, making their directories first, each file

@@ -360,3 +360,31 @@ fn archive_of(t: &SiteTest, name: &str) -> String {
     .expect("builds");
     std::fs::read_to_string(&archive).expect("the archive")
 }
+
+/// The text of each `<style>` element of `html`, in order.
+fn styles(html: &str) -> Vec<&str> {
+    html.split("<style>")
+        .skip(1)
+        .filter_map(|s| s.split_once("</style>").map(|(css, _)| css))
+        .collect()
+}
+
+/// The archive inlines every theme stylesheet in the order base.html links
+/// them, a site's own file replacing the theme's of the same name, then
+/// the highlighting's: the same cascade as the built site's.
+#[test]
+fn the_archive_inlines_every_stylesheet_in_order() {
+    let mut t = SiteTest::from_fixture("basic");
+    t.write("static/kansoku-views.css", ".site-views { color: #222 }\n");
+    let html = archive_of(&t, "styles.html");
+    let got = styles(&html);
+    assert!(got.len() > 3, "{got:?}");
+    assert_eq!(
+        got[..3],
+        [
+            concat!("\n", include_str!("../../static/kansoku.css")),
+            "\n.site-views { color: #222 }\n",
+            &format!("\n{}", t.read("static/syntax.css")),
+        ]
+    );
+}

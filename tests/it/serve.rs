@@ -192,6 +192,13 @@ async fn serves_both_languages_from_a_temp_build() {
     let (status, ctype, _) = get(&handle, "/static/kansoku.css").await;
     assert_eq!(status, 200);
     assert!(ctype.starts_with("text/css"), "{ctype}");
+    // kansoku.js imports modules beside it; a browser runs a module only
+    // when it is served as JavaScript.
+    for module in ["kansoku.js", "kansoku-search.js", "kansoku-back.js"] {
+        let (status, ctype, _) = get(&handle, &format!("/static/{module}")).await;
+        assert_eq!(status, 200, "{module}");
+        assert!(ctype.starts_with("text/javascript"), "{module}: {ctype}");
+    }
     let (status, ctype, js) = get(&handle, "/__kansoku/reload.js").await;
     assert_eq!(status, 200);
     assert!(ctype.starts_with("text/javascript"), "{ctype}");

@@ -13,6 +13,7 @@ use super::{size as human, Archive, MARK};
 use crate::error::{Error, Result};
 use crate::lang::Lang;
 use crate::render::i18n::I18n;
+use crate::render::paths;
 use crate::validate::Site;
 use std::collections::HashSet;
 use std::path::Path;
@@ -143,8 +144,8 @@ pub(super) fn document(
         .iter()
         .copied()
         .filter(|p| {
-            p.ends_with("index.html")
-                && !p.contains("/pagefind/")
+            paths::page_of(p).is_some()
+                && !paths::in_bundle(p)
                 && p.split_once('/').is_some_and(|(t, _)| trees.contains(&t))
         })
         .collect();
@@ -152,7 +153,7 @@ pub(super) fn document(
     pages.dedup();
     let page_set: HashSet<String> = pages
         .iter()
-        .map(|p| p.strip_suffix("index.html").unwrap_or(p).to_owned())
+        .map(|p| paths::page_of(p).unwrap_or(p).to_owned())
         .collect();
     let file_set: HashSet<&str> = files.iter().copied().collect();
     let say = |lang: Lang, key: &str| -> Result<String> {
@@ -251,7 +252,7 @@ pub(super) fn document(
             base64::engine::general_purpose::STANDARD.encode(svg)
         ));
     }
-    for name in ["kansoku.css", "syntax.css"] {
+    for name in crate::theme::STYLESHEETS.iter().chain(&["syntax.css"]) {
         out.push_str("<style>\n");
         out.push_str(&css::inline(&static_text(name)?));
         out.push_str("</style>\n");
@@ -441,8 +442,8 @@ fn start(
     for path in site.evidence.files.keys() {
         let mut links = Vec::new();
         for &l in &langs {
-            let page = format!("evidence/{path}/");
-            if !pages.contains(&format!("{l}/{page}")) {
+            let page = paths::evidence_href("", l, path);
+            if !pages.contains(&page) {
                 continue;
             }
             let text = if links.is_empty() {
@@ -452,7 +453,7 @@ fn start(
             };
             links.push(format!(
                 "<a href=\"{}\" hreflang=\"{l}\">{text}</a>",
-                escape(&href(l.code(), &page))
+                escape(&format!("#{}", anchor(&page)))
             ));
         }
         if !links.is_empty() {

@@ -9,6 +9,7 @@
 //! that each is one token a fragment names exactly, whatever a path holds.
 
 use crate::error::Result;
+use crate::render::paths;
 use std::collections::HashSet;
 
 /// What links resolve against: the site's address and what the archive
@@ -61,17 +62,15 @@ pub(super) fn place(page: &str, path: &str, links: &Links<'_>) -> Place {
         .and_then(|o| path.strip_prefix(o))
         .filter(|p| p.starts_with('/'))
     {
-        match own.strip_prefix(links.base) {
+        match paths::under_base(links.base, own) {
             Some(rel) => rel.to_owned(),
             None => return Place::Elsewhere,
         }
     } else if has_scheme(path) || path.starts_with("//") {
         return Place::Elsewhere;
     } else if path.starts_with('/') {
-        match path.strip_prefix(links.base) {
+        match paths::under_base(links.base, path) {
             Some(rel) => rel.to_owned(),
-            // The base path without its slash (`/docs`) is the site too.
-            None if format!("{path}/") == links.base => String::new(),
             None => return Place::Host,
         }
     } else {
@@ -100,7 +99,7 @@ pub(super) fn link(
         Place::Elsewhere => return Link::Keep,
         Place::Host => return Link::Unwrap,
     };
-    if let Some(dir) = target.strip_suffix("index.html") {
+    if let Some(dir) = paths::page_of(&target) {
         target = dir.to_owned();
     }
     if target.is_empty() {
@@ -121,7 +120,7 @@ pub(super) fn link(
     }
     // The raw copies of the evidence (`evidence/…`): each one's page shows
     // every line of it.
-    if target.starts_with("evidence/") || switch {
+    if paths::is_raw_evidence(&target) || switch {
         return Link::Remove;
     }
     Link::Unwrap
@@ -288,6 +287,9 @@ pub(super) mod tests {
             );
             assert_eq!(to("/docs/"), Link::To("#start".into()));
             assert_eq!(to("/docs/#choose"), Link::To("#start".into()));
+            // The base without its slash is the site, written either way.
+            assert_eq!(to("/docs"), Link::To("#start".into()));
+            assert_eq!(to("https://example.org/docs"), Link::To("#start".into()));
             assert_eq!(to("/docs/evidence/run.log"), Link::Remove);
             assert_eq!(to("/docs/claims.json"), Link::Unwrap);
             assert_eq!(to("/elsewhere/"), Link::Unwrap);

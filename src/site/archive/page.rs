@@ -159,7 +159,7 @@ const ID_REFS: [&str; 14] = [
 
 /// The page at `path` (`ja/a/index.html`, raw) with `html` its bytes.
 pub(super) fn rewrite(path: &str, html: &str, links: &Links<'_>) -> Result<Section> {
-    let page = path.strip_suffix("index.html").unwrap_or(path);
+    let page = crate::render::paths::page_of(path).unwrap_or(path);
     let prefix = anchor(page);
     let lang = RefCell::new(String::new());
     let class = RefCell::new(String::new());

@@ -70,6 +70,16 @@ fn override_template_and_messages_win_over_the_embedded_theme() {
         t.read("static/kansoku.css"),
         "/* OVERRIDE-MARKER kansoku.css */\n"
     );
+    // That one only: the theme's second stylesheet is still published and
+    // linked after it (docs/theme-contract.md: replace it too, or empty
+    // it, to drop the theme's styles whole).
+    assert_eq!(
+        t.read("static/kansoku-views.css"),
+        include_str!("../../../static/kansoku-views.css")
+    );
+    let html = t.read("ja/index.html");
+    let at = |name: &str| html.find(&format!("static/{name}\"")).expect(name);
+    assert!(at("kansoku.css") < at("kansoku-views.css"), "{html}");
 }
 
 /// SPEC §3.3 fixes the Japanese class labels; the theme must use them.
