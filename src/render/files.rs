@@ -204,13 +204,7 @@ pub(super) fn evidence_page(
                         href: view.href.clone(),
                         page_title: site.content.outline(at.page).title.get(lang).clone(),
                         inline: view.inline.clone(),
-                        // Suspect because of this very file, not of another.
-                        suspect: site
-                            .review
-                            .claims
-                            .get(&claim.id)
-                            .and_then(|n| n.evidence_changed.as_deref())
-                            == Some(file.path.as_str()),
+                        suspect: view.suspect_because_of(&file.path),
                     }
                 })
                 .collect();

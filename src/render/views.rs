@@ -93,10 +93,23 @@ pub(crate) struct ClaimNotes {
     pub(crate) successor: Option<Link>,
     /// `evidence` or `premise` when the claim is suspect since its review.
     pub(crate) suspect: Option<&'static str>,
+    /// The evidence file whose cited lines changed since the review, when
+    /// that is why it is suspect: its page marks the claim there alone.
+    /// In the view, so that the units showing the claim are keyed on it.
+    pub(crate) suspect_file: Option<String>,
     /// A stale translation: which language changed, and its previous text.
     pub(crate) stale: Option<Stale>,
     /// Translated by machine.
     pub(crate) machine: bool,
+}
+
+impl ClaimView {
+    /// Whether the claim is suspect because the lines it cites in the
+    /// evidence file at `path` changed since its review (not another
+    /// file's, nor a premise): what that file's page and its twin mark.
+    pub(crate) fn suspect_because_of(&self, path: &str) -> bool {
+        self.notes.suspect_file.as_deref() == Some(path)
+    }
 }
 
 /// A stale translation as readers see it.

@@ -303,3 +303,58 @@ fn issue_29_timings_split_render_by_page_kind_and_search_by_step() {
         );
     }
 }
+
+/// Issue 41: an evidence page marks a citing claim suspect only when the
+/// lock says this very file changed. When the lock moves that mark from
+/// one cited file to another, with no file edited, both evidence pages
+/// change in a cached build as in a cold one: the claim's view, in their
+/// input, names the file.
+#[test]
+fn a_suspect_mark_that_moves_between_evidence_files_reaches_both_pages() {
+    let dir = crate::scratch::tempdir();
+    let root = dir.path().join("site");
+    std::fs::create_dir_all(root.join("content")).expect("content");
+    std::fs::create_dir_all(root.join("evidence")).expect("evidence");
+    std::fs::write(
+        root.join("book.toml"),
+        "[book]\ntitle = \"Record\"\nlanguages = [\"ja\", \"en\"]\n\n[search]\nenabled = false\n",
+    )
+    .expect("book.toml");
+    std::fs::write(root.join("evidence/a.log"), "alpha ready\n").expect("a.log");
+    std::fs::write(root.join("evidence/b.log"), "beta ready\n").expect("b.log");
+    std::fs::write(
+        root.join("content/_index.md"),
+        "+++\ntitle = { ja = \"記録\", en = \"Record\" }\n\n[[claims]]\nid = \"both-ready\"\nclass = \"confirmed\"\nja = \"両方とも準備できた。\"\nen = \"Both were ready.\"\nevidence = [\"a.log#L1\", \"b.log#L1\"]\n+++\n\n::: ja\n本文。\n:::\n::: en\nText.\n:::\n",
+    )
+    .expect("page");
+    kansoku(&root, &["review", "--all"]);
+    let lock_path = root.join("kansoku.lock");
+    let lock = std::fs::read_to_string(&lock_path).expect("lock");
+    let hash_of = |link: &str| {
+        let at = lock
+            .find(&format!("link = \"{link}\""))
+            .expect("link locked");
+        let line = lock[at..]
+            .lines()
+            .find(|l| l.starts_with("hash = "))
+            .expect("its hash");
+        line.to_owned()
+    };
+    let (a, b) = (hash_of("a.log#L1"), hash_of("b.log#L1"));
+    let forged = "hash = \"fnv1a64:0000000000000000\"";
+    // The lock says a.log changed since the review, then b.log instead.
+    std::fs::write(&lock_path, lock.replacen(&a, forged, 1)).expect("lock: a");
+    kansoku(&root, &["build", "-q"]);
+    std::fs::write(&lock_path, lock.replacen(&b, forged, 1)).expect("lock: b");
+    kansoku(&root, &["build", "-q"]);
+    let cold = cold_build(&root, &dir.path().join("cold"));
+    let (cached, cold) = (tree(&root.join("public")), tree(&cold));
+    let differ: Vec<&str> = cached
+        .iter()
+        .zip(&cold)
+        .filter(|(a, b)| a != b)
+        .map(|(a, _)| a.0.as_str())
+        .collect();
+    assert_eq!(cached.len(), cold.len());
+    assert!(differ.is_empty(), "differ from a cold build: {differ:?}");
+}

@@ -111,6 +111,7 @@ pub(in crate::render) fn notes_view(
                 None
             }
         }),
+        suspect_file: note.and_then(|n| n.evidence_changed.clone()),
         stale: note
             .and_then(|n| n.stale.as_ref())
             .map(|(l, prev)| crate::render::views::Stale {

@@ -147,14 +147,7 @@ fn page_text(
         }
         let page = site.content.outline(at.page);
         let _ = write!(out, " · {}", md.link(page.title.get(lang), &v.href));
-        // Suspect because of this very file, as the HTML says.
-        let suspect = site
-            .review
-            .claims
-            .get(&claim.id)
-            .and_then(|n| n.evidence_changed.as_deref())
-            == Some(file.path.as_str());
-        if suspect {
+        if v.suspect_because_of(&file.path) {
             let _ = write!(out, " · ⚠ {}", md.w("notice-suspect-evidence"));
         }
         out.push('\n');
