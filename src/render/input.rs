@@ -6,7 +6,7 @@
 //! that hash in the layers above it:
 //!
 //! - [`SiteInput`]: what every unit reads: the theme, the configuration,
-//!   every page's outline, every evidence file's header, and which claim
+//!   every page's outline, every evidence file's name, and which claim
 //!   fills which cell;
 //! - [`ClaimsInput`]: what the site-wide files read besides: every claim,
 //!   the review notices and every evidence file's bytes;
@@ -40,8 +40,11 @@ pub(crate) struct SiteInput<'a> {
     /// Every page's outline, in page order (what other outputs may read
     /// of a page: navigation, links, titles, entities, views' columns).
     outlines: Vec<&'a Outline>,
-    /// Every evidence file's path and header.
-    evidence: Vec<(&'a str, Option<&'a crate::evidence::Header>)>,
+    /// Every evidence file's path (where its page is, what a link to it
+    /// leads to). Not its header: a page shows what a header says only
+    /// through the views of the claims citing the file (their basis), and
+    /// the file's own page and the site-wide files are keyed on its bytes.
+    evidence: Vec<&'a str>,
     /// Evidence names that lead out of the evidence directory, and those
     /// that could not be read (a link to them is shown as such).
     escaping: &'a BTreeSet<String>,
@@ -75,12 +78,7 @@ impl<'a> SiteInput<'a> {
             theme,
             config: &site.config,
             outlines: pages.iter().map(|p| &p.outline).collect(),
-            evidence: site
-                .evidence
-                .files
-                .iter()
-                .map(|(path, f)| (path.as_str(), f.header.as_ref()))
-                .collect(),
+            evidence: site.evidence.files.keys().map(String::as_str).collect(),
             escaping: &site.evidence.escaping,
             broken: &site.evidence.broken,
             cells,
