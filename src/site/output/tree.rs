@@ -13,6 +13,17 @@ use std::path::Path;
 /// the top or anywhere below, is removed as a link: what it points to is
 /// never touched (a symlinked `public/` once had its target emptied here).
 pub(crate) fn remove_tree(dir: &Path) -> io::Result<()> {
+    // Only a tree missing from the start is `NotFound`: below the top, an
+    // entry that is gone was removed by someone else (an interrupted
+    // build's staging tree is removed by the signal thread and the build's
+    // own cleanup at once), which is what was asked.
+    fs::symlink_metadata(dir)?;
+    remove_below(dir)
+}
+
+/// [`remove_tree`] of a tree that existed: an entry found gone counts as
+/// removed.
+fn remove_below(dir: &Path) -> io::Result<()> {
     use rayon::prelude::*;
     // Each failure names the entry that could not be removed, which is
     // rarely the top of the tree (a read-only or immutable directory deep
@@ -21,22 +32,34 @@ pub(crate) fn remove_tree(dir: &Path) -> io::Result<()> {
         let p = p.to_path_buf();
         move |e: io::Error| io::Error::new(e.kind(), Stuck { path: p, source: e })
     };
-    if !fs::symlink_metadata(dir)?.is_dir() {
-        return fs::remove_file(dir).map_err(at(dir));
+    let gone = |r: io::Result<()>| match r {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        r => r,
+    };
+    let meta = match fs::symlink_metadata(dir) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        r => r.map_err(at(dir))?,
+    };
+    if !meta.is_dir() {
+        return gone(fs::remove_file(dir).map_err(at(dir)));
     }
-    let entries: Vec<_> = fs::read_dir(dir)
-        .map_err(at(dir))?
-        .collect::<io::Result<_>>()
-        .map_err(at(dir))?;
+    let entries: Vec<_> = match fs::read_dir(dir) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        r => r
+            .map_err(at(dir))?
+            .collect::<io::Result<_>>()
+            .map_err(at(dir))?,
+    };
     entries.par_iter().try_for_each(|e| {
         // `DirEntry::file_type` does not follow links.
-        if e.file_type().map_err(at(&e.path()))?.is_dir() {
-            remove_tree(&e.path())
-        } else {
-            fs::remove_file(e.path()).map_err(at(&e.path()))
+        match e.file_type() {
+            Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(()),
+            Err(err) => Err(at(&e.path())(err)),
+            Ok(t) if t.is_dir() => remove_below(&e.path()),
+            Ok(_) => gone(fs::remove_file(e.path()).map_err(at(&e.path()))),
         }
     })?;
-    fs::remove_dir(dir).map_err(at(dir))
+    gone(fs::remove_dir(dir).map_err(at(dir)))
 }
 
 /// An entry [`remove_tree`] could not remove, and why.
@@ -309,6 +332,44 @@ fn walk(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An interrupted build's staging tree is removed by the signal
+    /// thread and by the build's own cleanup at once. Each removal must
+    /// count an entry the other removed as removed: one that gave up on
+    /// it (a `NotFound` deep inside) while the other did too left the
+    /// staging tree behind after an interrupt.
+    #[test]
+    fn two_removals_of_one_tree_at_once_both_succeed() {
+        let tmp = crate::scratch::tempdir();
+        for round in 0..20 {
+            let tree = tmp.path().join(format!("tree-{round}"));
+            for d in 0..8 {
+                let dir = tree.join(format!("d{d}/sub"));
+                fs::create_dir_all(&dir).expect("mkdir");
+                for f in 0..40 {
+                    fs::write(dir.join(format!("f{f}")), "x").expect("write");
+                }
+            }
+            let (a, b) = std::thread::scope(|s| {
+                let a = s.spawn(|| remove_tree(&tree));
+                let b = s.spawn(|| remove_tree(&tree));
+                (a.join().expect("a"), b.join().expect("b"))
+            });
+            for r in [a, b] {
+                // The tree gone before this removal began is the one
+                // `NotFound` it may give, naming the tree itself.
+                if let Err(e) = r {
+                    assert_eq!(e.kind(), io::ErrorKind::NotFound, "round {round}: {e}");
+                    let stuck = e.get_ref().and_then(|e| e.downcast_ref::<Stuck>());
+                    assert!(
+                        stuck.is_none(),
+                        "round {round}: gave up inside the tree: {e}"
+                    );
+                }
+            }
+            assert!(!tree.exists(), "round {round}: the tree is gone");
+        }
+    }
 
     #[cfg(unix)]
     #[test]
