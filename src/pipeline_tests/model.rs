@@ -4,11 +4,12 @@
 //! headings with and without ids, diagrams, and the review lock; the
 //! random edits on it; and its files, written out whole after each edit.
 //!
-//! Each part is here because a memo key covers it by hand (issue 41):
-//! the cell map and the outlines (`site::memo::shared`), the review lock
-//! (`prepare`, `own_review`), drafts (`validate::site_facts`), the
-//! generated views (`all_views`), the evidence headers, and the heading
-//! ids other pages' links are checked against (`validate::page_facts`).
+//! Each part is here because a unit's input holds it (`render::input`,
+//! issue 41): the cell fillers and the outlines (`SiteInput`), the review
+//! lock (`ClaimsInput`, a page's stale pairs), drafts
+//! (`validate::site_facts`), the generated views (`Shows::Every`), the
+//! evidence headers (through the claim views), and the heading ids other
+//! pages' links are checked against (`validate::page_facts`).
 
 use proptest::prelude::*;
 use std::collections::BTreeMap;
