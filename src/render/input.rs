@@ -305,9 +305,16 @@ impl<'a> UnitInput<'a> {
                         let own = page.claims.iter().map(|c| c.id.as_str());
                         // An entity's page answers with its cells.
                         let cells = page.entity.iter().flat_map(|e| from.cells.about(&e.key));
+                        // A scope table may name any page's claims.
+                        let scope = page
+                            .scope
+                            .iter()
+                            .flat_map(|s| s.can.iter().chain(&s.cannot))
+                            .map(|(id, _)| id.as_str());
                         let ids = own
                             .chain(named.iter().map(String::as_str))
-                            .chain(cells.copied());
+                            .chain(cells.copied())
+                            .chain(scope);
                         Shows::these(ids, from.views)
                     }
                     _ => Shows::Every(from.views.all),

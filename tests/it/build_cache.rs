@@ -358,3 +358,51 @@ fn a_suspect_mark_that_moves_between_evidence_files_reaches_both_pages() {
     assert_eq!(cached.len(), cold.len());
     assert!(differ.is_empty(), "differ from a cold build: {differ:?}");
 }
+
+/// Issue 41: a plain page's scope table may name another page's claims;
+/// the page's input holds them, so the page shows them, and an edit to
+/// one reaches it in a cached build as in a cold one.
+#[test]
+fn a_scope_table_shows_another_pages_claim_and_follows_its_edit() {
+    let dir = crate::scratch::tempdir();
+    let root = dir.path().join("site");
+    std::fs::create_dir_all(root.join("content")).expect("content");
+    std::fs::create_dir_all(root.join("evidence")).expect("evidence");
+    std::fs::write(
+        root.join("book.toml"),
+        "[book]\ntitle = \"Record\"\nlanguages = [\"ja\", \"en\"]\n\n[search]\nenabled = false\n",
+    )
+    .expect("book.toml");
+    std::fs::write(root.join("evidence/a.log"), "alpha ready\n").expect("a.log");
+    std::fs::write(
+        root.join("content/_index.md"),
+        "+++\ntitle = { ja = \"記録\", en = \"Record\" }\n\n[[claims]]\nid = \"alpha-ready\"\nclass = \"confirmed\"\nja = \"アルファは準備できた。\"\nen = \"Alpha was ready.\"\nevidence = [\"a.log#L1\"]\n+++\n\n::: ja\n本文。\n:::\n::: en\nText.\n:::\n",
+    )
+    .expect("home");
+    std::fs::write(
+        root.join("content/scope.md"),
+        "+++\ntitle = { ja = \"範囲\", en = \"Scope\" }\n\n[scope]\ncan = [\"alpha-ready\"]\ncannot = []\n+++\n\n::: ja\n範囲。\n:::\n::: en\nScope.\n:::\n",
+    )
+    .expect("scope page");
+    kansoku(&root, &["build", "-q"]);
+    let page = std::fs::read_to_string(root.join("public/en/scope/index.html")).expect("built");
+    assert!(
+        page.contains("Alpha was ready."),
+        "the scope table shows the claim"
+    );
+    let home = root.join("content/_index.md");
+    let text = std::fs::read_to_string(&home).expect("read");
+    std::fs::write(
+        &home,
+        text.replace("Alpha was ready.", "Alpha was ready, twice."),
+    )
+    .expect("edit");
+    kansoku(&root, &["build", "-q"]);
+    let page = std::fs::read_to_string(root.join("public/en/scope/index.html")).expect("built");
+    assert!(
+        page.contains("Alpha was ready, twice."),
+        "the edit reaches the scope table"
+    );
+    let cold = cold_build(&root, &dir.path().join("cold"));
+    assert_eq!(tree(&root.join("public")), tree(&cold));
+}
