@@ -304,13 +304,9 @@ fn issue_29_timings_split_render_by_page_kind_and_search_by_step() {
     }
 }
 
-/// Issue 41: an evidence page marks a citing claim suspect only when the
-/// lock says this very file changed. When the lock moves that mark from
-/// one cited file to another, with no file edited, both evidence pages
-/// change in a cached build as in a cold one: the claim's view, in their
-/// input, names the file.
-#[test]
-fn a_suspect_mark_that_moves_between_evidence_files_reaches_both_pages() {
+/// A two-language site with no pages yet, search off, and one log,
+/// `evidence/a.log`: the temporary directory and the site's root in it.
+fn small_site() -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = crate::scratch::tempdir();
     let root = dir.path().join("site");
     std::fs::create_dir_all(root.join("content")).expect("content");
@@ -321,6 +317,17 @@ fn a_suspect_mark_that_moves_between_evidence_files_reaches_both_pages() {
     )
     .expect("book.toml");
     std::fs::write(root.join("evidence/a.log"), "alpha ready\n").expect("a.log");
+    (dir, root)
+}
+
+/// Issue 41: an evidence page marks a citing claim suspect only when the
+/// lock says this very file changed. When the lock moves that mark from
+/// one cited file to another, with no file edited, both evidence pages
+/// change in a cached build as in a cold one: the claim's view, in their
+/// input, names the file.
+#[test]
+fn a_suspect_mark_that_moves_between_evidence_files_reaches_both_pages() {
+    let (dir, root) = small_site();
     std::fs::write(root.join("evidence/b.log"), "beta ready\n").expect("b.log");
     std::fs::write(
         root.join("content/_index.md"),
@@ -364,16 +371,7 @@ fn a_suspect_mark_that_moves_between_evidence_files_reaches_both_pages() {
 /// one reaches it in a cached build as in a cold one.
 #[test]
 fn a_scope_table_shows_another_pages_claim_and_follows_its_edit() {
-    let dir = crate::scratch::tempdir();
-    let root = dir.path().join("site");
-    std::fs::create_dir_all(root.join("content")).expect("content");
-    std::fs::create_dir_all(root.join("evidence")).expect("evidence");
-    std::fs::write(
-        root.join("book.toml"),
-        "[book]\ntitle = \"Record\"\nlanguages = [\"ja\", \"en\"]\n\n[search]\nenabled = false\n",
-    )
-    .expect("book.toml");
-    std::fs::write(root.join("evidence/a.log"), "alpha ready\n").expect("a.log");
+    let (dir, root) = small_site();
     std::fs::write(
         root.join("content/_index.md"),
         "+++\ntitle = { ja = \"記録\", en = \"Record\" }\n\n[[claims]]\nid = \"alpha-ready\"\nclass = \"confirmed\"\nja = \"アルファは準備できた。\"\nen = \"Alpha was ready.\"\nevidence = [\"a.log#L1\"]\n+++\n\n::: ja\n本文。\n:::\n::: en\nText.\n:::\n",
