@@ -81,9 +81,13 @@ pub(crate) fn run<O: Output>(
         Err(e) => return Err(e),
     };
     lap("theme", t);
-    if let Some(renderer) = &renderer {
+    // What every unit reads (`render::input`), hashed once: the key of the
+    // output paths here and, above the claims input, of every unit.
+    let site_input = renderer
+        .as_ref()
+        .map(|_| SiteInput::new(&site, memo::theme_key(caches)).key());
+    if let (Some(renderer), Some(input)) = (&renderer, site_input) {
         if !failed && plan.only.is_none() {
-            let input = SiteInput::new(&site, memo::theme_key(caches)).key();
             let collisions = memo::collisions(&site, renderer, caches, input);
             if plan.errors == Errors::Stop && !collisions.is_empty() {
                 return Err(Error::Content(collisions));
@@ -96,18 +100,18 @@ pub(crate) fn run<O: Output>(
         // before writing anything.
         diagnostics.extend(refused_build_dir(root, &site.config));
     }
-    let renderer = match renderer {
-        Some(r) if plan.until == Until::Rendered && plan.errors == Errors::Stop => r,
+    let (renderer, site_input) = match (renderer, site_input) {
+        (Some(r), Some(k)) if plan.until == Until::Rendered && plan.errors == Errors::Stop => {
+            (r, k)
+        }
         _ => {
             crate::validate::sort(&mut diagnostics);
             return Ok((ran(site, diagnostics), None));
         }
     };
     let t = Instant::now();
-    // What every unit reads, and what the site-wide files read besides:
-    // each hashed once, and standing for itself by that hash in the
-    // units' inputs (`render::input`).
-    let site_input = SiteInput::new(&site, memo::theme_key(caches)).key();
+    // What the site-wide files read besides, hashed once and standing for
+    // itself by that hash in their inputs.
     let claims_input = ClaimsInput::new(&site, site_input).key();
     let (prepared, views) =
         memo::prepare(&site, &renderer, caches, claims_input).map_err(Error::Content)?;
