@@ -8,7 +8,6 @@
 use crate::error::{Diagnostic, Location};
 use crate::lang::Bi;
 use crate::publication::{License, Publisher};
-use crate::validate::Site;
 use serde_json::{json, Map, Value};
 
 /// The root's `license` and the entities it names. RO-Crate asks for a
@@ -123,11 +122,10 @@ pub(super) fn publisher_entities(p: &Publisher) -> (Value, Vec<Value>) {
 /// else the day of the build in UTC, which `SOURCE_DATE_EPOCH` sets (the
 /// reproducible-builds convention), so two builds of one input can still
 /// be the same bytes.
-pub(crate) fn date_published(site: &Site) -> Result<String, Diagnostic> {
-    let newest = site
-        .content
-        .pages
-        .iter()
+pub(crate) fn date_published<'a>(
+    pages: impl Iterator<Item = &'a crate::content::Outline>,
+) -> Result<String, Diagnostic> {
+    let newest = pages
         .filter_map(|p| p.updated.as_deref())
         .filter(|d| is_iso_date(d))
         .max();

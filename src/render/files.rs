@@ -4,7 +4,7 @@
 //! Raw evidence bytes are the only thing read from disk here, and they were
 //! already validated; everything else comes from the site in memory.
 
-use super::context::{Ctx, NavTree, LANGS, TREES};
+use super::context::{Ctx, NavTree, Whole, LANGS, TREES};
 use super::highlight::escape;
 use super::paths::{self, raw_evidence_path};
 use super::views::*;
@@ -17,26 +17,30 @@ use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 /// One of the outputs that list or summarise the whole site.
-pub(super) fn site_part(cx: &Ctx<'_>, part: SitePart) -> Result<Vec<OutputFile>, Diagnostic> {
+pub(super) fn site_part(
+    cx: &Ctx<'_>,
+    whole: Whole<'_>,
+    part: SitePart,
+) -> Result<Vec<OutputFile>, Diagnostic> {
     let mut out = Vec::new();
     match part {
-        SitePart::EvidenceIndex => evidence_index(cx, &mut out)?,
+        SitePart::EvidenceIndex => evidence_index(cx, whole, &mut out)?,
         SitePart::Chooser => chooser_and_404(cx, &mut out)?,
-        SitePart::Claims => out.extend(claims_files(all_claim_records(cx))),
+        SitePart::Claims => out.extend(claims_files(all_claim_records(cx, whole))),
         // Relative addresses make an invalid sitemap: without an absolute
         // `site-url` there is none (the build warns, W041).
-        SitePart::Sitemap if cx.site.config.origin.is_none() => {}
+        SitePart::Sitemap if cx.config().origin.is_none() => {}
         SitePart::Sitemap => out.push(OutputFile {
             path: "sitemap.xml".to_owned(),
             bytes: sitemap(cx).into_bytes(),
         }),
-        SitePart::Crate if !cx.site.config.outputs.ro_crate => {}
+        SitePart::Crate if !cx.config().outputs.ro_crate => {}
         // The crate states the claims files' sizes and hashes: made here
         // again from the same records, not read from the other unit, so
         // each unit stays a function of the site alone.
         SitePart::Crate => {
-            let claims = claims_files(all_claim_records(cx));
-            out.extend(super::rocrate::files(cx.site, &claims)?);
+            let claims = claims_files(all_claim_records(cx, whole));
+            out.extend(super::rocrate::files(cx, whole, &claims)?);
         }
         // Rendered by the caller: the theme's static files, which it owns,
         // and the llms files (`super::llms`).
@@ -62,13 +66,12 @@ pub(super) fn evidence_page(
     cx: &Ctx<'_>,
     file: &crate::evidence::EvidenceFile,
 ) -> Result<Vec<OutputFile>, Diagnostic> {
-    let site = cx.site;
     let mut out = Vec::with_capacity(3);
     {
         let unreadable = |e: std::io::Error| {
             Diagnostic::error(
                 "E043",
-                crate::error::Location::file(format!("{}/{}", site.evidence.dir_name, file.path)),
+                crate::error::Location::file(format!("{}/{}", cx.evidence_dir(), file.path)),
                 format!("cannot read evidence file: {e}"),
             )
         };
@@ -80,17 +83,11 @@ pub(super) fn evidence_page(
                 bytes: std::fs::read(&file.disk_path).map_err(unreadable)?,
             });
         }
-        let citing = site
-            .index
-            .cited_by
-            .get(&file.path)
-            .map(Vec::as_slice)
-            .unwrap_or(&[]);
+        let citing: Vec<_> = cx.citing(&file.path).collect();
         let mut ranges = BTreeSet::new();
         // Every cited line or range, with the claim citing it.
         let mut cited: Vec<(usize, usize, &str)> = Vec::new();
-        for &at in citing {
-            let claim = site.claim(at);
+        for &(_, claim) in &citing {
             for l in claim.evidence.iter().filter(|l| l.path == file.path) {
                 if let Some((a, b)) = l.lines {
                     if b <= file.line_count() {
@@ -102,20 +99,17 @@ pub(super) fn evidence_page(
                 }
             }
         }
-        let shown_path = format!("{}/{}", site.evidence.dir_name, file.path);
-        let accepted: Vec<&crate::config::Acceptance> = site
-            .config
+        let shown_path = format!("{}/{}", cx.evidence_dir(), file.path);
+        let accepted: Vec<&crate::config::Acceptance> = cx
+            .config()
             .accept
             .iter()
             .filter(|a| {
                 a.reaches(
                     &shown_path,
-                    citing.iter().map(|&at| {
-                        (
-                            site.content.pages[at.page].source_path(),
-                            site.claim(at).id.as_str(),
-                        )
-                    }),
+                    citing
+                        .iter()
+                        .map(|&(at, claim)| (cx.source_path(at.page), claim.id.as_str())),
                 )
             })
             .collect();
@@ -191,21 +185,18 @@ pub(super) fn evidence_page(
             let mut seen = BTreeSet::new();
             let cited_by = citing
                 .iter()
-                .filter(|&&at| seen.insert(at))
+                .filter(|&&(at, _)| seen.insert(at))
                 // A view that failed to render fails the render (see
                 // `RenderState::deferred_error`).
-                .filter_map(|&at| Some((at, cx.claim(lang, &site.claim(at).id)?)))
-                .map(|(at, view)| {
-                    let claim = site.claim(at);
-                    CitedBy {
-                        id: claim.id.clone(),
-                        class: claim.class.name(),
-                        text: claim.text.get(lang).clone(),
-                        href: view.href.clone(),
-                        page_title: site.content.outline(at.page).title.get(lang).clone(),
-                        inline: view.inline.clone(),
-                        suspect: view.suspect_because_of(&file.path),
-                    }
+                .filter_map(|&(at, claim)| Some((at, claim, cx.claim(lang, &claim.id)?)))
+                .map(|(at, claim, view)| CitedBy {
+                    id: claim.id.clone(),
+                    class: claim.class.name(),
+                    text: claim.text.get(lang).clone(),
+                    href: view.href.clone(),
+                    page_title: cx.outline(at.page).title.get(lang).clone(),
+                    inline: view.inline.clone(),
+                    suspect: view.suspect_because_of(&file.path),
                 })
                 .collect();
             let view = EvidenceView {
@@ -357,18 +348,19 @@ fn human_size(bytes: u64) -> String {
 }
 
 /// The list of evidence files, in each language.
-fn evidence_index(cx: &Ctx<'_>, out: &mut Vec<OutputFile>) -> Result<(), Diagnostic> {
-    let site = cx.site;
+fn evidence_index(
+    cx: &Ctx<'_>,
+    whole: Whole<'_>,
+    out: &mut Vec<OutputFile>,
+) -> Result<(), Diagnostic> {
     for lang in Lang::ALL {
-        let files: Vec<EvidenceEntry<'_>> = site
-            .evidence
-            .files
-            .values()
+        let files: Vec<EvidenceEntry<'_>> = whole
+            .evidence_files()
             .map(|f| EvidenceEntry {
                 path: &f.path,
                 href: paths::evidence_href(cx.base, lang, &f.path),
                 kind: f.kind().map(|k| k.name()),
-                cited: site.index.cited_by.get(&f.path).map_or(0, Vec::len),
+                cited: whole.cited(&f.path),
             })
             .collect();
         let href = paths::evidence_index_href(cx.base, lang);
@@ -391,7 +383,7 @@ fn evidence_index(cx: &Ctx<'_>, out: &mut Vec<OutputFile>) -> Result<(), Diagnos
 }
 
 fn chooser_and_404(cx: &Ctx<'_>, out: &mut Vec<OutputFile>) -> Result<(), Diagnostic> {
-    let d = cx.site.config.default_lang();
+    let d = cx.config().default_lang();
     // Nothing is current: the reader has not chosen yet.
     let (sw, alt) = cx.switcher(&TREES, None, |c| format!("{}{c}/", cx.base), true);
     let mut t = cx.common(d, "chooser", cx.base, NavTree::Lang(d), None);
@@ -419,19 +411,21 @@ fn chooser_and_404(cx: &Ctx<'_>, out: &mut Vec<OutputFile>) -> Result<(), Diagno
     Ok(())
 }
 
-/// A page's claims as `claims.json` holds them, borrowing the site's
+/// Page `i`'s claims as `claims.json` holds them, borrowing the site's
 /// strings.
-fn claim_records<'a>(cx: &Ctx<'_>, page: &'a crate::content::Page) -> Vec<ClaimRecord<'a>> {
+fn claim_records<'a>(cx: &Ctx<'a>, whole: Whole<'a>, i: usize) -> Vec<ClaimRecord<'a>> {
     let bi = |f: &dyn Fn(Lang) -> String| Bi {
         ja: f(Lang::Ja),
         en: f(Lang::En),
     };
-    page.claims
+    let page = cx.outline(i);
+    whole
+        .claims_of(i)
         .iter()
         .map(|c| ClaimRecord {
             id: Cow::Borrowed(&c.id),
             class: Cow::Borrowed(c.class.name()),
-            page: Cow::Borrowed(page.source_path()),
+            page: Cow::Borrowed(cx.source_path(i)),
             url: bi(&|l| format!("{}#claim-{}", cx.page_href(l.code(), page), c.id)),
             text: Cow::Borrowed(&c.text),
             evidence: c
@@ -441,11 +435,8 @@ fn claim_records<'a>(cx: &Ctx<'_>, page: &'a crate::content::Page) -> Vec<ClaimR
                     // A capture's or an import's provenance travels with
                     // every link to it; a transcript's header says no more
                     // than its evidence page does.
-                    let captured = cx
-                        .site
-                        .evidence
-                        .files
-                        .get(&l.path)
+                    let captured = whole
+                        .evidence_file(&l.path)
                         .and_then(|f| f.header.as_ref())
                         .filter(|h| {
                             matches!(
@@ -478,7 +469,7 @@ fn claim_records<'a>(cx: &Ctx<'_>, page: &'a crate::content::Page) -> Vec<ClaimR
             about: c.about.as_deref().map(Cow::Borrowed),
             aspect: c.aspect.as_deref().map(Cow::Borrowed),
             answer: c.answer.as_ref().and_then(|(key, _)| {
-                let a = cx.site.config.aspect(c.aspect.as_deref()?)?.answer(key)?;
+                let a = cx.config().aspect(c.aspect.as_deref()?)?.answer(key)?;
                 Some(crate::record::AnswerRecord {
                     key: Cow::Owned(a.key.clone()),
                     kind: a.kind.map(|k| Cow::Borrowed(k.name())),
@@ -503,12 +494,9 @@ fn claim_records<'a>(cx: &Ctx<'_>, page: &'a crate::content::Page) -> Vec<ClaimR
 }
 
 /// Every claim of the site, page by page.
-fn all_claim_records<'a>(cx: &'a Ctx<'_>) -> Vec<ClaimRecord<'a>> {
-    cx.site
-        .content
-        .pages
-        .iter()
-        .flat_map(|p| claim_records(cx, p))
+fn all_claim_records<'a>(cx: &Ctx<'a>, whole: Whole<'a>) -> Vec<ClaimRecord<'a>> {
+    (0..cx.page_count())
+        .flat_map(|i| claim_records(cx, whole, i))
         .collect()
 }
 
@@ -538,7 +526,7 @@ fn claims_files(claims: Vec<ClaimRecord<'_>>) -> [OutputFile; 2] {
 
 fn sitemap(cx: &Ctx<'_>) -> String {
     let mut s = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n");
-    for page in &cx.site.content.pages {
+    for page in (0..cx.page_count()).map(|i| cx.outline(i)) {
         for lang in Lang::ALL {
             s.push_str(&format!(
                 "  <url>\n    <loc>{}</loc>\n",

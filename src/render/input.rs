@@ -350,7 +350,9 @@ impl<'a> UnitInput<'a> {
             }
             Unit::Site(part) => {
                 let extra = match part {
-                    SitePart::Crate => SiteExtra::Published(super::date_published(site).ok()),
+                    SitePart::Crate => SiteExtra::Published(
+                        super::date_published(site.content.pages.iter().map(|p| &p.outline)).ok(),
+                    ),
                     SitePart::Llms => {
                         let read: BTreeSet<&str> = read.iter().map(String::as_str).collect();
                         SiteExtra::Read(

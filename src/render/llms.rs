@@ -15,10 +15,10 @@
 //! without a lead, whose first sentence describes them. An edit to
 //! another page's prose leaves them alone, as it leaves every other page.
 
-use super::context::Ctx;
+use super::context::{Bodies, Ctx, Whole};
 use super::twin::{self, text, url, Md};
 use super::OutputFile;
-use crate::content::{Class, Page, Segment};
+use crate::content::{Class, Segment};
 use crate::error::Diagnostic;
 use crate::lang::Lang;
 
@@ -44,41 +44,34 @@ pub(crate) const FULL_LIMIT: usize = 1_000_000;
 /// within [`FULL_LIMIT`].
 const NOTE_ROOM: usize = 4096;
 
-/// Every llms file, and the content paths of the pages whose text they
-/// hold, sorted: those `llms-full.txt` holds before its cut in either
-/// language, and those without a lead, whose first sentence describes
-/// them in `llms.txt`. The memo keys the next render on those pages'
-/// sources (`render::input::SiteExtra::Read`).
-pub(super) fn files(cx: &Ctx<'_>) -> Result<(Vec<OutputFile>, Vec<String>), Diagnostic> {
+/// Every llms file. The pages whose text they read are those `bodies`
+/// handed out (`Bodies::read`): those `llms-full.txt` holds before its
+/// cut in either language and the first past it, and those without a
+/// lead, whose first sentence describes them in `llms.txt`. The memo keys
+/// the next render on those pages' sources
+/// (`render::input::SiteExtra::Read`).
+pub(super) fn files(
+    cx: &Ctx<'_>,
+    whole: Whole<'_>,
+    bodies: &Bodies<'_>,
+) -> Result<Vec<OutputFile>, Diagnostic> {
     let mut out = vec![OutputFile {
         path: "llms.txt".to_owned(),
         bytes: root(cx).into_bytes(),
     }];
     let groups = groups(cx);
-    let pages = &cx.site.content.pages;
-    let listed: Vec<usize> = groups.iter().flat_map(|(_, m)| m.iter().copied()).collect();
-    let mut read: Vec<String> = listed
-        .iter()
-        .map(|&i| &pages[i])
-        .filter(|p| p.lead.is_none())
-        .map(|p| p.rel.clone())
-        .collect();
     for lang in Lang::ALL {
         let md = Md { cx, lang };
         out.push(OutputFile {
             path: format!("{lang}/llms.txt"),
-            bytes: list(&md, &groups).into_bytes(),
+            bytes: list(&md, whole, bodies, &groups).into_bytes(),
         });
-        let (text, held) = full(&md, &groups)?;
-        read.extend(listed.iter().take(held).map(|&i| pages[i].rel.clone()));
         out.push(OutputFile {
             path: format!("{lang}/llms-full.txt"),
-            bytes: text.into_bytes(),
+            bytes: full(&md, whole, bodies, &groups)?.into_bytes(),
         });
     }
-    read.sort_unstable();
-    read.dedup();
-    Ok((out, read))
+    Ok(out)
 }
 
 /// The address of a file the build writes at `path` (from the build
@@ -90,7 +83,7 @@ fn file_url(cx: &Ctx<'_>, path: &str) -> String {
 /// The root `llms.txt`: the record in both languages, and where each
 /// language's list is.
 fn root(cx: &Ctx<'_>) -> String {
-    let c = &cx.site.config;
+    let c = cx.config();
     let (ja, en) = (c.title.get(Lang::Ja), c.title.get(Lang::En));
     let title = if ja == en {
         text(ja)
@@ -150,16 +143,12 @@ fn root(cx: &Ctx<'_>) -> String {
 type Groups = Vec<(Option<usize>, Vec<usize>)>;
 
 fn groups(cx: &Ctx<'_>) -> Groups {
-    let pages = &cx.site.content.pages;
     let mut groups: Groups = vec![(None, Vec::new())];
     for &i in &cx.order {
-        let url = pages[i].url_path.as_str();
+        let url = cx.outline(i).url_path.as_str();
         let top = url.split_once('/').map(|(t, _)| t);
         // The page of the top-level section holding this page, if any.
-        let section = top.and_then(|t| {
-            let at = *cx.site.index.pages.get(&format!("{t}/_index.md"))?;
-            Some(at)
-        });
+        let section = top.and_then(|t| cx.page_index(&format!("{t}/_index.md")));
         match section {
             Some(s) => match groups.iter_mut().find(|(g, _)| *g == Some(s)) {
                 Some((_, members)) => members.push(i),
@@ -175,7 +164,7 @@ fn groups(cx: &Ctx<'_>) -> Groups {
 /// The title, the site's description and how to read the record: the
 /// head of a language's `llms.txt` and `llms-full.txt`.
 fn head(md: &Md<'_, '_>) -> String {
-    let c = &md.cx.site.config;
+    let c = md.cx.config();
     let mut out = format!("# {}\n\n", text(c.title.get(md.lang)));
     let description = c.description.get(md.lang).trim();
     if !description.is_empty() {
@@ -186,9 +175,8 @@ fn head(md: &Md<'_, '_>) -> String {
 
 /// A language's `llms.txt`: how to read the record, every page once
 /// with a line saying what it is, the evidence logs, and the rest.
-fn list(md: &Md<'_, '_>, groups: &Groups) -> String {
+fn list(md: &Md<'_, '_>, whole: Whole<'_>, bodies: &Bodies<'_>, groups: &Groups) -> String {
     let (cx, lang) = (md.cx, md.lang);
-    let pages = &cx.site.content.pages;
     let mut out = head(md);
     out.push_str(&format!("{}\n\n", md.w("llms-summary")));
     for class in Class::BY_CERTAINTY {
@@ -200,25 +188,25 @@ fn list(md: &Md<'_, '_>, groups: &Groups) -> String {
         ));
     }
     out.push_str(&format!("\n{}", md.w("llms-answers")));
-    if cx.site.config.outputs.markdown {
+    if cx.config().outputs.markdown {
         out.push_str(&format!(" {}", md.w("llms-twins")));
     }
     out.push_str(&format!(" {}\n\n", md.w("llms-lines")));
     for (section, members) in groups {
         let title = match section {
-            Some(s) => text(pages[*s].title.get(lang)),
+            Some(s) => text(cx.outline(*s).title.get(lang)),
             None => md.w("llms-pages").to_owned(),
         };
         out.push_str(&format!("## {title}\n\n"));
         for &i in members {
-            out.push_str(&format!("- {}\n", entry(md, &pages[i])));
+            out.push_str(&format!("- {}\n", entry(md, bodies, i)));
         }
         out.push('\n');
     }
-    if !cx.site.evidence.files.is_empty() {
+    if cx.has_evidence() {
         out.push_str(&format!("## {}\n\n", md.w("llms-evidence")));
-        for f in cx.site.evidence.files.values() {
-            out.push_str(&format!("- {}\n", twin::evidence_entry(md, f)));
+        for f in whole.evidence_files() {
+            out.push_str(&format!("- {}\n", twin::evidence_entry(md, whole, f)));
         }
         out.push('\n');
     }
@@ -235,25 +223,31 @@ fn list(md: &Md<'_, '_>, groups: &Groups) -> String {
     out
 }
 
-/// A page as a list entry: its title linked, and what it is about.
-fn entry(md: &Md<'_, '_>, page: &Page) -> String {
+/// Page `i` as a list entry: its title linked, and what it is about.
+fn entry(md: &Md<'_, '_>, bodies: &Bodies<'_>, i: usize) -> String {
+    let page = md.cx.outline(i);
     let link = md.link(
         page.title.get(md.lang),
         &md.cx.page_href(md.lang.code(), page),
     );
-    match description(page, md.lang) {
+    match description(bodies, i, page, md.lang) {
         Some(d) => format!("{link}: {}", text(&d)),
         None => link,
     }
 }
 
-/// What a page is about in one line: its lead, or else the first
-/// sentence of its text in `lang`.
-fn description(page: &Page, lang: Lang) -> Option<String> {
+/// What page `i` (whose outline is `page`) is about in one line: its
+/// lead, or else the first sentence of its text in `lang`.
+fn description(
+    bodies: &Bodies<'_>,
+    i: usize,
+    page: &crate::content::Outline,
+    lang: Lang,
+) -> Option<String> {
     if let Some(lead) = &page.lead {
         return Some(lead.get(lang).trim().to_owned()).filter(|l| !l.is_empty());
     }
-    page.segments.iter().find_map(|seg| {
+    bodies.page(i).segments.iter().find_map(|seg| {
         let chunk = match seg {
             Segment::Shared(c) => c,
             Segment::Pair { ja, en } => {
@@ -354,33 +348,39 @@ const SENTENCE: usize = 200;
 
 /// A language's `llms-full.txt`: every page's twin in `llms.txt`'s
 /// order, then the evidence pages', while the file stays within
-/// [`FULL_LIMIT`] (see there); with how many of those pages and evidence
-/// pages it read the text of (those before the cut, and the first past it).
-fn full(md: &Md<'_, '_>, groups: &Groups) -> Result<(String, usize), Diagnostic> {
+/// [`FULL_LIMIT`] (see there): it reads the text of the pages before the
+/// cut, and of the first past it.
+fn full(
+    md: &Md<'_, '_>,
+    whole: Whole<'_>,
+    bodies: &Bodies<'_>,
+    groups: &Groups,
+) -> Result<String, Diagnostic> {
     let (cx, lang) = (md.cx, md.lang);
-    let site = cx.site;
     let mut out = head(md);
     out.push_str(&format!("{}\n", md.w("llms-full-intro")));
     enum Item<'s> {
-        Page(&'s Page),
+        Page(usize),
         Evidence(&'s crate::evidence::EvidenceFile),
     }
     let items: Vec<Item<'_>> = groups
         .iter()
-        .flat_map(|(_, m)| m.iter().map(|&i| Item::Page(&site.content.pages[i])))
-        .chain(site.evidence.files.values().map(Item::Evidence))
+        .flat_map(|(_, m)| m.iter().map(|&i| Item::Page(i)))
+        .chain(whole.evidence_files().map(Item::Evidence))
         .collect();
     // The text of every item up to the first that does not fit is read:
     // that one's size decides the cut.
-    let mut held = items.len();
     for (n, item) in items.iter().enumerate() {
         let body = match item {
-            Item::Page(p) => twin::page_text(md, p, None)?,
+            Item::Page(i) => twin::page_text(md, bodies.page(*i), None)?,
             Item::Evidence(f) => twin::evidence_text(md, f),
         };
         if out.len() + body.len() + 6 > FULL_LIMIT - NOTE_ROOM {
             let (title, href) = match item {
-                Item::Page(p) => (p.title.get(lang).clone(), cx.page_href(lang.code(), p)),
+                Item::Page(i) => {
+                    let p = cx.outline(*i);
+                    (p.title.get(lang).clone(), cx.page_href(lang.code(), p))
+                }
                 Item::Evidence(f) => (f.path.clone(), cx.evidence_href(lang, &f.path)),
             };
             let first: String = title.chars().take(SENTENCE).collect();
@@ -397,13 +397,12 @@ fn full(md: &Md<'_, '_>, groups: &Groups) -> Result<(String, usize), Diagnostic>
                 ],
             )?;
             out.push_str(&format!("\n---\n\n{note}\n"));
-            held = n + 1;
             break;
         }
         out.push_str("\n---\n\n");
         out.push_str(&body);
     }
-    Ok((out, held))
+    Ok(out)
 }
 
 /// `n` with its thousands grouped by commas, as both languages write a

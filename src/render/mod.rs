@@ -209,14 +209,7 @@ impl Renderer {
         prepared: &'a RenderState,
         input: Option<&'a UnitInput<'a>>,
     ) -> context::Ctx<'a> {
-        context::Ctx {
-            renderer: self,
-            site,
-            base: site.config.base_path.as_str(),
-            prepared,
-            inline_md: twin::inline_md,
-            input,
-        }
+        context::Ctx::new(self, site, prepared, twin::inline_md, input)
     }
 
     /// What the views of the claim at `at` show, in Japanese and English,
@@ -248,8 +241,11 @@ impl Renderer {
     }
 
     /// One unit's files, rendered from its input (see [`input`]): the
-    /// unit shows only the claims its input holds. For the llms files,
-    /// also the pages whose text they read ([`Made::read`]).
+    /// unit shows only the claims its input holds, and is handed the one
+    /// thing of its own its input keys by its bytes: a page its page, an
+    /// evidence file's unit its file, a site part the [`context::Whole`]
+    /// the claims input holds. For the llms files, also the pages whose
+    /// text they read ([`Made::read`]).
     pub(crate) fn render_input(
         &self,
         site: &Site,
@@ -257,21 +253,24 @@ impl Renderer {
         input: &UnitInput<'_>,
     ) -> std::result::Result<Made, Diagnostic> {
         let cx = self.ctx(site, prepared, Some(input));
-        let unit = input.unit();
         let mut read = Vec::new();
-        let files = match unit {
-            Unit::Site(SitePart::Llms) if site.config.outputs.llms => {
-                crate::cost::timed(crate::cost::Kind::Site, || llms::files(&cx)).map(
-                    |(files, pages)| {
-                        read = pages;
-                        files
-                    },
-                )?
-            }
-            Unit::Site(_) => {
-                crate::cost::timed(crate::cost::Kind::Site, || self.unit_files(&cx, unit))?
-            }
-            _ => self.unit_files(&cx, unit)?,
+        let files = match (input.unit(), context::Whole::of(site, input)) {
+            (Unit::Page(i), _) => pages::page_unit(&cx, &site.content.pages[i])?,
+            (Unit::Evidence(path), _) => match site.evidence.files.get(path) {
+                Some(file) => crate::cost::timed(crate::cost::Kind::Evidence, || {
+                    let mut out = files::evidence_page(&cx, file)?;
+                    if cx.config().outputs.markdown {
+                        out.extend(twin::evidence_pages(&cx, file));
+                    }
+                    Ok::<_, Diagnostic>(out)
+                })?,
+                None => Vec::new(),
+            },
+            (Unit::Site(part), Some(whole)) => crate::cost::timed(crate::cost::Kind::Site, || {
+                self.site_files(&cx, whole, part, &mut read)
+            })?,
+            // `Whole::of` gives every site part's input one.
+            (Unit::Site(_), None) => Vec::new(),
         };
         // A claim view this unit (or another) showed failed to render.
         if let Some(d) = prepared.deferred_error() {
@@ -280,25 +279,23 @@ impl Renderer {
         Ok(Made { files, read })
     }
 
-    fn unit_files(
+    /// The files of site part `part`; the llms files also say which
+    /// pages' text they read (`read`).
+    fn site_files(
         &self,
         cx: &context::Ctx<'_>,
-        unit: Unit<'_>,
+        whole: context::Whole<'_>,
+        part: SitePart,
+        read: &mut Vec<String>,
     ) -> std::result::Result<Vec<OutputFile>, Diagnostic> {
-        let site = cx.site;
-        match unit {
-            Unit::Page(i) => pages::page_unit(cx, &site.content.pages[i]),
-            Unit::Evidence(path) => match site.evidence.files.get(path) {
-                Some(file) => crate::cost::timed(crate::cost::Kind::Evidence, || {
-                    let mut out = files::evidence_page(cx, file)?;
-                    if site.config.outputs.markdown {
-                        out.extend(twin::evidence_pages(cx, file));
-                    }
-                    Ok(out)
-                }),
-                None => Ok(Vec::new()),
-            },
-            Unit::Site(SitePart::Static) => {
+        match part {
+            SitePart::Llms if cx.config().outputs.llms => {
+                let bodies = context::Bodies::of(whole);
+                let files = llms::files(cx, whole, &bodies)?;
+                *read = bodies.read();
+                Ok(files)
+            }
+            SitePart::Static => {
                 let mut out: Vec<OutputFile> = self
                     .static_files
                     .iter()
@@ -313,12 +310,12 @@ impl Renderer {
                 });
                 Ok(out)
             }
-            Unit::Site(SitePart::EvidenceIndex) if site.config.outputs.markdown => {
-                let mut out = files::site_part(cx, SitePart::EvidenceIndex)?;
-                out.extend(twin::evidence_index(cx));
+            SitePart::EvidenceIndex if cx.config().outputs.markdown => {
+                let mut out = files::site_part(cx, whole, SitePart::EvidenceIndex)?;
+                out.extend(twin::evidence_index(cx, whole));
                 Ok(out)
             }
-            Unit::Site(part) => files::site_part(cx, part),
+            part => files::site_part(cx, whole, part),
         }
     }
 

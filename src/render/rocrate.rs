@@ -20,12 +20,12 @@
 //! The raw bytes are read from disk as `files::evidence_page` reads them
 //! to copy.
 
+use super::context::{Ctx, Whole};
 use super::crate_terms::{self as terms, is_iso_date, tagged};
 use super::paths::raw_evidence_path;
 use super::OutputFile;
 use crate::error::{Diagnostic, Location};
 use crate::evidence::{EvidenceFile, EvidenceKind, Provenance};
-use crate::validate::Site;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
@@ -41,21 +41,27 @@ pub(crate) const CLAIMS_SCHEMA: &str = include_str!("../../schemas/claims.schema
 /// The crate and the schema, in that order. `claims` are `claims.json`
 /// and `claims.jsonld` as the build writes them, whose sizes and hashes
 /// the crate states.
-pub(super) fn files(site: &Site, claims: &[OutputFile]) -> Result<[OutputFile; 2], Diagnostic> {
-    let mut evidence = Vec::with_capacity(site.evidence.files.len());
-    for file in site.evidence.files.values() {
+pub(super) fn files(
+    cx: &Ctx<'_>,
+    whole: Whole<'_>,
+    claims: &[OutputFile],
+) -> Result<[OutputFile; 2], Diagnostic> {
+    let files = whole.evidence_files();
+    let mut evidence = Vec::with_capacity(files.len());
+    for file in files {
         let (size, hash) = hash_file(&file.disk_path).map_err(|e| {
             Diagnostic::error(
                 "E043",
-                Location::file(format!("{}/{}", site.evidence.dir_name, file.path)),
+                Location::file(format!("{}/{}", cx.evidence_dir(), file.path)),
                 format!("cannot read evidence file: {e}"),
             )
         })?;
         evidence.push((file, size, hash));
     }
-    let published = terms::date_published(site)?;
-    let mut bytes = serde_json::to_vec_pretty(&document(site, &evidence, claims, &published))
-        .expect("the crate serialises");
+    let published = terms::date_published((0..cx.page_count()).map(|i| cx.outline(i)))?;
+    let mut bytes =
+        serde_json::to_vec_pretty(&document(cx.config(), whole, &evidence, claims, &published))
+            .expect("the crate serialises");
     bytes.push(b'\n');
     Ok([
         OutputFile {
@@ -81,8 +87,13 @@ fn hash_file(path: &std::path::Path) -> std::io::Result<(u64, String)> {
     Ok((size, hex(&hasher.finalize())))
 }
 
-fn document(site: &Site, evidence: &[Raw<'_>], claims: &[OutputFile], published: &str) -> Value {
-    let config = &site.config;
+fn document(
+    config: &crate::config::Config,
+    whole: Whole<'_>,
+    evidence: &[Raw<'_>],
+    claims: &[OutputFile],
+    published: &str,
+) -> Value {
     let mut parts: Vec<Value> = Vec::new();
     let mut entities: BTreeMap<String, Value> = BTreeMap::new();
     let mut add = |entity: Value| {
@@ -157,7 +168,7 @@ fn document(site: &Site, evidence: &[Raw<'_>], claims: &[OutputFile], published:
             entity.insert("genre".into(), json!(kind.name()));
         }
         entity.insert("name".into(), json!(file.path));
-        if let Some(run) = run_of(site, file) {
+        if let Some(run) = run_of(whole, file) {
             let action = actions.entry(run.0.clone()).or_insert_with(|| Action {
                 id: format!("#run-{}", file_id(&run.0)),
                 provenance: run.1,
@@ -326,18 +337,14 @@ impl Action<'_> {
 /// The run that produced `file`, if it is a capture or an import: the
 /// path its action is keyed on (the stdout file of a capture whose
 /// stderr is kept beside it, so both are one run) and its provenance.
-fn run_of<'a>(site: &'a Site, file: &'a EvidenceFile) -> Option<(String, &'a Provenance)> {
+fn run_of<'a>(whole: Whole<'a>, file: &'a EvidenceFile) -> Option<(String, &'a Provenance)> {
     let h = file.header.as_ref()?;
     if !matches!(h.kind, Some(EvidenceKind::Capture | EvidenceKind::Import)) {
         return None;
     }
     let p = &h.provenance;
     if p.stream.as_deref() == Some("stderr") {
-        if let Some(sibling) = p
-            .other_stream
-            .as_ref()
-            .and_then(|o| site.evidence.files.get(o))
-        {
+        if let Some(sibling) = p.other_stream.as_ref().and_then(|o| whole.evidence_file(o)) {
             if sibling.kind() == h.kind {
                 return Some((sibling.path.clone(), p));
             }

@@ -3,6 +3,7 @@
 
 mod claims;
 mod nav;
+mod reads;
 
 use crate::content::{Class, Outline, Page};
 use crate::error::Diagnostic;
@@ -13,6 +14,7 @@ use crate::render::Renderer;
 use crate::validate::{ClaimAt, Site};
 pub(in crate::render) use claims::*;
 pub(in crate::render) use nav::*;
+pub(in crate::render) use reads::{Bodies, Whole};
 use std::collections::BTreeMap;
 
 /// Render state computed once per site and shared by every output.
@@ -72,7 +74,10 @@ struct LangPart<'a> {
 
 pub(in crate::render) struct Ctx<'a> {
     pub(in crate::render) renderer: &'a Renderer,
-    pub(in crate::render) site: &'a Site,
+    /// The loaded site: private to this folder, where the render state
+    /// and the claims' views are made; a unit reads it only through the
+    /// methods in `reads`, each keyed by its input.
+    site: &'a Site,
     pub(in crate::render) base: &'a str,
     pub(in crate::render) prepared: &'a RenderState,
     /// How a claim's Markdown twin shows it inline (`twin::inline_md`):
@@ -105,6 +110,25 @@ impl RenderState {
 }
 
 impl<'a> Ctx<'a> {
+    /// The context rendering reads `site` in: for the unit whose input is
+    /// `input`, or (`None`) to make the render state and claims' views.
+    pub(in crate::render) fn new(
+        renderer: &'a Renderer,
+        site: &'a Site,
+        prepared: &'a RenderState,
+        inline_md: InlineMd,
+        input: Option<&'a UnitInput<'a>>,
+    ) -> Ctx<'a> {
+        Ctx {
+            renderer,
+            site,
+            base: site.config.base_path.as_str(),
+            prepared,
+            inline_md,
+            input,
+        }
+    }
+
     /// The navigation entry of the page at `pos` in `order`, in `tree`:
     /// (not current, current), rendered on first use; `None` when it
     /// failed to render (then recorded for [`RenderState::deferred_error`]).
@@ -133,13 +157,11 @@ impl<'a> Ctx<'a> {
     /// [`RenderState::deferred_error`]).
     pub(in crate::render) fn claim(&self, lang: Lang, id: &str) -> Option<&'a ClaimView> {
         let p: &'a RenderState = self.prepared;
-        if let Some(shows) = self.input.and_then(UnitInput::shows) {
-            // The unit's key holds the views of the claims its input
-            // names, and no others: a claim outside it is not shown.
-            if !shows.holds(id) {
-                debug_assert!(false, "claim `{id}` is not in the unit's input");
-                return None;
-            }
+        // The unit's key holds the views of the claims its input names,
+        // and no others: a claim outside it is not shown.
+        if !self.shows(id) {
+            debug_assert!(false, "claim `{id}` is not in the unit's input");
+            return None;
         }
         let slot = p.claims.get(id)?;
         slot[li(lang)]
@@ -252,14 +274,14 @@ impl Ctx<'_> {
         if x_default {
             alt.push(Alternate {
                 hreflang: "x-default",
-                href: self.absolute(&href(self.site.config.default_lang().code())),
+                href: self.absolute(&href(self.config().default_lang().code())),
             });
         }
         (sw, alt)
     }
 
     pub(in crate::render) fn absolute(&self, href: &str) -> String {
-        match &self.site.config.origin {
+        match &self.config().origin {
             Some(o) => format!("{o}{href}"),
             None => href.to_owned(),
         }
@@ -275,7 +297,7 @@ impl Ctx<'_> {
         nav: NavTree,
         current: Option<&str>,
     ) -> tera::Context {
-        let c = &self.site.config;
+        let c = &self.config();
         let mut cx = tera::Context::new();
         cx.insert("lang", lang.code());
         cx.insert("base", self.base);
@@ -305,7 +327,7 @@ impl Ctx<'_> {
         cx.insert(
             "twins",
             &crate::render::paths::twin_links(
-                self.site.config.outputs.markdown,
+                self.config().outputs.markdown,
                 self.base,
                 view,
                 canonical,
@@ -330,7 +352,7 @@ impl Ctx<'_> {
             .iter()
             .map(|&l| LangPart {
                 lang: l.code(),
-                description: self.site.config.description.get(l),
+                description: self.config().description.get(l),
                 home_href: format!("{}{l}/", self.base),
                 nav_html: self.nav_html(NavTree::Lang(l), None),
             })
@@ -357,7 +379,7 @@ impl Ctx<'_> {
             let Some(children) = cx.nav_children.get(parent) else {
                 return;
             };
-            let page_at = |pos: usize| cx.site.content.outline(cx.order[pos]);
+            let page_at = |pos: usize| cx.outline(cx.order[pos]);
             let on_path = |url: &str| {
                 current == Some(url)
                     || (!url.is_empty() && current.is_some_and(|c| c.starts_with(url)))
@@ -434,7 +456,7 @@ impl Ctx<'_> {
     /// as in mdBook), linked in `tree` with titles in `lang`.
     pub(in crate::render) fn neighbours(&self, tree: &str, lang: Lang, page: &Page) -> Neighbours {
         let link = |pos: Option<usize>| {
-            let p = self.site.content.outline(*self.order.get(pos?)?);
+            let p = self.outline(*self.order.get(pos?)?);
             Some(PageLink {
                 title: p.title.get(lang).clone(),
                 href: self.page_href(tree, p),
@@ -479,7 +501,7 @@ impl Ctx<'_> {
                 .skip((number - 1) * per)
                 .take(per)
                 .map(|&pos| {
-                    let p = self.site.content.outline(self.order[pos]);
+                    let p = self.outline(self.order[pos]);
                     PageLink {
                         title: p.title.get(lang).clone(),
                         href: self.page_href(tree, p),

@@ -34,19 +34,16 @@ pub(in crate::render) struct Observed {
 impl Ctx<'_> {
     /// The page of the entity `key`, linked by the entity's name.
     fn entity_link(&self, tree: &str, lang: Lang, key: &str) -> Option<(PageLink, &str)> {
-        self.order
-            .iter()
-            .map(|&i| self.site.content.outline(i))
-            .find_map(|p| {
-                let e = p.entity.as_ref().filter(|e| e.key == key)?;
-                Some((
-                    PageLink {
-                        label: e.name.get(lang).clone(),
-                        href: self.page_href(tree, p),
-                    },
-                    e.kind.as_str(),
-                ))
-            })
+        self.order.iter().map(|&i| self.outline(i)).find_map(|p| {
+            let e = p.entity.as_ref().filter(|e| e.key == key)?;
+            Some((
+                PageLink {
+                    label: e.name.get(lang).clone(),
+                    href: self.page_href(tree, p),
+                },
+                e.kind.as_str(),
+            ))
+        })
     }
 
     /// Whether the claim about entity `key` on `aspect`'s `elsewhere`
@@ -106,7 +103,7 @@ impl Ctx<'_> {
     pub(super) fn view_of(&self, tree: &str, aspect: &str) -> Option<String> {
         self.order
             .iter()
-            .map(|&i| self.site.content.outline(i))
+            .map(|&i| self.outline(i))
             .find(|p| {
                 p.columns.iter().any(|c| c.aspect == aspect)
                     || (p.layout == Layout::Observers
@@ -158,7 +155,7 @@ pub(in crate::render) fn answers(
     lang: Lang,
     tree: &str,
 ) -> Option<Answers> {
-    let config = &cx.site.config;
+    let config = &cx.config();
     let question = |name: &str, a: &crate::config::Aspect| a.asks(name, lang);
     let sof = super::sof::sof(cx, page, lang, tree);
     // The scope of the page's own view: its columns' aspects (and an

@@ -110,13 +110,13 @@ impl Ctx<'_> {
 
     fn cell(&self, lang: Lang, about: &str, aspect: &str) -> Option<ClaimView> {
         let at = self.cells.get(&(about.to_owned(), aspect.to_owned()))?;
-        self.claim_view(lang, &self.site.claim(*at).id)
+        self.claim_view(lang, &self.shown_at(*at)?.id)
     }
 
     fn entities<'s>(&'s self, kind: &'s str) -> impl Iterator<Item = &'s Outline> + 's {
         self.order
             .iter()
-            .map(|&i| self.site.content.outline(i))
+            .map(|&i| self.outline(i))
             .filter(move |p| p.entity.as_ref().is_some_and(|e| e.kind == kind))
     }
 
@@ -148,8 +148,7 @@ impl Ctx<'_> {
     /// The questions of aspects scoped to the entity `key`, each linked
     /// to the view that answers it.
     fn observed_on(&self, tree: &str, lang: Lang, key: &str) -> Vec<PageLink> {
-        self.site
-            .config
+        self.config()
             .aspects
             .iter()
             .filter(|(_, a)| a.scope.as_ref().is_some_and(|(k, _)| k == key))
@@ -173,8 +172,8 @@ fn status_chain(cx: &Ctx<'_>, lang: Lang, tree: &str) -> Result<String, Diagnost
         let status = e
             .status
             .as_ref()
-            .and_then(|(id, _)| cx.site.index.claims.get(id))
-            .map(|&at| cx.site.claim(at));
+            .and_then(|(id, _)| cx.shown(id))
+            .map(|(_, c)| c);
         // The node says the observer's state (its answer) and how well
         // that is known in words; its fill is neutral: a class colour read
         // as "works" is what readers met (issue 26).
@@ -426,20 +425,12 @@ pub(in crate::render) fn class_counts(groups: &[Group]) -> Vec<(&'static str, us
 
 /// Every unresolved or limited claim, grouped by page in navigation order.
 fn open_questions(cx: &Ctx<'_>, lang: Lang, tree: &str) -> Vec<Group> {
-    let names: std::collections::HashMap<&str, &str> = cx
-        .site
-        .content
-        .pages
-        .iter()
-        .filter_map(|p| p.entity.as_ref())
+    let names: std::collections::HashMap<&str, &str> = (0..cx.page_count())
+        .filter_map(|i| cx.outline(i).entity.as_ref())
         .map(|e| (e.key.as_str(), e.name.get(lang).as_str()))
         .collect();
-    let mut labels: std::collections::HashMap<&str, String> = cx
-        .site
-        .content
-        .pages
-        .iter()
-        .flat_map(|p| &p.columns)
+    let mut labels: std::collections::HashMap<&str, String> = (0..cx.page_count())
+        .flat_map(|i| &cx.outline(i).columns)
         .map(|c| (c.aspect.as_str(), c.label.get(lang).clone()))
         .collect();
     for a in OBSERVER_ASPECTS {
@@ -453,7 +444,7 @@ fn open_questions(cx: &Ctx<'_>, lang: Lang, tree: &str) -> Vec<Group> {
     }
     // An aspect no column shows is named by its question, never by its
     // key (`state`: "Does the observer work?").
-    for (name, aspect) in &cx.site.config.aspects {
+    for (name, aspect) in &cx.config().aspects {
         if aspect.question.is_some() {
             labels
                 .entry(name.as_str())
@@ -478,11 +469,10 @@ fn open_questions(cx: &Ctx<'_>, lang: Lang, tree: &str) -> Vec<Group> {
     };
     cx.order
         .iter()
-        .map(|&i| &cx.site.content.pages[i])
-        .filter_map(|p| {
-            let claims: Vec<Placed> = p
-                .claims
-                .iter()
+        .map(|&i| (cx.outline(i), i))
+        .filter_map(|(p, i)| {
+            let claims: Vec<Placed> = cx
+                .shown_claims_of(i)
                 // Limited answers are open too: partly seen is not
                 // settled.
                 .filter(|c| {
@@ -510,8 +500,7 @@ fn columns(cx: &Ctx<'_>, page: &Page, lang: Lang) -> Vec<Column> {
         .into_iter()
         .map(|mut c| {
             c.question = cx
-                .site
-                .config
+                .config()
                 .aspect(&c.aspect)
                 .and_then(|a| a.question.as_ref())
                 .map(|q| q.get(lang).clone());
@@ -575,7 +564,7 @@ fn members<'s>(
     kind: &'s str,
 ) -> impl Iterator<Item = (&'s Outline, &'s crate::content::Entity, bool)> + 's {
     cx.order.iter().flat_map(move |&i| {
-        let p: &Outline = cx.site.content.outline(i);
+        let p: &Outline = cx.outline(i);
         p.entity
             .iter()
             .map(move |e| (p, e, true))
@@ -647,8 +636,7 @@ pub(in crate::render) fn named_view<'p>(
         })
         .collect();
     let kind_label = cx
-        .site
-        .config
+        .config()
         .kinds
         .get(&view.kind)
         .map_or_else(|| view.kind.clone(), |k| k.get(lang).clone());
@@ -678,8 +666,8 @@ fn graph_nodes(
             let status = e
                 .status
                 .as_ref()
-                .and_then(|(id, _)| cx.site.index.claims.get(id))
-                .map(|&at| cx.site.claim(at));
+                .and_then(|(id, _)| cx.shown(id))
+                .map(|(_, c)| c);
             Ok(Node {
                 name: e.name.get(lang).clone(),
                 state: status.map(|c| node_state(cx, lang, c)).transpose()?,

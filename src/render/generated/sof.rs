@@ -92,12 +92,9 @@ pub(in crate::render) struct Sof {
 
 /// The open questions of the site: its current unresolved and limited
 /// claims (the open-questions page lists the same).
-fn open_claims<'a>(cx: &Ctx<'a>) -> impl Iterator<Item = &'a crate::content::Claim> + 'a {
-    cx.site
-        .content
-        .pages
-        .iter()
-        .flat_map(|p| &p.claims)
+fn open_claims<'a, 'c>(cx: &'c Ctx<'a>) -> impl Iterator<Item = &'a crate::content::Claim> + 'c {
+    (0..cx.page_count())
+        .flat_map(|i| cx.shown_claims_of(i))
         .filter(|c| {
             matches!(c.class, Class::Unresolved | Class::Limited) && c.life.state == State::Current
         })
@@ -109,7 +106,7 @@ pub(in crate::render) fn sof(cx: &Ctx<'_>, page: &Page, lang: Lang, tree: &str) 
     if page.findings.is_empty() {
         return None;
     }
-    let config = &cx.site.config;
+    let config = &cx.config();
     let mut findings = Vec::new();
     let mut notes: Vec<Note> = Vec::new();
     for (name, _) in &page.findings {
@@ -119,7 +116,7 @@ pub(in crate::render) fn sof(cx: &Ctx<'_>, page: &Page, lang: Lang, tree: &str) 
         // Per entity, its claim on the aspect, ranked by the vocabulary's
         // order, then from best known down; entities keep page order.
         let mut cells: Vec<(Option<usize>, usize, PageLink, ClaimView)> = Vec::new();
-        for p in cx.order.iter().map(|&i| cx.site.content.outline(i)) {
+        for p in cx.order.iter().map(|&i| cx.outline(i)) {
             let Some(e) = &p.entity else { continue };
             let Some(c) = cx.cell(lang, &e.key, name) else {
                 continue;
@@ -191,7 +188,7 @@ pub(in crate::render) fn sof(cx: &Ctx<'_>, page: &Page, lang: Lang, tree: &str) 
             href: cx
                 .order
                 .iter()
-                .map(|&i| cx.site.content.outline(i))
+                .map(|&i| cx.outline(i))
                 .find(|p| p.layout == Layout::OpenQuestions)
                 .map(|p| cx.page_href(tree, p)),
         },
@@ -234,7 +231,7 @@ fn pivots(cx: &Ctx<'_>, page: &Page, lang: Lang, tree: &str) -> Vec<Pivot> {
     let asked: Vec<&str> = page.findings.iter().map(|(n, _)| n.as_str()).collect();
     cx.order
         .iter()
-        .map(|&i| cx.site.content.outline(i))
+        .map(|&i| cx.outline(i))
         .filter(|p| matches!(p.layout, Layout::Hub | Layout::Matrix))
         .filter(|p| {
             p.columns
@@ -250,8 +247,7 @@ fn pivots(cx: &Ctx<'_>, page: &Page, lang: Lang, tree: &str) -> Vec<Pivot> {
                 "generation"
             };
             let label = cx
-                .site
-                .config
+                .config()
                 .kinds
                 .get(kind)
                 .map_or_else(|| kind.to_owned(), |k| k.get(lang).clone());

@@ -43,7 +43,7 @@ fn page_files(cx: &Ctx<'_>, page: &Page, by_tree: bool) -> Result<Vec<OutputFile
             f()
         }
     };
-    let twins = cx.site.config.outputs.markdown;
+    let twins = cx.config().outputs.markdown;
     // The twin of each language is made from what that language's HTML
     // render found in the page's chunks: no second parse.
     let mut marks: [Vec<super::twin::Marks>; 2] = Default::default();
@@ -88,7 +88,7 @@ fn render_listing_page(
     n: usize,
 ) -> Result<OutputFile, Diagnostic> {
     let code = tree(t);
-    let lang = t.unwrap_or_else(|| cx.site.config.default_lang());
+    let lang = t.unwrap_or_else(|| cx.config().default_lang());
     let nav = t.map_or(NavTree::Parallel, NavTree::Lang);
     let href = listing_href(cx.base, code, page, n);
     let mut cx_t = cx.common(lang, "listing", &href, nav, Some(&page.url_path));
@@ -220,8 +220,7 @@ fn page_view(
         draft: page.draft,
         source: page.source_path().to_owned(),
         edit_url: cx
-            .site
-            .config
+            .config()
             .edit_url_template
             .as_ref()
             .map(|t| t.replace("{path}", page.source_path())),
@@ -241,8 +240,7 @@ fn page_view(
         entity: page.entity.as_ref().map(|e| EntityView {
             kind: e.kind.clone(),
             kind_label: cx
-                .site
-                .config
+                .config()
                 .kinds
                 .get(&e.kind)
                 .map_or_else(|| e.kind.clone(), |k| k.get(lang).clone()),
@@ -364,7 +362,7 @@ fn render_page(
 }
 
 fn render_parallel(cx: &Ctx<'_>, page: &Page) -> Result<OutputFile, Diagnostic> {
-    let default = cx.site.config.default_lang();
+    let default = cx.config().default_lang();
     let prefix = format!("{}ja-en/", cx.base);
     // Both lists are shown side by side, paired by position: only a claim
     // the text shows in both languages leaves them.

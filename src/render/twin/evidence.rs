@@ -9,7 +9,7 @@
 use super::{text, url, Md};
 use crate::evidence::EvidenceFile;
 use crate::lang::Lang;
-use crate::render::context::Ctx;
+use crate::render::context::{Ctx, Whole};
 use crate::render::paths;
 use crate::render::OutputFile;
 use std::collections::BTreeSet;
@@ -38,29 +38,15 @@ pub(in crate::render) fn text_of(md: &Md<'_, '_>, file: &EvidenceFile) -> String
 }
 
 /// The claims citing `file`, each once, and the line ranges they cite.
-fn cited(
-    cx: &Ctx<'_>,
-    file: &EvidenceFile,
-) -> (Vec<crate::validate::ClaimAt>, BTreeSet<(usize, usize)>) {
-    let site = cx.site;
+fn cited<'a>(cx: &Ctx<'a>, file: &EvidenceFile) -> (Vec<Citing<'a>>, BTreeSet<(usize, usize)>) {
     let mut seen = BTreeSet::new();
-    let citing: Vec<crate::validate::ClaimAt> = site
-        .index
-        .cited_by
-        .get(&file.path)
-        .into_iter()
-        .flatten()
-        .copied()
-        .filter(|at| seen.insert(*at))
+    let citing: Vec<Citing<'a>> = cx
+        .citing(&file.path)
+        .filter(|(at, _)| seen.insert(*at))
         .collect();
     let mut ranges = BTreeSet::new();
-    for &at in &citing {
-        for l in site
-            .claim(at)
-            .evidence
-            .iter()
-            .filter(|l| l.path == file.path)
-        {
+    for &(_, claim) in &citing {
+        for l in claim.evidence.iter().filter(|l| l.path == file.path) {
             if let Some((a, b)) = l.lines {
                 if a >= 1 && a <= b && b <= file.line_count() {
                     ranges.insert((a, b));
@@ -71,14 +57,16 @@ fn cited(
     (citing, ranges)
 }
 
+/// A claim citing an evidence file, and where it is.
+type Citing<'a> = (crate::validate::ClaimAt, &'a crate::content::Claim);
+
 fn page_text(
     md: &Md<'_, '_>,
     file: &EvidenceFile,
-    citing: &[crate::validate::ClaimAt],
+    citing: &[Citing<'_>],
     ranges: &BTreeSet<(usize, usize)>,
 ) -> String {
     let (cx, lang) = (md.cx, md.lang);
-    let site = cx.site;
     let href = cx.evidence_href(lang, &file.path);
     let mut out = format!(
         "# {}: `{}`\n\n",
@@ -117,8 +105,7 @@ fn page_text(
     // Each claim by the lines it cites here, as the HTML's list says it:
     // its other evidence is on its own page. Written in place: an
     // evidence page lists dozens of claims.
-    for &at in citing {
-        let claim = site.claim(at);
+    for &(at, claim) in citing {
         let Some(v) = cx.claim(lang, &claim.id) else {
             continue;
         };
@@ -145,7 +132,7 @@ fn page_text(
                 url(&cx.absolute(&format!("{href}{frag}")))
             );
         }
-        let page = site.content.outline(at.page);
+        let page = cx.outline(at.page);
         let _ = write!(out, " · {}", md.link(page.title.get(lang), &v.href));
         if v.suspect_because_of(&file.path) {
             let _ = write!(out, " · ⚠ {}", md.w("notice-suspect-evidence"));
@@ -249,7 +236,7 @@ fn fenced(body: &str, info: &str, out: &mut String) {
 }
 
 /// The evidence index's twin in each language.
-pub(in crate::render) fn index(cx: &Ctx<'_>) -> Vec<OutputFile> {
+pub(in crate::render) fn index(cx: &Ctx<'_>, whole: Whole<'_>) -> Vec<OutputFile> {
     Lang::ALL
         .into_iter()
         .map(|lang| {
@@ -259,11 +246,11 @@ pub(in crate::render) fn index(cx: &Ctx<'_>) -> Vec<OutputFile> {
                 md.w("evidence-index-title"),
                 text(md.w("evidence-index-intro"))
             );
-            if cx.site.evidence.files.is_empty() {
+            if !cx.has_evidence() {
                 out.push_str(&format!("{}\n", md.w("evidence-index-empty")));
             }
-            for f in cx.site.evidence.files.values() {
-                out.push_str(&format!("- {}\n", entry(&md, f)));
+            for f in whole.evidence_files() {
+                out.push_str(&format!("- {}\n", entry(&md, whole, f)));
             }
             let href = paths::evidence_index_href(cx.base, lang);
             let other = paths::evidence_index_href(cx.base, lang.other());
@@ -278,8 +265,8 @@ pub(in crate::render) fn index(cx: &Ctx<'_>) -> Vec<OutputFile> {
 
 /// An evidence file as a list entry: its page, its kind, how many
 /// claims cite it.
-pub(in crate::render) fn entry(md: &Md<'_, '_>, f: &EvidenceFile) -> String {
-    let cited = md.cx.site.index.cited_by.get(&f.path).map_or(0, Vec::len);
+pub(in crate::render) fn entry(md: &Md<'_, '_>, whole: Whole<'_>, f: &EvidenceFile) -> String {
+    let cited = whole.cited(&f.path);
     let mut s = md.link(&f.path, &md.cx.evidence_href(md.lang, &f.path));
     s.push_str(": ");
     if let Some(k) = f.kind() {

@@ -80,7 +80,7 @@ impl<'a> Md<'_, 'a> {
     /// place in it; absolute when the site has an origin.
     pub(in crate::render) fn to(&self, href: &str) -> String {
         let cx = self.cx;
-        if cx.site.config.outputs.markdown && href.ends_with('/') && href.starts_with(cx.base) {
+        if cx.config().outputs.markdown && href.ends_with('/') && href.starts_with(cx.base) {
             url(&cx.absolute(&format!("{href}index.md")))
         } else {
             url(&cx.absolute(href))
@@ -291,7 +291,7 @@ pub(in crate::render) fn page_text(
     if page.draft {
         // How to publish it in the writer's preview; that it is a draft
         // for a reader (`build --drafts`).
-        let notice = match cx.site.config.preview {
+        let notice = match cx.config().preview {
             true => "draft-notice",
             false => "draft-notice-published",
         };
@@ -309,8 +309,7 @@ pub(in crate::render) fn page_text(
     }
     if let Some(e) = &page.entity {
         let kind = cx
-            .site
-            .config
+            .config()
             .kinds
             .get(&e.kind)
             .map_or_else(|| e.kind.clone(), |k| k.get(lang).clone());

@@ -193,8 +193,7 @@ pub(super) fn view(md: &Md<'_, '_>, page: &Page) -> Option<String> {
 fn observers(md: &Md<'_, '_>, rows: &[EntityRow]) -> String {
     let kind = md
         .cx
-        .site
-        .config
+        .config()
         .kinds
         .get("observer")
         .map_or_else(|| "observer".to_owned(), |k| k.get(md.lang).clone());
