@@ -226,7 +226,11 @@ impl Renderer {
         Lang::ALL.map(|lang| context::claim_view(&cx, at, lang))
     }
 
-    /// The hashes of every claim's views ([`Renderer::claim_views`]).
+    /// The hashes of every claim's views ([`Renderer::claim_views`]),
+    /// each with the claim's `about` and `aspect`: a generated view places
+    /// a claim in its row by them, which its views do not show (a claim
+    /// `about` an entity with no `aspect` fills no cell, so the site
+    /// input's cells do not hold it either).
     pub(crate) fn claim_view_hashes(&self, site: &Site, prepared: &RenderState) -> ClaimViews {
         use rayon::prelude::*;
         let ids: Vec<(&String, &crate::validate::ClaimAt)> = site.index.claims.iter().collect();
@@ -234,7 +238,9 @@ impl Renderer {
             ids.par_iter()
                 .map(|&(id, &at)| {
                     let views = self.claim_views(site, prepared, at);
-                    (id.clone(), crate::hash::memo::hash_of(views))
+                    let claim = site.claim(at);
+                    let placed = (&claim.about, &claim.aspect);
+                    (id.clone(), crate::hash::memo::hash_of((views, placed)))
                 })
                 .collect(),
         )

@@ -404,3 +404,48 @@ fn a_scope_table_shows_another_pages_claim_and_follows_its_edit() {
     let cold = cold_build(&root, &dir.path().join("cold"));
     assert_eq!(tree(&root.join("public")), tree(&cold));
 }
+
+/// A claim's `about` names its row on the open-questions page even
+/// without an `aspect` (so it fills no cell). Moving such a claim to
+/// another entity changes that page in a cached build as in a cold one:
+/// what a unit reads of a claim is keyed with its views.
+#[test]
+fn an_open_questions_row_follows_a_claims_about_without_an_aspect() {
+    let (dir, root) = small_site();
+    let book = root.join("book.toml");
+    let config = std::fs::read_to_string(&book).expect("book.toml");
+    std::fs::write(
+        &book,
+        format!("{config}\n[kinds]\nthing = {{ ja = \"物\", en = \"Thing\" }}\n"),
+    )
+    .expect("kinds");
+    std::fs::write(
+        root.join("content/_index.md"),
+        "+++\ntitle = { ja = \"記録\", en = \"Record\" }\n\n[[entities]]\nkind = \"thing\"\nkey = \"west-wing\"\nname = { ja = \"左\", en = \"Left side\" }\n\n[[entities]]\nkind = \"thing\"\nkey = \"east-wing\"\nname = { ja = \"右\", en = \"Right side\" }\n\n[[claims]]\nid = \"alpha-open\"\nclass = \"unresolved\"\nabout = \"west-wing\"\nsettle = { ja = \"見る。\", en = \"Look.\" }\nja = \"アルファは未確定。\"\nen = \"Alpha is open.\"\nevidence = [\"a.log#L1\"]\n+++\n\n::: ja\n本文。\n:::\n::: en\nText.\n:::\n",
+    )
+    .expect("home");
+    std::fs::write(
+        root.join("content/open.md"),
+        "+++\ntitle = { ja = \"未確定\", en = \"Open\" }\nlayout = \"open-questions\"\n+++\n\n::: ja\n一覧。\n:::\n::: en\nList.\n:::\n",
+    )
+    .expect("open page");
+    kansoku(&root, &["build", "-q"]);
+    let open = root.join("public/en/open/index.html");
+    let page = std::fs::read_to_string(&open).expect("built");
+    assert!(page.contains("west-wing"), "the row names the entity");
+    let home = root.join("content/_index.md");
+    let text = std::fs::read_to_string(&home).expect("read");
+    std::fs::write(
+        &home,
+        text.replace("about = \"west-wing\"", "about = \"east-wing\""),
+    )
+    .expect("edit");
+    kansoku(&root, &["build", "-q"]);
+    let page = std::fs::read_to_string(&open).expect("built");
+    assert!(
+        page.contains("east-wing") && !page.contains("west-wing"),
+        "the move reaches the open-questions page"
+    );
+    let cold = cold_build(&root, &dir.path().join("cold"));
+    assert_eq!(tree(&root.join("public")), tree(&cold));
+}
