@@ -412,6 +412,34 @@ fn the_submodules_of_every_module_form_a_dag() {
     }
 }
 
+/// Rendering reads the loaded site only through what a unit's input
+/// keys (`render/context/reads.rs`): the site itself is named only where
+/// units are dispatched and their inputs made (`render/mod.rs`,
+/// `render/input.rs`) and in `render/context/`, which makes the render
+/// state and the claims' views. A render file that names `Site` could be
+/// handed it, and read past its key.
+#[test]
+fn only_the_dispatch_inputs_and_context_of_render_name_the_site() {
+    let allowed = |f: &str| {
+        matches!(f, "src/render/mod.rs" | "src/render/input.rs")
+            || f.starts_with("src/render/context/")
+    };
+    let named: Vec<String> = read_all(&src_dir())
+        .iter()
+        .filter(|r| r.shown.starts_with("src/render/") && !allowed(&r.shown))
+        .flat_map(|r| {
+            r.code.lines().enumerate().filter_map(move |(n, line)| {
+                let word = |c: char| c.is_alphanumeric() || c == '_';
+                let names = line.match_indices("Site").any(|(at, _)| {
+                    !line[..at].ends_with(word) && !line[at + 4..].starts_with(word)
+                });
+                names.then(|| format!("{}:{}: {}", r.shown, n + 1, line.trim()))
+            })
+        })
+        .collect();
+    assert!(named.is_empty(), "render files naming the site: {named:#?}");
+}
+
 #[test]
 fn the_reader_sees_paths_and_not_comments_or_strings() {
     let src = "//! see `crate::a`\n\

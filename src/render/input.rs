@@ -134,8 +134,9 @@ impl<'a> ClaimsInput<'a> {
     }
 }
 
-/// Every claim's views in both languages, hashed (`Renderer::claim_views`):
-/// a unit showing a claim reads nothing else of it. Made once per render
+/// Every claim's views in both languages, hashed with its `about` and
+/// `aspect` (`Renderer::claim_view_hashes`): a unit showing a claim reads
+/// nothing else of it. Made once per render
 /// state, whose key is the [`ClaimsInput`]'s.
 #[derive(Default)]
 pub(crate) struct ClaimViews {
