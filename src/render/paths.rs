@@ -7,6 +7,10 @@
 use crate::content::Outline;
 use crate::lang::Lang;
 
+/// The trees a page is published in: each language's and the parallel
+/// view's (the archive holds them in this order too).
+pub(crate) const TREES: [&str; 3] = ["ja", "en", "ja-en"];
+
 /// The URL of `page` in `tree` (`ja`, `en` or `ja-en`) under `base`.
 pub(in crate::render) fn page_href(base: &str, tree: &str, page: &Outline) -> String {
     format!("{base}{tree}/{}", page.url_path)

@@ -195,9 +195,7 @@ impl std::ops::Deref for Ctx<'_> {
     }
 }
 
-/// The trees a page is published in: each language's and the parallel
-/// view's.
-pub(in crate::render) const TREES: [&str; 3] = ["ja", "en", "ja-en"];
+pub(in crate::render) use crate::render::paths::TREES;
 
 /// The trees of a page published once per language (evidence, the
 /// chooser's languages).

@@ -379,12 +379,14 @@ fn start(
     for tree in trees {
         match Lang::from_code(tree) {
             Some(l) => h.push_str(&format!(
-                "<li><a class=\"chooser__choice\" href=\"#{tree}/\" hreflang=\"{l}\" lang=\"{l}\"><span class=\"chooser__name\">{}</span> <span class=\"chooser__text\">{}</span></a></li>\n",
+                "<li><a class=\"chooser__choice\" href=\"{}\" hreflang=\"{l}\" lang=\"{l}\"><span class=\"chooser__name\">{}</span> <span class=\"chooser__text\">{}</span></a></li>\n",
+                escape(&href(tree, "")),
                 escape(&say(l, &format!("switcher-{l}"))?),
                 escape(&say(l, "chooser-read")?)
             )),
             None => h.push_str(&format!(
-                "<li><a class=\"chooser__choice\" href=\"#{tree}/\"><span class=\"chooser__name\"><span lang=\"ja\">{}</span> <span lang=\"en\">{}</span></span> <span class=\"chooser__text\"><span lang=\"ja\">{}</span> <span lang=\"en\">{}</span></span></a></li>\n",
+                "<li><a class=\"chooser__choice\" href=\"{}\"><span class=\"chooser__name\"><span lang=\"ja\">{}</span> <span lang=\"en\">{}</span></span> <span class=\"chooser__text\"><span lang=\"ja\">{}</span> <span lang=\"en\">{}</span></span></a></li>\n",
+                escape(&href(tree, "")),
                 escape(&say(Lang::Ja, "switcher-ja-en")?),
                 escape(&say(Lang::En, "switcher-ja-en")?),
                 escape(&say(Lang::Ja, "chooser-read-parallel")?),

@@ -78,7 +78,7 @@ impl Archive {
     fn trees(&self) -> Vec<&'static str> {
         match self.lang {
             Some(l) => vec![l.code()],
-            None => vec!["ja", "en", "ja-en"],
+            None => crate::render::paths::TREES.to_vec(),
         }
     }
 }
