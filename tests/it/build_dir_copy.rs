@@ -335,3 +335,89 @@ fn issue_39_6_a_ci_cache_restored_into_a_fresh_checkout_builds_after_an_edit() {
         cold(checkout.root()).assert_same(&checkout.tree(), "the next build");
     }
 }
+
+/// The device and inode number of `dir`.
+#[cfg(unix)]
+fn dev_ino(dir: &Path) -> (u64, u64) {
+    use std::os::unix::fs::MetadataExt;
+    let m = fs::metadata(dir).expect("stat");
+    (m.dev(), m.ino())
+}
+
+/// Makes `dir` anew, as a restore does, with the inode number the removed
+/// original had when the file system hands it out again (ext4 often does
+/// at once: it takes the lowest free number). Returns whether it did; the
+/// numbers it gave instead are kept in `aside`, so that each try gets
+/// another.
+#[cfg(unix)]
+fn made_again_at(dir: &Path, original: (u64, u64), aside: &Path) -> bool {
+    fs::create_dir_all(aside).expect("mkdir");
+    for i in 0..256 {
+        fs::create_dir(dir).expect("mkdir");
+        if dev_ino(dir) == original {
+            return true;
+        }
+        fs::rename(dir, aside.join(i.to_string())).expect("set aside");
+    }
+    fs::create_dir(dir).expect("mkdir");
+    false
+}
+
+/// The failure the copies property test found on ext4: a `public/`
+/// restored after the original was removed took the original's inode
+/// number, the record (which named the directory by device and inode)
+/// took it for the directory it was made in, and a build replaced the
+/// page a person had changed there. A restore cannot bring back the
+/// directory's birth, so it is never taken for the original: the
+/// person's page stops the build with E044, as in any other copy. Where
+/// the file system does not hand the number out again (tmpfs counts up),
+/// the records are made to name it, which is what a reuse looks like to
+/// them.
+#[cfg(unix)]
+#[test]
+fn issue_39_6_a_public_restored_into_the_originals_inode_is_not_taken_for_it() {
+    let t = twice_built();
+    let (root, out) = (t.root(), t.out());
+    let original = dev_ino(&out);
+    let backup = root.with_file_name("backup");
+    cp_a(&out, &backup);
+    fs::remove_dir_all(&out).expect("rm public/");
+    let reused = made_again_at(&out, original, &root.with_file_name("aside"));
+    if !reused {
+        let now = dev_ino(&out);
+        for name in ["public.manifest", "public.manifest.copy"] {
+            let path = root.join(".kansoku").join(name);
+            let record = fs::read_to_string(&path).expect("read");
+            let (head, body) = record.split_once('\n').expect("a header");
+            let mut fields: Vec<String> = head.split(' ').map(str::to_owned).collect();
+            assert_eq!(
+                (fields[2].as_str(), fields[3].as_str()),
+                (
+                    original.0.to_string().as_str(),
+                    original.1.to_string().as_str()
+                ),
+                "{head}"
+            );
+            (fields[2], fields[3]) = (now.0.to_string(), now.1.to_string());
+            fs::write(&path, format!("{}\n{body}", fields.join(" "))).expect("forge");
+        }
+    }
+    eprintln!("public/ restored into its original inode number: {reused}");
+    for entry in fs::read_dir(&backup).expect("read backup") {
+        let entry = entry.expect("entry");
+        fs::rename(entry.path(), out.join(entry.file_name())).expect("restore");
+    }
+    fs::write(out.join("en/index.html"), "my own english page\n").expect("write");
+    fs::write(root.join("content/notes/new.md"), NEW_PAGE).expect("write");
+    let before = Tree::of(&out);
+    let made = build(root, &[]);
+    assert_eq!(made.status.code(), Some(1), "{}", text(&made.stderr));
+    assert_eq!(
+        text(&made.stderr),
+        "public/en/index.html:1:1: error[E044]: changed since kansoku wrote it (the record of what it wrote there names other bytes), and this build writes this path; nothing was changed\n  = hint: move the file out of public/ to keep it, or delete it to have the build write it again\nerror: 1 error found; nothing was written\n"
+    );
+    before.assert_same(&Tree::of(&out), "public/ after the refused build");
+    fs::remove_file(out.join("en/index.html")).expect("rm");
+    built(&build(root, &[]));
+    cold(root).assert_same(&Tree::of(&out), "against --no-cache");
+}

@@ -4,18 +4,31 @@
 //! are ever replaced or removed, so a file a person put into `public/` is
 //! never lost. And it lets the next build hard-link a file whose bytes did
 //! not change instead of writing it again; that needs the file's identity
-//! (device, inode, mtime, ctime, mode), trusted only while the file on disk
-//! still has it.
+//! (device, inode, mtime, ctime, mode and, where the file system keeps
+//! one, birth time), trusted only while the file on disk still has it.
 //!
-//! A manifest names the directory it describes by device and inode. One
-//! that describes the build directory says which paths are kansoku's
-//! whatever they hold now (a page edited by hand there is written again).
-//! One that does not — the site was copied (`cp -a`), moved to another
-//! file system, restored from a CI cache or a backup, or the record was
-//! damaged — still counts, file by file, for each file that holds exactly
-//! the bytes it names: kansoku wrote those bytes there, wherever the
-//! directory lives now (see [`Paths::vouch`]). A file that holds
-//! other bytes is not taken as kansoku's.
+//! A manifest names the directory it describes by device, inode number
+//! and birth time. One that describes the build directory says which
+//! paths are kansoku's whatever they hold now (a page edited by hand there
+//! is written again). One that does not — the site was copied (`cp -a`),
+//! moved to another file system, restored from a CI cache or a backup, or
+//! the record was damaged — still counts, file by file, for each file that
+//! holds exactly the bytes it names: kansoku wrote those bytes there,
+//! wherever the directory lives now (see [`Paths::vouch`]). A file that
+//! holds other bytes is not taken as kansoku's.
+//!
+//! The device and inode number alone do not tell a restored directory
+//! from the original: once the original is removed, file systems hand its
+//! inode number out again (ext4 often at once), and a `public/`
+//! restored from a tar archive or a CI cache can get it. Its birth time
+//! cannot be carried over: no tool can set it, so a copy or a restore is
+//! born when it is made. Only a directory made at the original's number
+//! within the clock tick the original was born in would pass for it (the
+//! original, removed before, would have lived less than a tick). Where the
+//! file system keeps no birth time (or an older record names none), no
+//! directory is taken for the one a record describes: each file then
+//! counts only by its bytes, which never replaces a file a person changed
+//! (a build stops with E044 instead) and only costs time.
 //!
 //! It is kept in `.kansoku/` beside the build directory, twice (a damaged
 //! copy is rebuilt from the other); a *pending* one is saved before a
@@ -23,52 +36,12 @@
 //! commit is done, so a build killed halfway still leaves a record of what
 //! is kansoku's.
 
+pub(super) use super::identity::{dir_identity, identity, DirId, Id};
+use super::identity::{parse_id, write_id};
 use std::collections::{HashMap, HashSet};
 use std::fs;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
-
-/// What ties a manifest line to one file on disk: if any of it changed, the
-/// file may have been edited since the manifest was saved. The ctime
-/// catches even an edit that restores the mtime.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(super) struct Id {
-    dev: u64,
-    ino: u64,
-    mtime: i64,
-    mtime_nsec: i64,
-    ctime: i64,
-    ctime_nsec: i64,
-    mode: u32,
-}
-
-#[cfg(unix)]
-pub(super) fn identity(meta: &fs::Metadata) -> Option<Id> {
-    use std::os::unix::fs::MetadataExt;
-    Some(Id {
-        dev: meta.dev(),
-        ino: meta.ino(),
-        mtime: meta.mtime(),
-        mtime_nsec: meta.mtime_nsec(),
-        ctime: meta.ctime(),
-        ctime_nsec: meta.ctime_nsec(),
-        mode: meta.mode(),
-    })
-}
-
-/// Elsewhere there is no inode to check, so no file is ever linked and no
-/// manifest matches a directory: every file in the build directory counts
-/// as one kansoku did not write, and is left alone.
-#[cfg(not(unix))]
-pub(super) fn identity(_: &fs::Metadata) -> Option<Id> {
-    None
-}
-
-/// The identity of the directory a manifest describes: device and inode.
-pub(super) fn dir_identity(dir: &Path) -> Option<(u64, u64)> {
-    let id = identity(&fs::metadata(dir).ok()?)?;
-    Some((id.dev, id.ino))
-}
 
 /// One file of a tree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,8 +68,13 @@ pub(super) struct Manifest {
 }
 
 /// First word of a manifest's first line; the format version, then the
-/// directory's device and inode follow.
+/// directory's identity follow ([`DirId::to_words`]). Version 3 added the
+/// birth times; a record of version 1 or 2 never describes the build
+/// directory (it counts file by file, see [`Paths::vouch`]).
 const HEADER: &str = "kansoku-manifest";
+
+/// The version [`save`] writes.
+const VERSION: &str = "3";
 
 /// Where the manifests of the build directory `out` are kept.
 #[derive(Debug, Clone)]
@@ -223,17 +201,14 @@ impl Paths {
 }
 
 impl Manifest {
-    /// `None` for anything unexpected, or a manifest of another directory:
-    /// a damaged manifest costs a full write, and leaves the files it
-    /// named to be treated as someone else's.
-    fn parse(text: &str, dir: (u64, u64)) -> Option<Manifest> {
+    /// `None` for anything unexpected, or a manifest that does not
+    /// describe the directory `dir` (see [`DirId::describes`]): a damaged
+    /// manifest costs a full write, and leaves the files it named to be
+    /// taken by their bytes only.
+    fn parse(text: &str, dir: DirId) -> Option<Manifest> {
         let (body, count) = lines(text, |first| {
             let mut head = first.split(' ');
-            head.next() == Some(HEADER)
-                && matches!(head.next(), Some("1" | "2"))
-                && head.next().and_then(|d| d.parse().ok()) == Some(dir.0)
-                && head.next().and_then(|i| i.parse().ok()) == Some(dir.1)
-                && head.next().is_none()
+            head.next() == Some(HEADER) && head.next() == Some(VERSION) && dir.named_by(head)
         })?;
         let mut files = HashMap::new();
         for line in body.split('\n').filter(|l| !l.is_empty()) {
@@ -297,14 +272,14 @@ impl Manifest {
 /// read a directory again.
 pub(super) fn save<'a>(
     path: &Path,
-    dir: (u64, u64),
+    dir: DirId,
     entries: impl Iterator<Item = (&'a str, Entry)>,
 ) -> io::Result<()> {
     if let Some(parent) = path.parent() {
         fs::create_dir_all(parent)?;
     }
     crate::fsutil::write_atomic_with(path, |w| {
-        writeln!(w, "{HEADER} 2 {} {}", dir.0, dir.1)?;
+        writeln!(w, "{HEADER} {VERSION} {}", dir.to_words())?;
         let mut count = 0usize;
         for (p, e) in entries {
             // A path with a newline cannot be saved on one line. Such a
@@ -338,30 +313,6 @@ fn lines(text: &str, head: impl Fn(&str) -> bool) -> Option<(&str, usize)> {
         None => ("", rest.strip_prefix("end ")?),
     };
     Some((body, count.parse().ok()?))
-}
-
-/// An identity from its seven fields as [`write_id`] writes them.
-fn parse_id(f: &[&str]) -> Option<Id> {
-    let [dev, ino, mtime, mtime_nsec, ctime, ctime_nsec, mode] = f[..] else {
-        return None;
-    };
-    Some(Id {
-        dev: dev.parse().ok()?,
-        ino: ino.parse().ok()?,
-        mtime: mtime.parse().ok()?,
-        mtime_nsec: mtime_nsec.parse().ok()?,
-        ctime: ctime.parse().ok()?,
-        ctime_nsec: ctime_nsec.parse().ok()?,
-        mode: u32::from_str_radix(mode, 8).ok()?,
-    })
-}
-
-fn write_id(w: &mut (impl Write + ?Sized), id: &Id) -> io::Result<()> {
-    write!(
-        w,
-        "{} {} {} {} {} {} {:o}",
-        id.dev, id.ino, id.mtime, id.mtime_nsec, id.ctime, id.ctime_nsec, id.mode
-    )
 }
 
 /// The entries of a committed tree: each written file's size and hash with
@@ -399,16 +350,18 @@ pub(super) fn entries_on_disk<'a>(
 /// need not read it (only go down into its subdirectories).
 pub(super) type Dirs = HashMap<String, Id>;
 
-const DIRS_HEADER: &str = "kansoku-dirs 1";
+/// Version 2 added the birth times (see [`DirId`]); a record of version 1
+/// is not read (every directory is then read again, once).
+const DIRS_HEADER: &str = "kansoku-dirs 2";
 
 /// Saves `dirs` for the tree whose top directory has identity `root`.
 pub(super) fn save_dirs<'a>(
     path: &Path,
-    root: (u64, u64),
+    root: DirId,
     dirs: impl Iterator<Item = (&'a str, Id)>,
 ) -> io::Result<()> {
     crate::fsutil::write_atomic_with(path, |w| {
-        writeln!(w, "{DIRS_HEADER} {} {}", root.0, root.1)?;
+        writeln!(w, "{DIRS_HEADER} {}", root.to_words())?;
         let mut count = 0usize;
         for (p, id) in dirs.filter(|(p, _)| !p.contains('\n')) {
             count += 1;
@@ -423,9 +376,14 @@ pub(super) fn save_dirs<'a>(
 /// empty for anything unexpected (then every directory is read).
 pub(super) fn load_dirs(path: &Path, root: &Path) -> Dirs {
     let parse = || -> Option<Dirs> {
-        let (dev, ino) = dir_identity(root)?;
+        let now = dir_identity(root)?;
         let text = fs::read_to_string(path).ok()?;
-        let (body, count) = lines(&text, |first| first == format!("{DIRS_HEADER} {dev} {ino}"))?;
+        let (body, count) = lines(&text, |first| {
+            first
+                .strip_prefix(DIRS_HEADER)
+                .and_then(|rest| rest.strip_prefix(' '))
+                .is_some_and(|rest| now.named_by(rest.split(' ')))
+        })?;
         let mut dirs = HashMap::new();
         for line in body.split('\n').filter(|l| !l.is_empty()) {
             let f: Vec<&str> = line.splitn(8, ' ').collect();
@@ -462,6 +420,13 @@ pub(super) fn owned_dirs<'a>(owned: impl Iterator<Item = &'a str>) -> HashSet<&'
 mod tests {
     use super::*;
 
+    /// A directory's identity, as a record names it: `1 2 3`.
+    const ONE: DirId = DirId {
+        dev: 1,
+        ino: 2,
+        born: Some(3),
+    };
+
     #[test]
     fn a_saved_manifest_reads_back_for_its_directory_only() {
         let tmp = crate::scratch::tempdir();
@@ -489,14 +454,81 @@ mod tests {
         assert!(paths.load(&out).files.is_empty());
     }
 
+    /// A directory made where a removed one was, taking its inode number
+    /// (ext4 often hands it out again at once): what a restore of
+    /// `public/` can get. `false` if the file system gave another number
+    /// every time.
+    fn made_again(dir: &Path) -> bool {
+        let old = dir_identity(dir).expect("identity");
+        let aside = dir.with_file_name("aside");
+        fs::create_dir(&aside).expect("mkdir");
+        fs::remove_dir(dir).expect("rmdir");
+        for i in 0..256 {
+            fs::create_dir(dir).expect("mkdir");
+            let now = dir_identity(dir).expect("identity");
+            if (now.dev, now.ino) == (old.dev, old.ino) {
+                return true;
+            }
+            fs::rename(dir, aside.join(i.to_string())).expect("set aside");
+        }
+        fs::create_dir(dir).expect("mkdir");
+        false
+    }
+
+    #[test]
+    fn a_directory_made_again_at_the_same_inode_number_is_another() {
+        let tmp = crate::scratch::tempdir();
+        let out = tmp.path().join("public");
+        fs::create_dir(&out).expect("mkdir");
+        let paths = Paths::new(&tmp.path().join(".kansoku"), &out, "public");
+        let written = vec![("a.html".to_owned(), 1, 7)];
+        let saved = dir_identity(&out).expect("identity");
+        save(
+            &paths.committed,
+            saved,
+            entries_on_disk(&out, &written).into_iter(),
+        )
+        .expect("save");
+        assert!(saved.born.is_some(), "this file system keeps birth times");
+        assert!(paths.load(&out).owns("a.html"));
+        // Another clock tick than the original's birth.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let reused = made_again(&out);
+        let now = dir_identity(&out).expect("identity");
+        assert!(!saved.describes(now), "reused: {reused}: {saved:?} {now:?}");
+        assert!(paths.load(&out).files.is_empty(), "reused: {reused}");
+    }
+
+    #[test]
+    fn only_a_record_with_the_birth_time_describes_a_directory() {
+        let born = |b| DirId { born: b, ..ONE };
+        assert!(ONE.describes(ONE));
+        assert!(!ONE.describes(born(Some(4))));
+        assert!(!ONE.describes(born(None)));
+        // Where the file system keeps no birth time, no record describes
+        // a directory: device and inode alone would.
+        assert!(!born(None).describes(born(None)));
+        let body = "1 00000000000000ff 1 2 3 4 5 6 100644@7 a\nend 1\n";
+        let parsed = |head: &str, dir| Manifest::parse(&format!("{head}\n{body}"), dir);
+        let m = parsed("kansoku-manifest 3 1 2 3", ONE).expect("this directory's");
+        let id = m.files["a"].id.expect("an identity");
+        assert_eq!((id.mode, id.born), (0o100644, Some(7)));
+        assert!(parsed("kansoku-manifest 3 1 2 -", born(None)).is_none());
+        assert!(parsed("kansoku-manifest 3 1 2 3 4", ONE).is_none());
+        // A record of kansoku before birth times names only device and
+        // inode: never taken for this directory's.
+        assert!(parsed("kansoku-manifest 2 1 2", ONE).is_none());
+        assert!(parsed("kansoku-manifest 2 1 2", born(None)).is_none());
+    }
+
     #[test]
     fn a_truncated_manifest_is_ignored() {
-        let text = "kansoku-manifest 2 1 2\n1 00000000000000ff - - - - - - - a\n";
-        assert!(Manifest::parse(text, (1, 2)).is_none());
+        let text = "kansoku-manifest 3 1 2 3\n1 00000000000000ff - - - - - - - a\n";
+        assert!(Manifest::parse(text, ONE).is_none());
         let whole = format!("{text}end 1\n");
-        assert!(Manifest::parse(&whole, (1, 2)).is_some());
-        assert!(Manifest::parse(&whole, (1, 3)).is_none());
-        assert!(Manifest::parse("kansoku-manifest 2 1 2\nend 0\n", (1, 2)).is_some());
+        assert!(Manifest::parse(&whole, ONE).is_some());
+        assert!(Manifest::parse(&whole, DirId { ino: 3, ..ONE }).is_none());
+        assert!(Manifest::parse("kansoku-manifest 3 1 2 3\nend 0\n", ONE).is_some());
     }
 
     #[test]
@@ -510,9 +542,9 @@ mod tests {
             "a\\b",
         ] {
             let text = format!(
-                "kansoku-manifest 2 1 2\n1 00000000000000ff - - - - - - - ok\n1 00000000000000ff - - - - - - - {path}\nend 2\n"
+                "kansoku-manifest 3 1 2 3\n1 00000000000000ff - - - - - - - ok\n1 00000000000000ff - - - - - - - {path}\nend 2\n"
             );
-            assert!(Manifest::parse(&text, (1, 2)).is_none(), "{path}");
+            assert!(Manifest::parse(&text, ONE).is_none(), "{path}");
         }
     }
 
@@ -524,8 +556,8 @@ mod tests {
             "1 ff 1 2 3 4 5 6 a",
             "1 zz - - - - - - - a",
         ] {
-            let text = format!("kansoku-manifest 2 1 2\n{line}\nend 1\n");
-            assert!(Manifest::parse(&text, (1, 2)).is_none(), "{line}");
+            let text = format!("kansoku-manifest 3 1 2 3\n{line}\nend 1\n");
+            assert!(Manifest::parse(&text, ONE).is_none(), "{line}");
         }
     }
 

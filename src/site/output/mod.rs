@@ -40,6 +40,7 @@
 
 mod clean;
 mod guard;
+mod identity;
 mod manifest;
 mod spare;
 mod stage;

@@ -16,7 +16,7 @@ impl Staging {
     /// identity `dir` may hold once the change is done.
     pub(super) fn save_pending<'a>(
         &self,
-        dir: Option<(u64, u64)>,
+        dir: Option<manifest::DirId>,
         paths: impl Iterator<Item = (&'a str, u64, u64)>,
     ) -> Result<()> {
         let Some(dir) = dir else { return Ok(()) };

@@ -298,9 +298,20 @@ fn run_copies(ops: &[CopyOp]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// 32 cases, or `PROPTEST_CASES` when set: what proptest's default
+/// config reads is overridden by any `cases` given, and a failure that
+/// depends on what the file system hands out (inode numbers) needs more
+/// runs to show.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(32)
+}
+
 #[cfg(unix)]
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
 
     #[test]
     fn a_copied_moved_or_restored_site_builds_as_no_cache_does(
