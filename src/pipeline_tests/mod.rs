@@ -466,3 +466,17 @@ fn a_link_follows_a_slugged_heading_issue_41() {
     ];
     run(&ops).expect("equal to a cold build");
 }
+
+/// A claim about an entity on no aspect fills no cell, but the
+/// open-questions page names its row by `about`: moving it between
+/// entities, or taking its `about` away, reaches that page.
+#[test]
+fn the_open_questions_rows_follow_about_without_an_aspect() {
+    let ops = [
+        Op::ClaimClass(1, 2),
+        Op::Cell(1, 1, 3, 3),
+        Op::Cell(1, 0, 3, 3),
+        Op::Cell(1, 4, 0, 0),
+    ];
+    run(&ops).expect("equal to a cold build");
+}

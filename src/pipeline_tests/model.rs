@@ -27,7 +27,9 @@ pub(super) struct Claim {
     log: u8,
     lines: u8,
     /// The cell it fills: `about = "e{.0}"`, `aspect = ASPECTS[.1]`, and
-    /// the answer `ANSWERS[.2]` it states, if any.
+    /// the answer `ANSWERS[.2]` it states, if any; with `.1` past
+    /// `ASPECTS`, only `about` (its row on the open-questions page, no
+    /// cell).
     cell: Option<(u8, u8, Option<u8>)>,
 }
 
@@ -181,7 +183,8 @@ pub(super) enum Op {
     /// the page's first claim.
     EntityEdit(u8),
     /// Page `.0`'s first claim fills the cell `e{.1}` × `ASPECTS[.2]`,
-    /// stating `ANSWERS[.3]` (3: no answer); `.1` 4: fills none.
+    /// stating `ANSWERS[.3]` (3: no answer); `.1` 4: fills none; `.2` 3:
+    /// is about `e{.1}` on no aspect (and states no answer).
     Cell(u8, u8, u8, u8),
     /// The matrix page's columns (0: no matrix page).
     Matrix(u8),
@@ -232,7 +235,7 @@ pub(super) fn op() -> impl Strategy<Value = Op> {
         1 => (n.clone(), 0u8..4).prop_map(|(a, e)| Op::Dot(a, e)),
         2 => (n.clone(), 0u8..3).prop_map(|(a, k)| Op::Entity(a, k)),
         1 => n.clone().prop_map(Op::EntityEdit),
-        3 => (n.clone(), 0u8..5, 0u8..3, 0u8..4).prop_map(|(a, b, c, d)| Op::Cell(a, b, c, d)),
+        3 => (n.clone(), 0u8..5, 0u8..4, 0u8..4).prop_map(|(a, b, c, d)| Op::Cell(a, b, c, d)),
         1 => (0u8..8).prop_map(Op::Matrix),
         1 => (0u8..9, any::<bool>()).prop_map(|(c, f)| Op::Hub(c, f)),
         1 => Just(Op::Vocab),
@@ -633,14 +636,18 @@ fn page_text(k: u8, p: &Page) -> String {
             c.lines,
             claim_extra(class),
         ));
-        if let Some((about, aspect, answer)) = c.cell {
-            s.push_str(&format!(
-                "about = \"e{about}\"\naspect = \"{}\"\n",
-                ASPECTS[usize::from(aspect)]
-            ));
-            if let Some(a) = answer {
-                s.push_str(&format!("answer = \"{}\"\n", ANSWERS[usize::from(a)]));
+        match c
+            .cell
+            .map(|(about, aspect, answer)| (about, ASPECTS.get(usize::from(aspect)), answer))
+        {
+            Some((about, Some(aspect), answer)) => {
+                s.push_str(&format!("about = \"e{about}\"\naspect = \"{aspect}\"\n"));
+                if let Some(a) = answer {
+                    s.push_str(&format!("answer = \"{}\"\n", ANSWERS[usize::from(a)]));
+                }
             }
+            Some((about, None, _)) => s.push_str(&format!("about = \"e{about}\"\n")),
+            None => {}
         }
         if i == 0 && !p.from.is_empty() {
             let from: Vec<String> = p.from.iter().map(|f| format!("\"c{f}\"")).collect();
