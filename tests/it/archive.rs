@@ -185,11 +185,13 @@ fn temporaries(archive: &Path) -> Vec<PathBuf> {
 }
 
 /// Starts `kansoku build --archive` and sends it `sig` once its
-/// temporary file is there; `None` if the build finished first.
+/// temporary file is there; `None` if the build finished first. Search
+/// off: the archive holds none, and indexing the site came before every
+/// archive these tests wait for.
 #[cfg(unix)]
 fn stop_while_archiving(root: &Path, archive: &Path, sig: &str) -> Option<std::process::Output> {
     let mut child: Child = Command::new(env!("CARGO_BIN_EXE_kansoku"))
-        .args(["build", "--no-cache", "--archive"])
+        .args(["build", "--no-cache", "--no-search", "--archive"])
         .arg(archive)
         .arg("--root")
         .arg(root)
@@ -262,7 +264,7 @@ fn the_next_build_removes_what_a_killed_archive_build_left_issue_39() {
     std::fs::write(&running, "a running build's").expect("write");
     std::fs::write(&unknown, "not kansoku's to judge").expect("write");
     let out = Command::new(env!("CARGO_BIN_EXE_kansoku"))
-        .args(["build", "--archive"])
+        .args(["build", "--no-search", "--archive"])
         .arg(&archive)
         .arg("--root")
         .arg(t.root())

@@ -46,6 +46,7 @@ mod output;
 mod page_prop;
 mod readme;
 mod recapture;
+mod release;
 mod review;
 mod safety;
 mod scale;

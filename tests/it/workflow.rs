@@ -1,7 +1,7 @@
 //! Issue 42, kansoku for people who are not us: every finding of
-//! `check --format github` in the job summary, the GitHub workflow
-//! `kansoku init` writes, and a release archive made by the release
-//! workflow's own script, then installed by the script the workflow runs.
+//! `check --format github` in the job summary and the GitHub workflow
+//! `kansoku init` writes (the release archive and its install script are
+//! in `release.rs`).
 //!
 //! zizmor and actionlint lint the workflows in `.ci/run`; here are what
 //! the files say and what the scripts do, run for real.
@@ -169,132 +169,6 @@ fn issue_42_init_writes_a_pinned_least_privilege_workflow_and_no_ci_leaves_it_ou
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(!bare.join(".github").exists());
     assert!(!text(&out.stdout).contains(".github/"));
-}
-
-/// A local HTTP server for `dir`, stopped on drop.
-struct Served(std::process::Child, u16);
-
-impl Served {
-    fn new(dir: &Path) -> Served {
-        use std::io::BufRead;
-        let mut child = Command::new("python3")
-            .args(["-u", "-m", "http.server", "--bind", "127.0.0.1", "0"])
-            .current_dir(dir)
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("python3 serves files");
-        let stdout = child.stdout.take().expect("stdout");
-        let mut line = String::new();
-        std::io::BufReader::new(stdout)
-            .read_line(&mut line)
-            .expect("the server says its port");
-        // "Serving HTTP on 127.0.0.1 port 41234 (http://127.0.0.1:41234/) ..."
-        let port = line
-            .split(" port ")
-            .nth(1)
-            .and_then(|r| r.split_whitespace().next())
-            .and_then(|p| p.parse().ok())
-            .unwrap_or_else(|| panic!("no port in {line:?}"));
-        Served(child, port)
-    }
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-#[test]
-fn issue_42_the_release_script_packages_and_the_install_script_verifies_it() {
-    let tmp = crate::scratch::tempdir();
-    let target = "x86_64-unknown-linux-gnu";
-    // The binary of this test run, where `cargo build --release --target`
-    // would put it; stripped (binutils' `strip`, which Rust's linking on
-    // Linux needs anyway), as the test build's symbols and line tables
-    // are over half of it, and gzip -9 of all of them, twice, was most of
-    // this test's time.
-    let built = tmp.path().join("target");
-    let release = built.join(target).join("release");
-    std::fs::create_dir_all(&release).expect("target dir");
-    let strip = Command::new("strip")
-        .arg("-o")
-        .arg(release.join("kansoku"))
-        .arg(env!("CARGO_BIN_EXE_kansoku"))
-        .output()
-        .expect("strip runs");
-    assert!(strip.status.success(), "{}", text(&strip.stderr));
-    let releases = tmp.path().join("releases");
-    let version = env!("CARGO_PKG_VERSION");
-    let dist = releases.join(format!("v{version}"));
-    let package = |dist: &Path| {
-        Command::new("bash")
-            .arg(repo_root().join(".github/release/package.sh"))
-            .arg(target)
-            .env("CARGO_TARGET_DIR", &built)
-            .env("KANSOKU_DIST", dist)
-            .env("SOURCE_DATE_EPOCH", "1764288000")
-            .output()
-            .expect("bash runs")
-    };
-    let out = package(&dist);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let name = format!("kansoku-{version}-{target}.tar.gz");
-    assert!(text(&out.stdout).starts_with(&format!("{}\n", dist.join(&name).display())));
-    let check = Command::new("sha256sum")
-        .args(["--check", "--strict", &format!("{name}.sha256")])
-        .current_dir(&dist)
-        .output()
-        .expect("sha256sum runs");
-    assert_eq!(text(&check.stdout), format!("{name}: OK\n"));
-    // One binary, one archive.
-    let again = tmp.path().join("again");
-    assert!(package(&again).status.success());
-    assert_eq!(
-        std::fs::read(dist.join(&name)).expect("archive"),
-        std::fs::read(again.join(&name)).expect("archive")
-    );
-
-    let served = Served::new(&releases);
-    let install = |runner: &Path| {
-        Command::new("bash")
-            .arg(repo_root().join("src/init_site/.github/kansoku-install.sh"))
-            .env("KANSOKU_VERSION", version)
-            .env("KANSOKU_REPO", "example/kansoku")
-            .env(
-                "KANSOKU_RELEASES_URL",
-                format!("http://127.0.0.1:{}", served.1),
-            )
-            .env("RUNNER_TEMP", runner)
-            .env_remove("GH_TOKEN")
-            .env_remove("GITHUB_PATH")
-            .output()
-            .expect("bash runs")
-    };
-    let runner = tmp.path().join("runner");
-    let out = install(&runner);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let said = text(&out.stdout);
-    assert!(said.contains(&format!("{name}: OK")), "{said}");
-    assert!(said.ends_with(&format!("kansoku {version}\n")), "{said}");
-    assert!(runner.join("kansoku-install/bin/kansoku").is_file());
-
-    // A changed byte: refused before anything is installed.
-    let mut bytes = std::fs::read(dist.join(&name)).expect("archive");
-    let last = bytes.len() - 1;
-    bytes[last] ^= 1;
-    std::fs::write(dist.join(&name), bytes).expect("tamper");
-    let runner = tmp.path().join("runner2");
-    let out = install(&runner);
-    assert!(!out.status.success());
-    assert!(
-        text(&out.stdout).contains(&format!("{name}: FAILED")),
-        "{}",
-        text(&out.stdout)
-    );
-    assert!(!runner.join("kansoku-install/bin/kansoku").exists());
 }
 
 #[test]
