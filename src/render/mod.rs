@@ -260,9 +260,9 @@ impl Renderer {
     ) -> std::result::Result<Made, Diagnostic> {
         let cx = self.ctx(site, prepared, Some(input));
         let mut read = Vec::new();
-        let files = match (input.unit(), context::Whole::of(site, input)) {
-            (Unit::Page(i), _) => pages::page_unit(&cx, &site.content.pages[i])?,
-            (Unit::Evidence(path), _) => match site.evidence.files.get(path) {
+        let files = match input.unit() {
+            Unit::Page(i) => pages::page_unit(&cx, &site.content.pages[i])?,
+            Unit::Evidence(path) => match site.evidence.files.get(path) {
                 Some(file) => crate::cost::timed(crate::cost::Kind::Evidence, || {
                     let mut out = files::evidence_page(&cx, file)?;
                     if cx.config().outputs.markdown {
@@ -272,11 +272,9 @@ impl Renderer {
                 })?,
                 None => Vec::new(),
             },
-            (Unit::Site(part), Some(whole)) => crate::cost::timed(crate::cost::Kind::Site, || {
-                self.site_files(&cx, whole, part, &mut read)
+            Unit::Site(part) => crate::cost::timed(crate::cost::Kind::Site, || {
+                self.site_files(&cx, context::Whole::new(site), part, &mut read)
             })?,
-            // `Whole::of` gives every site part's input one.
-            (Unit::Site(_), None) => Vec::new(),
         };
         // A claim view this unit (or another) showed failed to render.
         if let Some(d) = prepared.deferred_error() {

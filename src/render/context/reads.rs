@@ -117,18 +117,19 @@ impl<'a> Ctx<'a> {
 
 /// What a site-wide output reads besides the site input: every claim,
 /// every evidence file, and the lookups between them, all held by the
-/// claims input a site part's key is made from. Only a site part's input
-/// gives one ([`Whole::of`]).
+/// claims input a site part's key is made from. Only a site part is
+/// handed one (`Renderer::render_input`): making one takes the `Site`,
+/// which no render file but the dispatch, the inputs and this folder may
+/// name (`layering_tests`).
 #[derive(Clone, Copy)]
 pub(in crate::render) struct Whole<'a> {
     site: &'a Site,
 }
 
 impl<'a> Whole<'a> {
-    /// The whole of `site` for the unit whose input is `input`, if it is a
-    /// site part.
-    pub(in crate::render) fn of(site: &'a Site, input: &UnitInput<'_>) -> Option<Whole<'a>> {
-        matches!(input, UnitInput::Site { .. }).then_some(Whole { site })
+    /// The whole of `site`, for a site part.
+    pub(in crate::render) fn new(site: &'a Site) -> Whole<'a> {
+        Whole { site }
     }
 
     /// Page `i`'s claims.
