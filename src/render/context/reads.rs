@@ -15,7 +15,8 @@
 //! - the unit's own page or evidence file is not here at all: the render
 //!   is handed it (`Renderer::render_input`), keyed by its bytes;
 //! - everything a site-wide output reads besides, through a [`Whole`],
-//!   which only a site part's input gives.
+//!   which the dispatch makes for a site part alone (making one takes the
+//!   `Site`, which only render's dispatch, inputs and this folder name).
 
 use super::Ctx;
 use crate::config::Config;
