@@ -371,9 +371,13 @@ fn a_manifest_where_kansoku_0_1_kept_it_still_counts_then_goes() {
     let state = tmp.path().join(".kansoku/public.manifest");
     let legacy = tmp.path().join(".public.kansoku.manifest");
     let text = fs::read_to_string(&state).expect("manifest");
+    // Format 1 named the directory by device and inode only.
+    let (head, body) = text.split_once('\n').expect("a header");
+    let words: Vec<&str> = head.split(' ').collect();
+    assert_eq!(words[..2], ["kansoku-manifest", "3"], "{head}");
     fs::write(
         &legacy,
-        text.replacen("kansoku-manifest 2", "kansoku-manifest 1", 1),
+        format!("kansoku-manifest 1 {} {}\n{body}", words[2], words[3]),
     )
     .expect("legacy");
     fs::remove_file(&state).expect("remove");

@@ -4,7 +4,7 @@
 //! `check` reports the build directory `build` refuses, and `clean` tells
 //! the truth.
 
-use super::{assert_built, dir_id, kansoku, refused, run, small, sources, text};
+use super::{assert_built, kansoku, record_head, refused, run, small, sources, text};
 use crate::common::Tree;
 use std::fs;
 use std::path::Path;
@@ -23,13 +23,12 @@ fn issue_23_1_public_linked_to_the_site_root_is_refused_by_build_and_clean() {
     refused(&run(&root, &["build"]), &message);
     // A record from before this guard, naming the sources as output (what
     // the build wrote through the link), must not lead clean to them.
-    let id = dir_id(&root);
+    let head = record_head(&root);
     fs::create_dir_all(root.join(".kansoku")).expect("mkdir");
     fs::write(
         root.join(".kansoku/public.manifest"),
         format!(
-            "kansoku-manifest 2 {} {}\n1 0000000000000001 - - - - - - - book.toml\n1 0000000000000001 - - - - - - - content/_index.md\nend 2\n",
-            id.0, id.1
+            "{head}\n1 0000000000000001 - - - - - - - book.toml\n1 0000000000000001 - - - - - - - content/_index.md\nend 2\n"
         ),
     )
     .expect("forged record");
@@ -235,16 +234,13 @@ fn issue_23_3_a_forged_out_record_chooses_nothing_to_delete() {
     let victim = root.parent().expect("temp").join("victim");
     fs::create_dir_all(&victim).expect("mkdir");
     fs::write(victim.join("precious.txt"), "precious\n").expect("write");
-    let id = dir_id(&victim);
+    let head = record_head(&victim);
     let record = root.join(".kansoku/out/0000000000000001");
     fs::create_dir_all(&record).expect("mkdir");
     fs::write(record.join("target"), victim.display().to_string()).expect("write");
     fs::write(
         record.join("victim.manifest"),
-        format!(
-            "kansoku-manifest 2 {} {}\n9 0000000000000001 - - - - - - - precious.txt\nend 1\n",
-            id.0, id.1
-        ),
+        format!("{head}\n9 0000000000000001 - - - - - - - precious.txt\nend 1\n"),
     )
     .expect("forge");
     assert!(run(root, &["build"]).status.success());
@@ -303,10 +299,10 @@ fn issue_23_4_records_naming_paths_outside_are_discarded() {
             } else {
                 t.out()
             };
-            let id = dir_id(&dir);
+            let head = record_head(&dir);
             let record = root.join(".kansoku").join(file);
-            let text_now = fs::read_to_string(&record)
-                .unwrap_or_else(|_| format!("kansoku-manifest 2 {} {}\nend 0\n", id.0, id.1));
+            let text_now =
+                fs::read_to_string(&record).unwrap_or_else(|_| format!("{head}\nend 0\n"));
             let (body, _) = text_now.trim_end().rsplit_once('\n').expect("lines");
             let n = body.lines().count();
             fs::write(
