@@ -526,7 +526,7 @@ fn claims_files(claims: Vec<ClaimRecord<'_>>) -> [OutputFile; 2] {
 
 fn sitemap(cx: &Ctx<'_>) -> String {
     let mut s = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n");
-    for page in (0..cx.page_count()).map(|i| cx.outline(i)) {
+    for page in cx.outlines() {
         for lang in Lang::ALL {
             s.push_str(&format!(
                 "  <url>\n    <loc>{}</loc>\n",

@@ -58,7 +58,7 @@ pub(super) fn files(
         })?;
         evidence.push((file, size, hash));
     }
-    let published = terms::date_published((0..cx.page_count()).map(|i| cx.outline(i)))?;
+    let published = terms::date_published(cx.outlines())?;
     let mut bytes =
         serde_json::to_vec_pretty(&document(cx.config(), whole, &evidence, claims, &published))
             .expect("the crate serialises");

@@ -36,6 +36,11 @@ impl<'a> Ctx<'a> {
         self.site.content.outline(i)
     }
 
+    /// Every page's outline, in page order.
+    pub(in crate::render) fn outlines(&self) -> impl Iterator<Item = &'a Outline> + 'a {
+        self.site.content.pages.iter().map(|p| &p.outline)
+    }
+
     /// How many pages the site has.
     pub(in crate::render) fn page_count(&self) -> usize {
         self.site.content.pages.len()

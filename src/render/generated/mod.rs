@@ -425,12 +425,14 @@ pub(in crate::render) fn class_counts(groups: &[Group]) -> Vec<(&'static str, us
 
 /// Every unresolved or limited claim, grouped by page in navigation order.
 fn open_questions(cx: &Ctx<'_>, lang: Lang, tree: &str) -> Vec<Group> {
-    let names: std::collections::HashMap<&str, &str> = (0..cx.page_count())
-        .filter_map(|i| cx.outline(i).entity.as_ref())
+    let names: std::collections::HashMap<&str, &str> = cx
+        .outlines()
+        .filter_map(|p| p.entity.as_ref())
         .map(|e| (e.key.as_str(), e.name.get(lang).as_str()))
         .collect();
-    let mut labels: std::collections::HashMap<&str, String> = (0..cx.page_count())
-        .flat_map(|i| &cx.outline(i).columns)
+    let mut labels: std::collections::HashMap<&str, String> = cx
+        .outlines()
+        .flat_map(|p| &p.columns)
         .map(|c| (c.aspect.as_str(), c.label.get(lang).clone()))
         .collect();
     for a in OBSERVER_ASPECTS {
