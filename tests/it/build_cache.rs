@@ -111,7 +111,7 @@ fn a_cached_build_indexes_again_only_the_search_shards_of_edited_pages() {
     let dir = crate::scratch::tempdir();
     let root = dir.path().join("site");
     copy_fixture(&root);
-    let build = || crate::common::build(&root).expect("builds");
+    let build = || crate::common::build_searched(&root).expect("builds");
     let cold = build();
     assert_eq!(shards(&cold), [("ja", (5, 1, 1)), ("en", (5, 1, 1))]);
     let memo = root.join(".kansoku/public.search.json");

@@ -42,8 +42,24 @@ pub(crate) fn check(root: &Path) -> kansoku::Result<kansoku::check::Report> {
     THEME.with(|t| kansoku::check::check_keeping_theme(root, &mut t.borrow_mut()))
 }
 
-/// `kansoku::site::build`, with this thread's parsed theme.
+/// `kansoku::site::build` without the search bundles, with this thread's
+/// parsed theme: most tests read pages, reports and findings, and
+/// Pagefind was a fifth of the integration tests' CPU (perf over the
+/// `it` binary, 2026-11-28). A test that reads the bundles, or compares
+/// whole build directories with them in, uses [`build_searched`].
 pub(crate) fn build(root: &Path) -> kansoku::Result<BuildReport> {
+    build_with(
+        root,
+        kansoku::site::BuildOptions {
+            search: false,
+            ..kansoku::site::BuildOptions::default()
+        },
+    )
+}
+
+/// `kansoku::site::build` as a maintainer runs it, search bundles
+/// included, with this thread's parsed theme.
+pub(crate) fn build_searched(root: &Path) -> kansoku::Result<BuildReport> {
     build_with(root, kansoku::site::BuildOptions::default())
 }
 
@@ -234,9 +250,21 @@ impl SiteTest {
         .write("public/claims.json", "{\"version\": 1, \"claims\": []}\n")
     }
 
-    /// Builds; panics with the full error text if the build fails.
+    /// Builds without the search bundles ([`build`]); panics with the
+    /// full error text if the build fails.
     pub(crate) fn build(&mut self) -> &mut Self {
-        match build(&self.root) {
+        self.built(build(&self.root))
+    }
+
+    /// Builds as a maintainer does, search bundles included
+    /// ([`build_searched`]); panics with the full error text if the build
+    /// fails.
+    pub(crate) fn build_searched(&mut self) -> &mut Self {
+        self.built(build_searched(&self.root))
+    }
+
+    fn built(&mut self, result: kansoku::Result<BuildReport>) -> &mut Self {
+        match result {
             Ok(report) => self.report = Some(report),
             Err(e) => panic!("build of {} failed:\n{e}", self.root.display()),
         }

@@ -233,7 +233,7 @@ fn a_capture_stays_whole_whoever_cites_its_streams_issue_39() {
         "content/notes/zqxdraft.md",
         "+++\ntitle = { ja = \"下書き\", en = \"Draft\" }\ndraft = true\n\n[[claims]]\nid = \"draft-err\"\nclass = \"limited\"\nja = \"標準エラーに一行。\"\nen = \"One line on stderr.\"\nevidence = [\"cap/pub.stderr.txt#L1\", \"cap/zqx.txt#L1\"]\n+++\n\n::: ja\n本文。\n:::\n\n::: en\nBody.\n:::\n",
     );
-    t.build();
+    t.build_searched();
     assert_eq!(t.report().drafts_evidence, 2, "{}", t.report().summary());
     assert!(t.exists("evidence/cap/pub.txt"));
     assert!(t.exists("evidence/cap/pub.stderr.txt"));

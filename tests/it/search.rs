@@ -275,7 +275,7 @@ fn the_bundle_is_deterministic() {
     // The shared build (the binary's) and one more, through the library.
     let a = built();
     let mut b = repo_site();
-    b.build();
+    b.build_searched();
     for lang in ["ja", "en"] {
         let bundle = |t: &SiteTest| Tree::of(&t.out_path(&format!("{lang}/pagefind")));
         let (ta, tb) = (bundle(a), bundle(&b));

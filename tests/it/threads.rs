@@ -13,7 +13,8 @@ fn build_with(threads: usize, site: &Path) -> Tree {
         .num_threads(threads)
         .build()
         .expect("a thread pool can be built");
-    pool.install(|| crate::common::build(site))
+    // Search on: its shards are indexed on threads too.
+    pool.install(|| crate::common::build_searched(site))
         .unwrap_or_else(|e| panic!("build with {threads} thread(s): {e}"));
     Tree::of(&site.join("public"))
 }
