@@ -14,35 +14,45 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::LazyLock;
+use std::sync::{LazyLock, Mutex, PoisonError};
 
 /// The repository root (the crate's manifest directory).
 pub(crate) fn repo_root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-thread_local! {
-    /// The parsed theme the in-process builds on each of the harness's
-    /// threads share: parsing it is about a third of a small site's build,
-    /// and these tests build hundreds of sites. A build parses it again
-    /// when the theme's files differ from those it was parsed from.
-    static THEME: std::cell::RefCell<kansoku::site::KeptTheme> = Default::default();
+/// The parsed theme the in-process builds share, for the whole process:
+/// parsing it is about a third of a small site's build, and these tests
+/// build hundreds of sites. Not a thread's own: libtest runs each test on
+/// a thread of its own, so such a cache served one test only. A build
+/// takes a clone (which shares the parsed theme), parses again only when
+/// its site's theme files differ from those it was parsed from, and
+/// leaves its own for the next.
+static THEME: LazyLock<Mutex<kansoku::site::KeptTheme>> = LazyLock::new(Mutex::default);
+
+/// Runs `f` with a clone of [`THEME`], then keeps the theme it leaves.
+fn with_theme<T>(f: impl FnOnce(&mut kansoku::site::KeptTheme) -> T) -> T {
+    let lock = || THEME.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut theme = lock().clone();
+    let out = f(&mut theme);
+    *lock() = theme;
+    out
 }
 
-/// `kansoku::site::build_with`, with this thread's parsed theme.
+/// `kansoku::site::build_with`, with the shared parsed theme.
 pub(crate) fn build_with(
     root: &Path,
     options: kansoku::site::BuildOptions,
 ) -> kansoku::Result<BuildReport> {
-    THEME.with(|t| kansoku::site::build_keeping_theme(root, options, &mut t.borrow_mut()))
+    with_theme(|t| kansoku::site::build_keeping_theme(root, options, t))
 }
 
-/// `kansoku::check::check`, with this thread's parsed theme.
+/// `kansoku::check::check`, with the shared parsed theme.
 pub(crate) fn check(root: &Path) -> kansoku::Result<kansoku::check::Report> {
-    THEME.with(|t| kansoku::check::check_keeping_theme(root, &mut t.borrow_mut()))
+    with_theme(|t| kansoku::check::check_keeping_theme(root, t))
 }
 
-/// `kansoku::site::build` without the search bundles, with this thread's
+/// `kansoku::site::build` without the search bundles, with the shared
 /// parsed theme: most tests read pages, reports and findings, and
 /// Pagefind was a fifth of the integration tests' CPU (perf over the
 /// `it` binary, 2026-11-28). A test that reads the bundles, or compares
@@ -58,7 +68,7 @@ pub(crate) fn build(root: &Path) -> kansoku::Result<BuildReport> {
 }
 
 /// `kansoku::site::build` as a maintainer runs it, search bundles
-/// included, with this thread's parsed theme.
+/// included, with the shared parsed theme.
 pub(crate) fn build_searched(root: &Path) -> kansoku::Result<BuildReport> {
     build_with(root, kansoku::site::BuildOptions::default())
 }
