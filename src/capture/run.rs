@@ -66,8 +66,7 @@ pub(crate) fn run(mut cmd: Command, shown: &str, limits: Limits) -> Result<Ran> 
     // Registered at once: a signal from here on stops the whole group.
     let _registered = crate::site::output::child(child.id(), shown.to_owned());
     let (Some(out_pipe), Some(err_pipe)) = (child.stdout.take(), child.stderr.take()) else {
-        crate::site::output::stop_group(child.id());
-        let _ = child.wait();
+        crate::site::output::stop_child(&mut child);
         return Err(Error::Usage(format!(
             "could not read the output of `{shown}`"
         )));
@@ -109,8 +108,7 @@ pub(crate) fn run(mut cmd: Command, shown: &str, limits: Limits) -> Result<Ran> 
         )));
     }
     if let Some(stop) = stopped {
-        crate::site::output::stop_group(child.id());
-        let _ = child.wait();
+        crate::site::output::stop_child(&mut child);
         let message = match stop {
             Stop::Time => format!(
                 "`{shown}` ran longer than {} and was stopped, with every process it started; nothing was written: give it more time with --timeout (e.g. --timeout 30m)",

@@ -222,6 +222,83 @@ pub(crate) fn stop_group(group: u32) {
 #[cfg(not(unix))]
 pub(crate) fn stop_group(_group: u32) {}
 
+/// Stops `child` and every process it started (its process group), as
+/// [`stop_group`] does, and reaps it; for the commands kansoku starts, which
+/// it can reap. Returns whether SIGKILL was needed:
+/// whether the group outlived a second after SIGTERM.
+#[cfg(unix)]
+pub(crate) fn stop_child(child: &mut std::process::Child) -> bool {
+    use rustix::process::{kill_process_group, test_kill_process_group, Pid, Signal};
+    let Some(pid) = i32::try_from(child.id()).ok().and_then(Pid::from_raw) else {
+        let _ = child.kill();
+        let _ = child.wait();
+        return true;
+    };
+    let _ = kill_process_group(pid, Signal::TERM);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(1);
+    let killed = loop {
+        // Reaped as soon as it ends: until then `child` is a zombie, and a
+        // zombie still counts as a member of its group, so the group
+        // seemed to live on for the whole second every time.
+        let _ = child.try_wait();
+        if test_kill_process_group(pid).is_err() {
+            break false;
+        }
+        if std::time::Instant::now() >= deadline {
+            let _ = kill_process_group(pid, Signal::KILL);
+            break true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    let _ = child.wait();
+    killed
+}
+
+#[cfg(not(unix))]
+pub(crate) fn stop_child(child: &mut std::process::Child) -> bool {
+    let _ = child.kill();
+    let _ = child.wait();
+    true
+}
+
+#[cfg(all(test, unix))]
+mod stop_tests {
+    use std::os::unix::process::CommandExt;
+    use std::process::Command;
+
+    /// A command that ends on SIGTERM, with a process it started, is not
+    /// sent SIGKILL: the capture limits and `recapture`'s stops took a
+    /// whole extra second each when its group seemed to live on.
+    #[test]
+    fn a_group_that_ends_on_sigterm_is_not_killed() {
+        let mut child = Command::new("sh")
+            .args(["-c", "sleep 30 & sleep 30"])
+            .process_group(0)
+            .spawn()
+            .expect("sh runs");
+        assert!(!super::stop_child(&mut child), "SIGKILL was sent");
+        assert!(child.try_wait().is_ok());
+    }
+
+    /// A command that ignores SIGTERM is killed after its second.
+    #[test]
+    fn a_group_that_ignores_sigterm_is_killed() {
+        let mut child = Command::new("sh")
+            .args(["-c", "trap '' TERM; echo ready; sleep 30"])
+            .stdout(std::process::Stdio::piped())
+            .process_group(0)
+            .spawn()
+            .expect("sh runs");
+        let mut line = String::new();
+        std::io::BufRead::read_line(
+            &mut std::io::BufReader::new(child.stdout.take().expect("stdout")),
+            &mut line,
+        )
+        .expect("the trap is set");
+        assert!(super::stop_child(&mut child), "SIGKILL was needed");
+    }
+}
+
 /// Removes this process's staging trees after an interruption: stops the
 /// commands a capture runs, waits for a commit in progress, stops further
 /// writes, then removes each tree (again if a write still in flight

@@ -51,7 +51,7 @@ mod vouch;
 pub(crate) use crate::glob::Keep;
 pub use clean::remove;
 pub(crate) use clean::remove_at;
-pub(crate) use guard::{child, commit_section, stop_group, temporary, Temporary};
+pub(crate) use guard::{child, commit_section, stop_child, temporary, Temporary};
 pub use guard::{clean_up_after_interrupt, exit_cleanly_on_signals, interrupted};
 
 /// Has an interruption of this process remove the file at `path` (the
