@@ -274,7 +274,6 @@ fn sources(root: &Path) -> Tree {
     t
 }
 
-/// The device and inode a manifest names its directory by.
 #[cfg(unix)]
 /// The first line of a record, as this kansoku writes it, that describes
 /// the directory `dir` (device, inode and birth time): a forged record

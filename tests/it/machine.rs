@@ -352,16 +352,9 @@ fn an_llms_full_txt_past_its_limit_says_where_it_stops() {
             ),
         );
     }
-    // Search off: its index of 600 pages was most of this test's time,
-    // and the llms files are written the same either way.
-    let build = |t: &SiteTest| {
-        let options = kansoku::site::BuildOptions {
-            search: false,
-            ..Default::default()
-        };
-        crate::common::build_with(t.root(), options).expect("the site builds");
-    };
-    build(&t);
+    // Search off (`SiteTest::build`'s default): its index of 600 pages was
+    // most of this test's time, and the llms files are the same either way.
+    t.build();
     for lang in ["ja", "en"] {
         let full = t.read(&format!("{lang}/llms-full.txt"));
         assert!(full.len() <= 1_000_000, "{}", full.len());
@@ -385,7 +378,7 @@ fn an_llms_full_txt_past_its_limit_says_where_it_stops() {
     }
     // The same bytes every time.
     let first = t.read("en/llms-full.txt");
-    build(&t);
+    t.build();
     assert_eq!(t.read("en/llms-full.txt"), first);
 }
 
