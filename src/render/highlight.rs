@@ -299,22 +299,38 @@ fn make_stylesheet() -> String {
 
 /// Escapes text for HTML element content and attribute values.
 pub(crate) fn escape(s: &str) -> String {
-    // Most text has nothing to escape: copy the runs between special bytes
-    // whole instead of pushing char by char (evidence logs are all text).
+    // Every value a template prints comes through here, and most of it
+    // has nothing to escape: memchr finds the special bytes (`&<>` and
+    // `"'`, two searches each remembering its next hit) and the runs
+    // between them are copied whole, where a loop over every byte was
+    // a twentieth of a render's time in a test build.
+    let bytes = s.as_bytes();
+    let three = |from: usize| {
+        memchr::memchr3(b'&', b'<', b'>', &bytes[from..]).map_or(bytes.len(), |i| from + i)
+    };
+    let two = |from: usize| {
+        memchr::memchr2(b'"', b'\'', &bytes[from..]).map_or(bytes.len(), |i| from + i)
+    };
     let mut out = String::with_capacity(s.len() + s.len() / 8);
+    let (mut next3, mut next2) = (three(0), two(0));
     let mut last = 0;
-    for (i, b) in s.bytes().enumerate() {
-        let rep = match b {
+    while next3.min(next2) < bytes.len() {
+        let i = next3.min(next2);
+        let rep = match bytes[i] {
             b'&' => "&amp;",
             b'<' => "&lt;",
             b'>' => "&gt;",
             b'"' => "&quot;",
-            b'\'' => "&#39;",
-            _ => continue,
+            _ => "&#39;",
         };
         out.push_str(&s[last..i]);
         out.push_str(rep);
         last = i + 1;
+        if i == next3 {
+            next3 = three(last);
+        } else {
+            next2 = two(last);
+        }
     }
     out.push_str(&s[last..]);
     out
@@ -323,6 +339,38 @@ pub(crate) fn escape(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn escape_replaces_the_five_special_bytes_and_keeps_the_rest() {
+        assert_eq!(escape(""), "");
+        assert_eq!(escape("plain 観測 text"), "plain 観測 text");
+        assert_eq!(
+            escape("<a href=\"x?a=1&b='2'\">観</a>"),
+            "&lt;a href=&quot;x?a=1&amp;b=&#39;2&#39;&quot;&gt;観&lt;/a&gt;"
+        );
+        assert_eq!(
+            escape("''\"\"&&<<>>"),
+            "&#39;&#39;&quot;&quot;&amp;&amp;&lt;&lt;&gt;&gt;"
+        );
+        assert_eq!(escape("'<"), "&#39;&lt;");
+        assert_eq!(escape("<'"), "&lt;&#39;");
+    }
+
+    proptest::proptest! {
+        /// The memchr search gives what replacing char by char gives.
+        #[test]
+        fn escape_equals_replacing_char_by_char(s in "[<>&\"'a観\\n ]{0,40}|\\PC{0,40}") {
+            let want: String = s.chars().map(|c| match c {
+                '&' => "&amp;".to_owned(),
+                '<' => "&lt;".to_owned(),
+                '>' => "&gt;".to_owned(),
+                '"' => "&quot;".to_owned(),
+                '\'' => "&#39;".to_owned(),
+                c => c.to_string(),
+            }).collect();
+            proptest::prop_assert_eq!(escape(&s), want);
+        }
+    }
 
     #[test]
     fn log_grammar_loads_and_marks_levels() {
