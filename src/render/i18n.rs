@@ -103,8 +103,16 @@ impl I18n {
 /// The Tera function `t(key, lang, …args)`.
 pub(crate) struct Translate(
     pub(crate) Arc<I18n>,
-    pub(crate) std::sync::RwLock<HashMap<(String, String), String>>,
+    pub(crate) std::sync::RwLock<[crate::hash::Map<String, String>; 2]>,
 );
+
+/// Which of [`Translate`]'s two caches holds `lang`'s messages.
+fn slot(lang: Lang) -> usize {
+    match lang {
+        Lang::Ja => 0,
+        Lang::En => 1,
+    }
+}
 
 impl tera::Function for Translate {
     fn call(&self, args: &HashMap<String, tera::Value>) -> tera::Result<tera::Value> {
@@ -119,6 +127,17 @@ impl tera::Function for Translate {
             .ok_or_else(|| {
                 tera::Error::msg(format!("t(key=\"{key}\") needs `lang` = \"ja\" or \"en\""))
             })?;
+        // Every page asks for the same chrome strings, and Fluent
+        // formatting is the costly part: a message without arguments (only
+        // `key` and `lang` given) is formatted once per language and looked
+        // up by `key` alone, without a key allocated per call.
+        let plain = args.len() == 2;
+        if plain {
+            if let Some(hit) = self.1.read().unwrap_or_else(|p| p.into_inner())[slot(lang)].get(key)
+            {
+                return Ok(tera::Value::String(hit.clone()));
+            }
+        }
         let mut fargs = FluentArgs::new();
         let mut names: Vec<&String> = args
             .keys()
@@ -133,30 +152,13 @@ impl tera::Function for Translate {
             };
             fargs.set(name.clone(), value);
         }
-        let args = if fargs.iter().next().is_some() {
-            Some(&fargs)
-        } else {
-            None
-        };
-        // Every page asks for the same chrome strings; Fluent formatting is
-        // the costly part, so plain messages are formatted once.
-        let cache_key = (lang.code().to_owned(), key.to_owned());
-        if args.is_none() {
-            if let Some(hit) = self
-                .1
-                .read()
-                .unwrap_or_else(|p| p.into_inner())
-                .get(&cache_key)
-            {
-                return Ok(tera::Value::String(hit.clone()));
-            }
-        }
-        let text = self.0.message(lang, key, args).map_err(tera::Error::msg)?;
-        if args.is_none() {
-            self.1
-                .write()
-                .unwrap_or_else(|p| p.into_inner())
-                .insert(cache_key, text.clone());
+        let text = self
+            .0
+            .message(lang, key, (!plain).then_some(&fargs))
+            .map_err(tera::Error::msg)?;
+        if plain {
+            self.1.write().unwrap_or_else(|p| p.into_inner())[slot(lang)]
+                .insert(key.to_owned(), text.clone());
         }
         Ok(tera::Value::String(text))
     }
