@@ -148,9 +148,12 @@ pub(crate) fn fixed_ids<S: AsRef<str>>(texts: impl Iterator<Item = S>) -> Vec<St
     let mut ids = Vec::new();
     for text in texts {
         let text = text.as_ref();
-        for (i, _) in text.match_indices("id=\"") {
+        // memchr's searches: the whole theme is scanned on every load.
+        for i in memchr::memmem::find_iter(text.as_bytes(), b"id=\"") {
             let rest = &text[i + 4..];
-            let Some(end) = rest.find('"') else { continue };
+            let Some(end) = memchr::memchr(b'"', rest.as_bytes()) else {
+                continue;
+            };
             let id = &rest[..end];
             if !id.is_empty() && !id.contains(['{', '}', ' ']) {
                 ids.push(id.to_owned());
@@ -176,6 +179,15 @@ pub(crate) fn theme_ids(root: &Path) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fixed_ids_are_the_literal_ones() {
+        let texts = [
+            r#"<p id="b"><a id="{{ x }}"></a><i id=""></i><b id="c d"></b><s id="a">"#,
+            r#"<nav id="b"></nav><u id="last"#,
+        ];
+        assert_eq!(fixed_ids(texts.iter()), ["a", "b"]);
+    }
 
     /// Every theme file in the repo must be embedded, or `cargo install`
     /// would ship a theme that differs from the one tested here.

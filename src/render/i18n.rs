@@ -116,17 +116,20 @@ fn slot(lang: Lang) -> usize {
 
 impl tera::Function for Translate {
     fn call(&self, args: &HashMap<String, tera::Value>) -> tera::Result<tera::Value> {
-        let key = args
-            .get("key")
-            .and_then(|v| v.as_str())
-            .ok_or_else(|| tera::Error::msg("t() needs `key`"))?;
-        let lang = args
-            .get("lang")
-            .and_then(|v| v.as_str())
-            .and_then(Lang::from_code)
-            .ok_or_else(|| {
-                tera::Error::msg(format!("t(key=\"{key}\") needs `lang` = \"ja\" or \"en\""))
-            })?;
+        // One pass over the few arguments rather than two lookups: Tera's
+        // map hashes with SipHash, which a test build runs unoptimised.
+        let (mut key, mut lang) = (None, None);
+        for (name, value) in args {
+            match name.as_str() {
+                "key" => key = value.as_str(),
+                "lang" => lang = value.as_str(),
+                _ => {}
+            }
+        }
+        let key = key.ok_or_else(|| tera::Error::msg("t() needs `key`"))?;
+        let lang = lang.and_then(Lang::from_code).ok_or_else(|| {
+            tera::Error::msg(format!("t(key=\"{key}\") needs `lang` = \"ja\" or \"en\""))
+        })?;
         // Every page asks for the same chrome strings, and Fluent
         // formatting is the costly part: a message without arguments (only
         // `key` and `lang` given) is formatted once per language and looked
