@@ -55,6 +55,8 @@ pub(crate) fn run(mut cmd: Command, shown: &str, limits: Limits) -> Result<Ran> 
         use std::os::unix::process::CommandExt;
         cmd.process_group(0);
     }
+    #[cfg(target_os = "linux")]
+    crate::site::output::adopt_orphans();
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

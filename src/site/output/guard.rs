@@ -222,6 +222,32 @@ pub(crate) fn stop_group(group: u32) {
 #[cfg(not(unix))]
 pub(crate) fn stop_group(_group: u32) {}
 
+/// Makes this process the reaper of what the commands it starts leave
+/// behind (`PR_SET_CHILD_SUBREAPER`): a process whose parent ended is
+/// handed to kansoku rather than to init, so that [`stop_child`] can reap
+/// it and see the group end. With init as the reaper, a group lived on as
+/// long as init took to reap its zombies: up to a second on some
+/// machines, for ever in a container whose first process reaps nothing.
+/// Process-wide and lasting; refused only by kernels older than 3.4,
+/// where stopping waits as it did before.
+#[cfg(target_os = "linux")]
+pub(crate) fn adopt_orphans() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let _ = rustix::process::set_child_subreaper(Some(rustix::process::getpid()));
+    });
+}
+
+/// Reaps the ended members of the group `group` that are this process's
+/// children (the ones [`adopt_orphans`] handed it). Only once the group's
+/// leader is reaped: reaping the leader here would take its status from
+/// the `Child` that waits for it.
+#[cfg(unix)]
+fn reap_group(group: rustix::process::Pid) {
+    use rustix::process::{waitpgid, WaitOptions};
+    while let Ok(Some(_)) = waitpgid(group, WaitOptions::NOHANG) {}
+}
+
 /// Stops `child` and every process it started (its process group), as
 /// [`stop_group`] does, and reaps it; for the commands kansoku starts, which
 /// it can reap. Returns whether SIGKILL was needed:
@@ -239,8 +265,11 @@ pub(crate) fn stop_child(child: &mut std::process::Child) -> bool {
     let killed = loop {
         // Reaped as soon as it ends: until then `child` is a zombie, and a
         // zombie still counts as a member of its group, so the group
-        // seemed to live on for the whole second every time.
-        let _ = child.try_wait();
+        // seemed to live on for the whole second every time. So are the
+        // processes it left, which are ours to reap (`adopt_orphans`).
+        if let Ok(Some(_)) = child.try_wait() {
+            reap_group(pid);
+        }
         if test_kill_process_group(pid).is_err() {
             break false;
         }
@@ -280,6 +309,45 @@ mod stop_tests {
             .expect("sleep runs");
         assert!(!super::stop_child(&mut child), "SIGKILL was sent");
         assert!(child.try_wait().is_ok());
+    }
+
+    /// What a command leaves behind is kansoku's to reap: a process whose
+    /// parent ended is handed to kansoku, not to init, and ends with the
+    /// group. An init that reaps slowly (this machine's takes up to a
+    /// second) or never (a container's shell) kept such a group alive for
+    /// the whole second after SIGTERM, then was sent SIGKILL in vain.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn an_orphan_of_the_command_is_adopted_and_reaped() {
+        use rustix::process::{test_kill_process, Pid};
+        super::adopt_orphans();
+        let mut child = Command::new("sh")
+            .args(["-c", "sleep 30 & echo $!"])
+            .stdout(std::process::Stdio::piped())
+            .process_group(0)
+            .spawn()
+            .expect("sh runs");
+        let mut line = String::new();
+        std::io::BufRead::read_line(
+            &mut std::io::BufReader::new(child.stdout.take().expect("stdout")),
+            &mut line,
+        )
+        .expect("the pid of sleep");
+        let orphan: i32 = line.trim().parse().expect("a pid");
+        // sh ends at once; its sleep is then this process's child.
+        child.wait().expect("sh ends");
+        let stat = std::fs::read_to_string(format!("/proc/{orphan}/stat")).expect("sleep runs");
+        let ppid = stat
+            .rsplit(')')
+            .next()
+            .and_then(|r| r.split_whitespace().nth(1));
+        assert_eq!(ppid, Some(std::process::id().to_string().as_str()));
+        assert!(!super::stop_child(&mut child), "SIGKILL was sent");
+        let pid = Pid::from_raw(orphan).expect("a pid");
+        assert!(
+            test_kill_process(pid).is_err(),
+            "sleep is gone, not a zombie"
+        );
     }
 
     /// A command that ignores SIGTERM is killed after its second.

@@ -51,6 +51,8 @@ mod vouch;
 pub(crate) use crate::glob::Keep;
 pub use clean::remove;
 pub(crate) use clean::remove_at;
+#[cfg(target_os = "linux")]
+pub(crate) use guard::adopt_orphans;
 pub(crate) use guard::{child, commit_section, stop_child, temporary, Temporary};
 pub use guard::{clean_up_after_interrupt, exit_cleanly_on_signals, interrupted};
 
