@@ -254,6 +254,13 @@ fn reap_group(group: rustix::process::Pid) {
 /// whether the group outlived a second after SIGTERM.
 #[cfg(unix)]
 pub(crate) fn stop_child(child: &mut std::process::Child) -> bool {
+    stop_child_within(child, std::time::Duration::from_secs(1))
+}
+
+/// [`stop_child`] with `grace` between SIGTERM and SIGKILL (the tests'
+/// group that ignores SIGTERM need not wait a whole second to be killed).
+#[cfg(unix)]
+fn stop_child_within(child: &mut std::process::Child, grace: std::time::Duration) -> bool {
     use rustix::process::{kill_process_group, test_kill_process_group, Pid, Signal};
     let Some(pid) = i32::try_from(child.id()).ok().and_then(Pid::from_raw) else {
         let _ = child.kill();
@@ -261,7 +268,7 @@ pub(crate) fn stop_child(child: &mut std::process::Child) -> bool {
         return true;
     };
     let _ = kill_process_group(pid, Signal::TERM);
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(1);
+    let deadline = std::time::Instant::now() + grace;
     let killed = loop {
         // Reaped as soon as it ends: until then `child` is a zombie, and a
         // zombie still counts as a member of its group, so the group
@@ -350,7 +357,8 @@ mod stop_tests {
         );
     }
 
-    /// A command that ignores SIGTERM is killed after its second.
+    /// A command that ignores SIGTERM is killed once its grace is over
+    /// (`stop_child` gives it a second).
     #[test]
     fn a_group_that_ignores_sigterm_is_killed() {
         let mut child = Command::new("sh")
@@ -365,7 +373,12 @@ mod stop_tests {
             &mut line,
         )
         .expect("the trap is set");
-        assert!(super::stop_child(&mut child), "SIGKILL was needed");
+        let grace = std::time::Duration::from_millis(100);
+        assert!(
+            super::stop_child_within(&mut child, grace),
+            "SIGKILL was needed"
+        );
+        assert!(child.try_wait().is_ok_and(|s| s.is_some()), "reaped");
     }
 }
 
