@@ -363,15 +363,16 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
     run_from(false, ops)
 }
 
-// Random edit sequences as four tests, each drawing its own cases
-// (`PROPTEST_CASES` each; 50 by default): each case builds three times a
-// step (serve's tree, a cold run, a cached build), so one test of all the
-// cases was the unit suite's long pole; four run side by side on the test
-// harness's threads. A failing sequence is saved under
-// proptest-regressions/ and tried first on the next run.
+// Random edit sequences as eight tests, each drawing its own cases
+// (`PROPTEST_CASES` each; 25 by default, 200 in all): each case builds
+// three times a step (serve's tree, a cold run, a cached build), so one
+// test of all the cases was the unit suite's long pole, and with four
+// the last one still ran alone for seconds at the end of the run. A
+// failing sequence is saved under proptest-regressions/ and tried first
+// on the next run.
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: cases(50),
+        cases: cases(25),
         ..ProptestConfig::default()
     })]
 
@@ -392,6 +393,26 @@ proptest! {
 
     #[test]
     fn served_tree_equals_a_cold_build_4(locked in any::<bool>(), ops in proptest::collection::vec(model::op(), 1..8)) {
+        run_from(locked, &ops)?;
+    }
+
+    #[test]
+    fn served_tree_equals_a_cold_build_5(locked in any::<bool>(), ops in proptest::collection::vec(model::op(), 1..8)) {
+        run_from(locked, &ops)?;
+    }
+
+    #[test]
+    fn served_tree_equals_a_cold_build_6(locked in any::<bool>(), ops in proptest::collection::vec(model::op(), 1..8)) {
+        run_from(locked, &ops)?;
+    }
+
+    #[test]
+    fn served_tree_equals_a_cold_build_7(locked in any::<bool>(), ops in proptest::collection::vec(model::op(), 1..8)) {
+        run_from(locked, &ops)?;
+    }
+
+    #[test]
+    fn served_tree_equals_a_cold_build_8(locked in any::<bool>(), ops in proptest::collection::vec(model::op(), 1..8)) {
         run_from(locked, &ops)?;
     }
 }
