@@ -56,25 +56,48 @@ type Cold = (
     Option<BTreeMap<String, Vec<u8>>>,
 );
 
-thread_local! {
-    /// The theme these tests' cold runs and builds share on each of the
-    /// harness's threads: parsing it is most of a small site's cold run,
-    /// and it is made again whenever its files change (the `Theme` edit).
-    static THEME: std::cell::RefCell<crate::site::memo::ThemeCache> = Default::default();
-}
+/// The parsed themes these tests' cold runs and builds share, for the
+/// whole test process: one per variant of the theme's files (the `Theme`
+/// edit switches between two). libtest runs each test on a thread of its
+/// own, so a theme kept per thread was parsed again by every test, and
+/// again at every switch: 50 parses in a run of the property tests.
+/// serve's tree keeps its own, as serve does.
+static THEMES: std::sync::Mutex<Vec<crate::site::memo::ThemeCache>> =
+    std::sync::Mutex::new(Vec::new());
 
-/// Runs `f` with this thread's [`THEME`].
-fn with_theme<T>(f: impl FnOnce(&mut crate::site::memo::ThemeCache) -> T) -> T {
-    THEME.with(|t| f(&mut t.borrow_mut()))
+/// Runs `f` with the kept theme of the site at `root` as its files are
+/// (none yet: an empty cache, which `f` fills), and keeps what `f` parsed.
+fn with_theme<T>(root: &Path, f: impl FnOnce(&mut crate::site::memo::ThemeCache) -> T) -> T {
+    let lock = || {
+        THEMES
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    };
+    let now = crate::site::memo::theme_fingerprint(root).ok();
+    let mut theme = lock()
+        .iter()
+        .find(|t| now.is_some() && t.fingerprint() == now)
+        .cloned()
+        .unwrap_or_default();
+    let out = f(&mut theme);
+    if let Some(made) = theme.fingerprint() {
+        let mut themes = lock();
+        if !themes.iter().any(|t| t.fingerprint() == Some(made)) {
+            themes.push(theme);
+        }
+    }
+    out
 }
 
 /// A cold run of the pipeline into memory (`site::run::in_memory`), with
-/// this thread's theme.
+/// the kept theme.
 fn in_memory(
     root: &Path,
     plan: &crate::site::plan::Plan<'_>,
 ) -> crate::error::Result<(Vec<crate::render::OutputFile>, Vec<crate::Diagnostic>)> {
-    with_theme(|theme| crate::site::run::in_memory_with(root, plan, theme))
+    with_theme(root, |theme| {
+        crate::site::run::in_memory_with(root, plan, theme)
+    })
 }
 
 fn cold(root: &Path, plan: &crate::site::plan::Plan<'_>) -> Cold {
@@ -248,7 +271,7 @@ fn run_from(locked: bool, ops: &[Op]) -> Result<(), TestCaseError> {
         files = model.files();
     }
     let mut tree = Tree::new(root.clone(), dir.path().join("served"), None);
-    tree.swap_theme(&mut with_theme(|theme| theme.clone()));
+    tree.swap_theme(&mut with_theme(&root, |theme| theme.clone()));
     let mut last_good: Option<BTreeMap<String, Vec<u8>>> = None;
     let mut oracles = Oracles::default();
     for (step, op) in std::iter::once(None)
@@ -304,7 +327,9 @@ fn run_from(locked: bool, ops: &[Op]) -> Result<(), TestCaseError> {
             search: false,
             ..Default::default()
         };
-        let built = with_theme(|theme| crate::site::build_with_theme(&root, options, theme));
+        let built = with_theme(&root, |theme| {
+            crate::site::build_with_theme(&root, options, theme)
+        });
         // A build leaves drafts out; serve shows them.
         let without_drafts = model
             .has_drafts()

@@ -451,6 +451,16 @@ struct SavedChecks {
 #[derive(Default, Clone)]
 pub(crate) struct ThemeCache(Option<(u64, Arc<Renderer>)>);
 
+impl ThemeCache {
+    /// The fingerprint of the theme's files it was parsed from; `None`
+    /// before a run has filled it. For the tests that keep a theme per
+    /// variant.
+    #[cfg(test)]
+    pub(crate) fn fingerprint(&self) -> Option<u64> {
+        self.0.as_ref().map(|(h, _)| *h)
+    }
+}
+
 impl Caches {
     /// Exchanges the theme these caches hold with `theme`'s: before a run,
     /// to start from the caller's theme (parsed again only if its files
@@ -481,7 +491,7 @@ pub(crate) fn renderer(root: &Path, caches: &mut Caches) -> Result<Arc<Renderer>
 
 /// Hash of which kansoku this is (`version::build_id`) and of every file
 /// the theme is read from.
-fn theme_fingerprint(root: &Path) -> Result<u64> {
+pub(crate) fn theme_fingerprint(root: &Path) -> Result<u64> {
     let mut h = hasher();
     crate::version::build_id().hash(&mut h);
     for dir in ["templates", "static"] {
