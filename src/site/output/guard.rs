@@ -318,6 +318,24 @@ mod stop_tests {
         assert!(child.try_wait().is_ok());
     }
 
+    /// `script` run by sh in a process group of its own, once it has
+    /// printed its first line (returned).
+    fn sh_in_a_group(script: &str) -> (std::process::Child, String) {
+        let mut child = Command::new("sh")
+            .args(["-c", script])
+            .stdout(std::process::Stdio::piped())
+            .process_group(0)
+            .spawn()
+            .expect("sh runs");
+        let mut line = String::new();
+        std::io::BufRead::read_line(
+            &mut std::io::BufReader::new(child.stdout.take().expect("stdout")),
+            &mut line,
+        )
+        .expect("its first line");
+        (child, line)
+    }
+
     /// What a command leaves behind is kansoku's to reap: a process whose
     /// parent ended is handed to kansoku, not to init, and ends with the
     /// group. An init that reaps slowly (this machine's takes up to a
@@ -328,19 +346,8 @@ mod stop_tests {
     fn an_orphan_of_the_command_is_adopted_and_reaped() {
         use rustix::process::{test_kill_process, Pid};
         super::adopt_orphans();
-        let mut child = Command::new("sh")
-            .args(["-c", "sleep 30 & echo $!"])
-            .stdout(std::process::Stdio::piped())
-            .process_group(0)
-            .spawn()
-            .expect("sh runs");
-        let mut line = String::new();
-        std::io::BufRead::read_line(
-            &mut std::io::BufReader::new(child.stdout.take().expect("stdout")),
-            &mut line,
-        )
-        .expect("the pid of sleep");
-        let orphan: i32 = line.trim().parse().expect("a pid");
+        let (mut child, line) = sh_in_a_group("sleep 30 & echo $!");
+        let orphan: i32 = line.trim().parse().expect("the pid of sleep");
         // sh ends at once; its sleep is then this process's child.
         child.wait().expect("sh ends");
         let stat = std::fs::read_to_string(format!("/proc/{orphan}/stat")).expect("sleep runs");
@@ -361,18 +368,8 @@ mod stop_tests {
     /// (`stop_child` gives it a second).
     #[test]
     fn a_group_that_ignores_sigterm_is_killed() {
-        let mut child = Command::new("sh")
-            .args(["-c", "trap '' TERM; echo ready; sleep 30"])
-            .stdout(std::process::Stdio::piped())
-            .process_group(0)
-            .spawn()
-            .expect("sh runs");
-        let mut line = String::new();
-        std::io::BufRead::read_line(
-            &mut std::io::BufReader::new(child.stdout.take().expect("stdout")),
-            &mut line,
-        )
-        .expect("the trap is set");
+        // Its first line says the trap is set.
+        let (mut child, _) = sh_in_a_group("trap '' TERM; echo ready; sleep 30");
         let grace = std::time::Duration::from_millis(100);
         assert!(
             super::stop_child_within(&mut child, grace),
