@@ -205,18 +205,39 @@ pub(crate) fn temporary(path: PathBuf) -> Temporary {
 /// second for them to end, SIGKILL.
 #[cfg(unix)]
 pub(crate) fn stop_group(group: u32) {
-    use rustix::process::{kill_process_group, test_kill_process_group, Pid, Signal};
-    let Some(pid) = i32::try_from(group).ok().and_then(Pid::from_raw) else {
-        return;
-    };
-    if kill_process_group(pid, Signal::TERM).is_err() {
-        return;
+    if let Some(pid) = i32::try_from(group)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    {
+        end_group(pid, std::time::Duration::from_secs(1), || {});
     }
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(1);
-    while test_kill_process_group(pid).is_ok() && std::time::Instant::now() < deadline {
+}
+
+/// SIGTERM to the group `pid`, then SIGKILL if any of it is left after
+/// `grace`, running `reap` while it waits. Returns whether SIGKILL was
+/// sent.
+#[cfg(unix)]
+fn end_group(
+    pid: rustix::process::Pid,
+    grace: std::time::Duration,
+    mut reap: impl FnMut(),
+) -> bool {
+    use rustix::process::{kill_process_group, test_kill_process_group, Signal};
+    if kill_process_group(pid, Signal::TERM).is_err() {
+        return false;
+    }
+    let deadline = std::time::Instant::now() + grace;
+    loop {
+        reap();
+        if test_kill_process_group(pid).is_err() {
+            return false;
+        }
+        if std::time::Instant::now() >= deadline {
+            let _ = kill_process_group(pid, Signal::KILL);
+            return true;
+        }
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
-    let _ = kill_process_group(pid, Signal::KILL);
 }
 
 #[cfg(not(unix))]
@@ -261,31 +282,23 @@ pub(crate) fn stop_child(child: &mut std::process::Child) -> bool {
 /// group that ignores SIGTERM need not wait a whole second to be killed).
 #[cfg(unix)]
 fn stop_child_within(child: &mut std::process::Child, grace: std::time::Duration) -> bool {
-    use rustix::process::{kill_process_group, test_kill_process_group, Pid, Signal};
-    let Some(pid) = i32::try_from(child.id()).ok().and_then(Pid::from_raw) else {
+    let Some(pid) = i32::try_from(child.id())
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    else {
         let _ = child.kill();
         let _ = child.wait();
         return true;
     };
-    let _ = kill_process_group(pid, Signal::TERM);
-    let deadline = std::time::Instant::now() + grace;
-    let killed = loop {
-        // Reaped as soon as it ends: until then `child` is a zombie, and a
-        // zombie still counts as a member of its group, so the group
-        // seemed to live on for the whole second every time. So are the
-        // processes it left, which are ours to reap (`adopt_orphans`).
+    // Reaped as soon as it ends: until then `child` is a zombie, and a
+    // zombie still counts as a member of its group, so the group seemed
+    // to live on for the whole second every time. So are the processes
+    // it left, which are ours to reap (`adopt_orphans`).
+    let killed = end_group(pid, grace, || {
         if let Ok(Some(_)) = child.try_wait() {
             reap_group(pid);
         }
-        if test_kill_process_group(pid).is_err() {
-            break false;
-        }
-        if std::time::Instant::now() >= deadline {
-            let _ = kill_process_group(pid, Signal::KILL);
-            break true;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    };
+    });
     let _ = child.wait();
     killed
 }
@@ -305,8 +318,7 @@ mod stop_tests {
     /// A command that ends on SIGTERM is not sent SIGKILL: the capture
     /// limits and `recapture`'s stops took a whole extra second each while
     /// the command, a zombie until reaped, kept its group alive. One
-    /// process only: an orphan a command leaves is reaped by init, which
-    /// here can take up to a second, and would make the test depend on it.
+    /// process only: what a command leaves behind is the next test's.
     #[test]
     fn a_group_that_ends_on_sigterm_is_not_killed() {
         let mut child = Command::new("sleep")
